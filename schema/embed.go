@@ -1,15 +1,76 @@
 // Package schema holds the JSON Schemas of agentproto, embedded so that every
-// tool resolves their $id offline.
+// tool resolves their $id offline, and a compiler that knows them all.
 package schema
 
-import "embed"
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
 
 // Files holds every schema below this directory, keyed by path
 // (for example "acp/v1/common.json").
 //
-//go:embed acp arcp arcan
+//go:embed all:acp all:arcp all:arcan
 var Files embed.FS
 
 // IDPrefix is the prefix of every $id in Files: the $id of the file at path
 // P is IDPrefix + P.
 const IDPrefix = "https://agentproto.dev/schema/"
+
+// Paths lists the schema files (*.json) in Files below dir ("." for all), in
+// lexical order.
+func Paths(dir string) ([]string, error) {
+	var out []string
+	err := fs.WalkDir(Files, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && path.Ext(p) == ".json" {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// NewCompiler returns a draft 2020-12 compiler that knows every embedded schema
+// by its $id. It loads nothing from the network: a $ref to any other URL fails
+// to compile.
+func NewCompiler() (*jsonschema.Compiler, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.UseLoader(offlineLoader{})
+	paths, err := Paths(".")
+	if err != nil {
+		return nil, fmt.Errorf("schema: listing embedded files: %w", err)
+	}
+	for _, p := range paths {
+		f, err := Files.Open(p)
+		if err != nil {
+			return nil, fmt.Errorf("schema: %w", err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("schema: %s: %w", p, err)
+		}
+		if err := c.AddResource(IDPrefix+p, doc); err != nil {
+			return nil, fmt.Errorf("schema: %s: %w", p, err)
+		}
+	}
+	return c, nil
+}
+
+type offlineLoader struct{}
+
+func (offlineLoader) Load(url string) (any, error) {
+	if strings.HasPrefix(url, IDPrefix) {
+		return nil, fmt.Errorf("no embedded schema has $id %s", url)
+	}
+	return nil, fmt.Errorf("%s is not an agentproto schema and nothing is fetched from the network", url)
+}
