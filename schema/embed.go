@@ -22,15 +22,20 @@ var Files embed.FS
 // P is IDPrefix + P.
 const IDPrefix = "https://agentproto.dev/schema/"
 
-// Paths lists the schema files (*.json) in Files below dir ("." for all), in
-// lexical order.
+// DispatchTable is the base name of the machine-readable table in each
+// protocol version folder that maps a message to its schema file. It is data,
+// not a schema, so Paths leaves it out.
+const DispatchTable = "dispatch.json"
+
+// Paths lists the schema files (*.json except dispatch tables) in Files below
+// dir ("." for all), in lexical order.
 func Paths(dir string) ([]string, error) {
 	var out []string
 	err := fs.WalkDir(Files, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && path.Ext(p) == ".json" {
+		if !d.IsDir() && path.Ext(p) == ".json" && path.Base(p) != DispatchTable {
 			out = append(out, p)
 		}
 		return nil
