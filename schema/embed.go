@@ -23,19 +23,24 @@ var Files embed.FS
 const IDPrefix = "https://agentproto.dev/schema/"
 
 // DispatchTable is the base name of the machine-readable table in each
-// protocol version folder that maps a message to its schema file. It is data,
-// not a schema, so Paths leaves it out.
+// protocol version folder that maps a message to its schema file.
 const DispatchTable = "dispatch.json"
 
-// Paths lists the schema files (*.json except dispatch tables) in Files below
-// dir ("." for all), in lexical order.
+// isData reports whether a .json file in Files is data rather than a schema:
+// the dispatch tables and ARCP's table of dialect deviations.
+func isData(base string) bool {
+	return base == DispatchTable || base == "deviations.json"
+}
+
+// Paths lists the schema files (*.json except data files such as the dispatch
+// tables) in Files below dir ("." for all), in lexical order.
 func Paths(dir string) ([]string, error) {
 	var out []string
 	err := fs.WalkDir(Files, dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && path.Ext(p) == ".json" && path.Base(p) != DispatchTable {
+		if !d.IsDir() && path.Ext(p) == ".json" && !isData(path.Base(p)) {
 			out = append(out, p)
 		}
 		return nil
