@@ -1,0 +1,128 @@
+// Command protogen turns JSON Schemas (draft 2020-12 or draft-07) into a Go
+// package with faithful tagged-union marshalling. It is made for
+// //go:generate lines:
+//
+//	//go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg events -o events_gen.go ./schemas
+//
+// Run protogen -h for every flag.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentproto/agentproto/gen"
+	"github.com/agentproto/agentproto/gen/model"
+)
+
+const usage = `protogen turns JSON Schemas into a Go package.
+
+Usage:
+  protogen [flags] SCHEMA...
+
+SCHEMA is a schema file or a directory (every *.json below it, in lexical
+order). Every root schema and every $defs entry becomes a Go type; $refs
+are followed across files, into $defs, to local files and to agentproto's
+own embedded schemas, never to the network.
+
+In a Go file of your package:
+
+  //go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg events -o events_gen.go ./schemas
+
+and in CI, to fail when the generated code is stale:
+
+  go run github.com/agentproto/agentproto/cmd/protogen -pkg events -o events_gen.go -check ./schemas
+
+Flags:
+`
+
+type mapFlag []model.Mapping
+
+func (m *mapFlag) String() string { return fmt.Sprint(*m) }
+
+func (m *mapFlag) Set(s string) error {
+	prefix, path, ok := strings.Cut(s, "=")
+	if !ok || prefix == "" || path == "" {
+		return errors.New("want ID-PREFIX=IMPORT/PATH, for example https://example.com/schemas/=example.com/go/types")
+	}
+	*m = append(*m, model.Mapping{Prefix: prefix, Path: path})
+	return nil
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("protogen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	pkg := fs.String("pkg", "", "Go package name of the output (required)")
+	out := fs.String("o", "", "output file, or a directory to write PKG_gen.go into; standard output when empty")
+	check := fs.Bool("check", false, "do not write; exit 1 with a unified diff when the file on disk differs from what would be generated")
+	defsOnly := fs.Bool("defs-only", false, "generate the $defs of the inputs but not their root schemas (for a root that is a protocol-wide anyOf)")
+	loose := fs.Bool("loose-unions", false, "keep a union whose variants cannot be told apart as raw JSON instead of failing")
+	var maps mapFlag
+	fs.Var(&maps, "map", "ID-PREFIX=IMPORT/PATH: refer to the Go package at IMPORT/PATH for every schema whose $id starts with ID-PREFIX instead of generating it (repeatable; agentproto's own schemas are mapped to its packages by default)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *pkg == "" {
+		fmt.Fprintln(stderr, "protogen: -pkg is required (the Go package name of the output); see protogen -h")
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "protogen: no schema files given; see protogen -h")
+		return 2
+	}
+	if *check && *out == "" {
+		fmt.Fprintln(stderr, "protogen: -check needs -o, the file to compare with")
+		return 2
+	}
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose})
+	if err != nil {
+		fmt.Fprintf(stderr, "protogen: %v\n", err)
+		return 2
+	}
+	if *out == "" {
+		if _, err := stdout.Write(src); err != nil {
+			fmt.Fprintf(stderr, "protogen: writing standard output: %v\n", err)
+			return 2
+		}
+		return 0
+	}
+	path := *out
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, *pkg+"_gen.go")
+	}
+	if *check {
+		old, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			fmt.Fprintf(stderr, "protogen: %v\n", err)
+			return 2
+		}
+		if bytes.Equal(old, src) {
+			return 0
+		}
+		fmt.Fprintf(stdout, "%s", unifiedDiff(path+" (on disk)", path+" (generated)", string(old), string(src)))
+		fmt.Fprintf(stderr, "protogen: %s is stale: run go generate (or protogen without -check) and commit the result\n", path)
+		return 1
+	}
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		fmt.Fprintf(stderr, "protogen: %v\n", err)
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,78 @@
+// Package gen turns JSON Schemas into a Go package. It runs three separate
+// stages: package load reads and resolves the schemas, package model makes
+// every decision about the Go types (names, shapes, unions, checks), and
+// package emit renders the model with jennifer. cmd/protogen is a thin CLI
+// over Generate.
+package gen
+
+import (
+	"fmt"
+	"go/token"
+	"path/filepath"
+
+	"github.com/agentproto/agentproto/gen/emit"
+	"github.com/agentproto/agentproto/gen/load"
+	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/schema"
+)
+
+// Module is the module path of agentproto.
+const Module = "github.com/agentproto/agentproto"
+
+// DefaultMaps sends agentproto's own published schemas to agentproto's Go
+// packages, so a downstream schema that refers to them by $id gets our
+// types instead of copies.
+func DefaultMaps() []model.Mapping {
+	return []model.Mapping{
+		{Prefix: schema.IDPrefix + "acp/", Path: Module + "/pkg/acp"},
+		{Prefix: schema.IDPrefix + "arcp/v1.1/", Path: Module + "/pkg/arcp"},
+		{Prefix: schema.IDPrefix + "arcp/rfc0001/", Path: Module + "/pkg/arcp/rfc0001"},
+		{Prefix: schema.IDPrefix + "arcan/", Path: Module + "/pkg/arcan"},
+	}
+}
+
+// Config is one generation run.
+type Config struct {
+	// Inputs are schema files or directories.
+	Inputs []string
+	// Package is the Go package name of the output.
+	Package string
+	// Maps are $id prefixes that other Go packages hold; tried in order,
+	// before DefaultMaps.
+	Maps []model.Mapping
+	// DefsOnly generates only the $defs of the inputs, not their roots (for
+	// schemas such as the official ACP schema, whose root is a protocol-wide
+	// anyOf).
+	DefsOnly bool
+	// LooseUnions keeps unions that cannot be discriminated as raw JSON
+	// instead of failing.
+	LooseUnions bool
+}
+
+// Generate runs the three stages and returns gofmt-formatted Go source.
+func Generate(cfg Config) ([]byte, error) {
+	if !token.IsIdentifier(cfg.Package) {
+		return nil, fmt.Errorf("package name %q is not a Go identifier", cfg.Package)
+	}
+	if len(cfg.Inputs) == 0 {
+		return nil, fmt.Errorf("no schema files given")
+	}
+	l := load.New(load.Source{Prefix: schema.IDPrefix, FS: schema.Files, Name: "agentproto"})
+	if err := l.AddPaths(cfg.Inputs...); err != nil {
+		return nil, err
+	}
+	pkg, err := model.Build(l, model.Options{
+		Package:     cfg.Package,
+		Maps:        append(append([]model.Mapping(nil), cfg.Maps...), DefaultMaps()...),
+		DefsOnly:    cfg.DefsOnly,
+		LooseUnions: cfg.LooseUnions,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var sources []string
+	for _, d := range l.Inputs() {
+		sources = append(sources, filepath.ToSlash(d.File))
+	}
+	return emit.Render(pkg, sources)
+}

@@ -1,0 +1,1084 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentproto/agentproto/gen/load"
+)
+
+// Mapping sends every schema whose $id starts with Prefix to the Go package
+// at Path: protogen refers to its types instead of generating them.
+type Mapping struct {
+	Prefix string
+	Path   string
+}
+
+// Options control Build.
+type Options struct {
+	// Package is the Go package name.
+	Package string
+	// Maps are the $id prefixes that belong to other Go packages.
+	Maps []Mapping
+	// DefsOnly generates the $defs of the inputs but not their root schemas.
+	DefsOnly bool
+	// LooseUnions turns a union that cannot be discriminated into raw JSON
+	// (with a comment that says so) instead of failing.
+	LooseUnions bool
+}
+
+type builder struct {
+	l      *load.Loader
+	opts   Options
+	pkg    *Package
+	names  *namer
+	byNode map[*load.Schema]*Type
+	ext    map[string]*namer // type names per external package
+}
+
+// Build makes the Go model of the loader's input documents and everything
+// they refer to.
+func Build(l *load.Loader, opts Options) (*Package, error) {
+	b := &builder{l: l, opts: opts, pkg: &Package{Name: opts.Package}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
+	for _, d := range l.Inputs() {
+		if !opts.DefsOnly && describesValue(d.Root) {
+			if _, err := b.named(d.Root); err != nil {
+				return nil, err
+			}
+		}
+		for _, def := range d.Root.Defs {
+			if _, err := b.named(def.Schema); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return b.pkg, nil
+}
+
+// describesValue reports whether a document's root is a schema of a value
+// rather than only a container of $defs.
+func describesValue(s *load.Schema) bool {
+	return s.Bool == nil && (s.Ref != "" || len(s.Type) > 0 || len(s.Properties) > 0 || len(s.OneOf) > 0 ||
+		len(s.AnyOf) > 0 || len(s.AllOf) > 0 || s.HasConst || len(s.Enum) > 0 || s.Items != nil)
+}
+
+// nameOf is the Go name a document root or $defs entry asks for.
+func (b *builder) nameOf(s *load.Schema) string {
+	if s.GoName != "" {
+		return s.GoName
+	}
+	if s.Title != "" {
+		return GoName(s.Title)
+	}
+	p := s.Loc.Pointer
+	if p == "" {
+		base := s.Doc.File
+		if i := strings.LastIndexAny(base, "/\\:"); i >= 0 {
+			base = base[i+1:]
+		}
+		return GoName(strings.TrimSuffix(base, ".json"))
+	}
+	return GoName(p[strings.LastIndex(p, "/")+1:])
+}
+
+func (b *builder) mapping(s *load.Schema) *Mapping {
+	if s.Doc.Input {
+		return nil
+	}
+	uri := s.Doc.URI
+	for i := range b.opts.Maps {
+		if strings.HasPrefix(uri, b.opts.Maps[i].Prefix) {
+			return &b.opts.Maps[i]
+		}
+	}
+	return nil
+}
+
+// named returns the named type of a document root or $defs entry (or any
+// schema a $ref points at), creating it on first use.
+func (b *builder) named(s *load.Schema) (*Type, error) {
+	if t, ok := b.byNode[s]; ok {
+		return t, nil
+	}
+	t := &Type{Loc: s.Loc, Doc: s.Description, SchemaID: s.Doc.URI + "#" + s.Loc.Pointer}
+	if m := b.mapping(s); m != nil {
+		n := b.ext[m.Path]
+		if n == nil {
+			n = newNamer()
+			b.ext[m.Path] = n
+		}
+		t.Name = n.take(b.nameOf(s))
+		t.External = &External{Path: m.Path, Name: t.Name}
+	} else {
+		t.Name = b.names.take(b.nameOf(s))
+		b.pkg.Types = append(b.pkg.Types, t)
+	}
+	b.byNode[s] = t
+	if err := b.fill(t, s); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// inline creates a named type for an inline schema (an object, union or
+// enum inside another), named by hint.
+func (b *builder) inline(s *load.Schema, hint string) (*Type, error) {
+	if t, ok := b.byNode[s]; ok {
+		return t, nil
+	}
+	name := hint
+	if s.GoName != "" {
+		name = s.GoName
+	}
+	t := &Type{Name: b.names.take(name), Loc: s.Loc, Doc: s.Description}
+	b.pkg.Types = append(b.pkg.Types, t)
+	b.byNode[s] = t
+	return t, b.fill(t, s)
+}
+
+// fill decides the shape of a named type.
+func (b *builder) fill(t *Type, s *load.Schema) error {
+	t.Unchecked = unchecked(s)
+	n, err := b.normalize(s)
+	if err != nil {
+		return err
+	}
+	s = n.s
+	switch {
+	case n.target != nil:
+		target, err := b.named(n.target)
+		if err != nil {
+			return err
+		}
+		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: target}
+		if t.Doc == "" {
+			t.Doc = target.Doc
+		}
+		return nil
+	case isEnum(s):
+		return b.fillEnum(t, s)
+	case isUnion(s):
+		return b.fillUnion(t, s)
+	case isObject(s) && hasStructure(s):
+		return b.fillStruct(t, s, nil)
+	}
+	r, err := b.plainRef(s, t.Name)
+	if err != nil {
+		return err
+	}
+	t.Kind, t.Under = Named, r
+	t.Check, r.Check = r.Check, Constraints{}
+	return nil
+}
+
+func unchecked(s *load.Schema) []string {
+	out := append([]string(nil), s.Unknown...)
+	if s.If != nil {
+		out = append(out, "if")
+	}
+	if s.Not != nil {
+		out = append(out, "not")
+	}
+	if s.UniqueItems {
+		out = append(out, "uniqueItems")
+	}
+	return out
+}
+
+// normalized is a schema with its wrappers taken off.
+type normalized struct {
+	s        *load.Schema
+	target   *load.Schema // set when s only refers to another named schema
+	nullable bool
+}
+
+// structural keywords decide a value's shape; a schema with none of them
+// besides $ref or a one-element allOf is only a reference.
+func structural(s *load.Schema) bool {
+	return len(s.Type) > 0 || len(s.Properties) > 0 || len(s.OneOf) > 0 || len(s.AnyOf) > 0 ||
+		s.HasConst || len(s.Enum) > 0 || s.Items != nil || s.AdditionalProperties != nil || len(s.PatternProperties) > 0 ||
+		len(s.Required) > 0 || len(s.PrefixItems) > 0
+}
+
+func (b *builder) normalize(s *load.Schema) (normalized, error) {
+	n := normalized{s: s}
+	for i := 0; i < 64; i++ {
+		cur := n.s
+		switch {
+		case cur.Ref != "" && !structural(cur) && len(cur.AllOf) == 0:
+			t, err := b.l.Resolve(cur)
+			if err != nil {
+				return n, err
+			}
+			n.target = t
+			return n, nil
+		case cur.Ref == "" && len(cur.AllOf) == 1 && !structural(cur):
+			n.s = cur.AllOf[0]
+			continue
+		case len(cur.Type) == 2 && cur.HasType("null"):
+			n.nullable = true
+			other := cur.Type[0]
+			if other == "null" {
+				other = cur.Type[1]
+			}
+			c := *cur
+			c.Type = []string{other}
+			n.s = &c
+			return n, nil
+		}
+		alts := cur.AnyOf
+		if len(alts) == 0 {
+			alts = cur.OneOf
+		}
+		if len(alts) == 2 && !cur.HasType("object") && len(cur.Properties) == 0 {
+			for i, a := range alts {
+				if len(a.Type) == 1 && a.Type[0] == "null" && !structuralBesidesType(a) {
+					n.nullable = true
+					n.s = alts[1-i]
+					goto next
+				}
+			}
+		}
+		return n, nil
+	next:
+	}
+	return n, s.Loc.Errorf("too many nested wrappers")
+}
+
+func structuralBesidesType(s *load.Schema) bool {
+	c := *s
+	c.Type = nil
+	return structural(&c)
+}
+
+func isEnum(s *load.Schema) bool {
+	if len(s.Enum) > 1 {
+		return true
+	}
+	alts := s.OneOf
+	if len(alts) == 0 {
+		alts = s.AnyOf
+	}
+	if len(alts) < 2 || len(s.Properties) > 0 {
+		return false
+	}
+	consts := 0
+	for i, a := range alts {
+		switch {
+		case a.HasConst && len(a.Properties) == 0:
+			consts++
+		case len(a.Enum) > 0 && len(a.Properties) == 0:
+			consts += len(a.Enum)
+		case i == len(alts)-1 && !a.HasConst && len(a.Properties) == 0 && len(a.Type) == 1 && (a.Type[0] == "string" || a.Type[0] == "integer"):
+			// a catch-all
+		default:
+			return false
+		}
+	}
+	return consts > 0
+}
+
+func isUnion(s *load.Schema) bool {
+	return len(s.OneOf) > 1 || len(s.AnyOf) > 1
+}
+
+func isObject(s *load.Schema) bool {
+	return s.HasType("object") || len(s.Properties) > 0 || (len(s.Type) == 0 && len(s.AllOf) > 0)
+}
+
+func hasStructure(s *load.Schema) bool {
+	if len(s.Properties) > 0 || len(s.AllOf) > 0 || len(s.Required) > 0 {
+		return true
+	}
+	if s.AdditionalProperties != nil && s.AdditionalProperties.Bool != nil && !*s.AdditionalProperties.Bool {
+		return true
+	}
+	return false
+}
+
+// fillEnum makes a string or integer enum.
+func (b *builder) fillEnum(t *Type, s *load.Schema) error {
+	e := &EnumType{}
+	type val struct {
+		v    any
+		doc  string
+		name string
+	}
+	var vals []val
+	if len(s.Enum) > 0 {
+		for _, v := range s.Enum {
+			vals = append(vals, val{v: v})
+		}
+	} else {
+		alts := s.OneOf
+		if len(alts) == 0 {
+			alts = s.AnyOf
+		}
+		for _, a := range alts {
+			switch {
+			case a.HasConst:
+				vals = append(vals, val{v: a.Const, doc: a.Description, name: a.Title})
+			case len(a.Enum) > 0:
+				for _, v := range a.Enum {
+					vals = append(vals, val{v: v, doc: a.Description})
+				}
+			default:
+				e.Open = true
+				e.OpenDoc = a.Description
+			}
+		}
+	}
+	kind := ""
+	for _, v := range vals {
+		k := "other"
+		switch x := v.v.(type) {
+		case string:
+			k = "string"
+		case json.Number:
+			if _, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+				k = "integer"
+			}
+		}
+		if kind == "" {
+			kind = k
+		}
+		if k != kind || k == "other" {
+			return s.Loc.Errorf("enum values must be all strings or all integers; write mixed values as a oneOf of separate schemas")
+		}
+	}
+	if kind == "string" {
+		e.Base = &Ref{Kind: Builtin, Builtin: "string"}
+	} else {
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for _, v := range vals {
+			n, _ := strconv.ParseInt(string(v.v.(json.Number)), 10, 64)
+			lo, hi = min(lo, n), max(hi, n)
+		}
+		it := "int64"
+		if e.Open && len(s.AnyOf) > 0 {
+			if f := s.AnyOf[len(s.AnyOf)-1].Format; f != "" {
+				if g, ok := formatInts[f]; ok {
+					it = g
+				}
+			}
+		} else if lo >= math.MinInt32 && hi <= math.MaxInt32 {
+			it = "int32"
+		}
+		for _, a := range append(s.AnyOf, s.OneOf...) {
+			if g, ok := formatInts[a.Format]; ok {
+				it = g
+			}
+		}
+		e.Base = &Ref{Kind: Builtin, Builtin: it}
+	}
+	consts := newNamer(t.Name)
+	for _, v := range vals {
+		var lit, suffix string
+		switch x := v.v.(type) {
+		case string:
+			lit, suffix = strconv.Quote(x), x
+		case json.Number:
+			lit, suffix = string(x), string(x)
+			if strings.HasPrefix(suffix, "-") {
+				suffix = "Minus" + suffix[1:]
+			}
+		}
+		if v.name != "" {
+			suffix = v.name
+		}
+		name := consts.take(t.Name + GoName(suffix))
+		raw, _ := json.Marshal(v.v)
+		e.Values = append(e.Values, &EnumValue{Name: name, Go: lit, JSON: string(raw), Doc: v.doc})
+	}
+	t.Kind, t.Enum = Enum, e
+	return nil
+}
+
+// EnumType is a string or integer enum.
+type EnumType struct {
+	Base   *Ref // string or an integer builtin
+	Values []*EnumValue
+	// Open enums accept values they do not list.
+	Open    bool
+	OpenDoc string
+}
+
+// EnumValue is one constant.
+type EnumValue struct {
+	Name string // Go constant name
+	Go   string // Go literal
+	JSON string // JSON literal
+	Doc  string
+}
+
+var formatInts = map[string]string{
+	"int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+	"uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64",
+}
+
+// intType picks the Go integer type from a format, or else from the bounds.
+func intType(s *load.Schema) string {
+	if g, ok := formatInts[s.Format]; ok {
+		return g
+	}
+	lo, hi := Bound(s.Minimum, s.ExclusiveMinimum, 1), Bound(s.Maximum, s.ExclusiveMaximum, -1)
+	fits := func(min, max *big.Int) bool {
+		return lo != nil && hi != nil && lo.Cmp(min) >= 0 && hi.Cmp(max) <= 0
+	}
+	switch {
+	case lo != nil && lo.Sign() >= 0:
+		if fits(big.NewInt(0), big.NewInt(math.MaxUint32)) {
+			return "uint32"
+		}
+		return "uint64"
+	case fits(big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32)):
+		return "int32"
+	}
+	return "int64"
+}
+
+// Bound converts an inclusive or exclusive bound to an inclusive integer
+// bound (dir +1 for a minimum, -1 for a maximum).
+func Bound(incl, excl *json.Number, dir int) *big.Int {
+	var out *big.Int
+	if incl != nil {
+		if r, ok := new(big.Rat).SetString(string(*incl)); ok {
+			out = ceilFloor(r, dir)
+		}
+	}
+	if excl != nil {
+		if r, ok := new(big.Rat).SetString(string(*excl)); ok {
+			v := ceilFloor(r, dir)
+			if r.IsInt() {
+				v.Add(v, big.NewInt(int64(dir)))
+			}
+			if out == nil || (dir > 0 && v.Cmp(out) > 0) || (dir < 0 && v.Cmp(out) < 0) {
+				out = v
+			}
+		}
+	}
+	return out
+}
+
+func ceilFloor(r *big.Rat, dir int) *big.Int {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	if m.Sign() != 0 && ((dir > 0 && r.Sign() > 0) || (dir < 0 && r.Sign() < 0)) {
+		q.Add(q, big.NewInt(int64(dir)))
+	}
+	return q
+}
+
+func constraints(s *load.Schema) Constraints {
+	c := Constraints{MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern, Minimum: s.Minimum,
+		Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum,
+		MultipleOf: s.MultipleOf, MinItems: s.MinItems, MaxItems: s.MaxItems, MinProps: s.MinProperties, MaxProps: s.MaxProperties}
+	for _, v := range s.Enum {
+		raw, _ := json.Marshal(v)
+		c.Enum = append(c.Enum, string(raw))
+	}
+	if s.HasConst {
+		raw, _ := json.Marshal(s.Const)
+		c.Enum = []string{string(raw)}
+	}
+	return c
+}
+
+// ref returns the type of a value described by s (a property, an element),
+// naming any inline type it needs after hint, and whether null is allowed.
+func (b *builder) ref(s *load.Schema, hint string) (*Ref, bool, error) {
+	n, err := b.normalize(s)
+	if err != nil {
+		return nil, false, err
+	}
+	if n.target != nil {
+		t, err := b.named(n.target)
+		if err != nil {
+			return nil, false, err
+		}
+		return &Ref{Kind: NamedRef, Type: t}, n.nullable || acceptsNull(n.target), nil
+	}
+	s = n.s
+	if isEnum(s) || isUnion(s) || (isObject(s) && hasStructure(s)) {
+		t, err := b.inline(s, hint)
+		if err != nil {
+			return nil, false, err
+		}
+		return &Ref{Kind: NamedRef, Type: t}, n.nullable, nil
+	}
+	r, err := b.plainRef(s, hint)
+	return r, n.nullable, err
+}
+
+// acceptsNull reports whether a named schema allows null itself.
+func acceptsNull(s *load.Schema) bool {
+	return s.HasType("null") && len(s.Type) == 2
+}
+
+// plainRef is the type of a schema that is not an object with structure,
+// a union or an enum: a builtin, a slice, a map or raw JSON.
+func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
+	if len(s.Type) != 1 {
+		return &Ref{Kind: Raw}, nil
+	}
+	switch s.Type[0] {
+	case "string":
+		return &Ref{Kind: Builtin, Builtin: "string", Check: constraints(s)}, nil
+	case "boolean":
+		return &Ref{Kind: Builtin, Builtin: "bool", Check: constraints(s)}, nil
+	case "number":
+		return &Ref{Kind: Builtin, Builtin: "float64", Check: constraints(s)}, nil
+	case "integer":
+		return &Ref{Kind: Builtin, Builtin: intType(s), Check: constraints(s)}, nil
+	case "null":
+		return &Ref{Kind: Raw}, nil
+	case "array":
+		if len(s.PrefixItems) > 0 {
+			return nil, s.Loc.Errorf("tuples (prefixItems, or items as an array) are not supported: describe the elements with one items schema, or use an object")
+		}
+		r := &Ref{Kind: Slice, Elem: &Ref{Kind: Raw}, Check: constraints(s)}
+		if s.Items != nil {
+			e, nullable, err := b.ref(s.Items, hint+"Item")
+			if err != nil {
+				return nil, err
+			}
+			r.Elem, r.ElemNullable = e, nullable && !e.Nilable()
+		}
+		return r, nil
+	case "object":
+		ap := s.AdditionalProperties
+		if len(s.PatternProperties) == 0 && ap != nil && ap.Bool == nil && structural(ap) || (ap != nil && ap.Ref != "") {
+			e, nullable, err := b.ref(ap, hint+"Value")
+			if err != nil {
+				return nil, err
+			}
+			return &Ref{Kind: Map, Elem: e, ElemNullable: nullable && !e.Nilable(), Check: constraints(s)}, nil
+		}
+		return &Ref{Kind: Raw}, nil
+	}
+	return &Ref{Kind: Raw}, nil
+}
+
+// props collects the properties and required members of an object schema,
+// merging allOf members (and the schemas they refer to) first.
+func (b *builder) props(s *load.Schema, seen map[*load.Schema]bool) ([]load.Property, map[string]bool, bool, error) {
+	if seen[s] {
+		return nil, nil, false, s.Loc.Errorf("allOf refers back to itself")
+	}
+	seen[s] = true
+	var out []load.Property
+	req := map[string]bool{}
+	closed := false
+	add := func(ps []load.Property, r map[string]bool) {
+		for _, p := range ps {
+			replaced := false
+			for i := range out {
+				if out[i].Name == p.Name {
+					out[i] = p
+					replaced = true
+				}
+			}
+			if !replaced {
+				out = append(out, p)
+			}
+		}
+		for k := range r {
+			req[k] = true
+		}
+	}
+	if s.Ref != "" {
+		t, err := b.l.Resolve(s)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		ps, r, _, err := b.props(t, seen)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		add(ps, r)
+	}
+	for _, a := range s.AllOf {
+		ps, r, _, err := b.props(a, seen)
+		if err != nil {
+			return nil, nil, false, err
+		}
+		add(ps, r)
+	}
+	own := map[string]bool{}
+	for _, r := range s.Required {
+		own[r] = true
+	}
+	add(s.Properties, own)
+	if ap := s.AdditionalProperties; ap != nil && ap.Bool != nil && !*ap.Bool {
+		closed = true
+	}
+	return out, req, closed, nil
+}
+
+// fillStruct makes a struct from an object schema; base adds the
+// properties of an enclosing union (which come first), and skip names the
+// union's tag, which the union writes.
+func (b *builder) fillStruct(t *Type, s *load.Schema, base *load.Schema) error {
+	return b.fillStructSkip(t, s, base, "")
+}
+
+func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, skip string) error {
+	var ps []load.Property
+	req := map[string]bool{}
+	closed := false
+	if base != nil {
+		bs := *base
+		bs.OneOf, bs.AnyOf = nil, nil
+		p, r, c, err := b.props(&bs, map[*load.Schema]bool{})
+		if err != nil {
+			return err
+		}
+		ps, req, closed = p, r, c
+	}
+	p, r, c, err := b.props(s, map[*load.Schema]bool{})
+	if err != nil {
+		return err
+	}
+	for _, x := range p {
+		dup := false
+		for i := range ps {
+			if ps[i].Name == x.Name {
+				ps[i], dup = x, true
+			}
+		}
+		if !dup {
+			ps = append(ps, x)
+		}
+	}
+	for k := range r {
+		req[k] = true
+	}
+	closed = closed || c
+	st := &StructType{Open: !closed}
+	fields := newNamer()
+	for name := range reservedMethods {
+		fields.used[name] = true
+	}
+	for _, p := range ps {
+		if p.Name == skip {
+			continue
+		}
+		f, err := b.field(t, p, req[p.Name], fields)
+		if err != nil {
+			return err
+		}
+		st.Fields = append(st.Fields, f)
+	}
+	if st.Open {
+		st.ExtraName = fields.take("Unknown", "UnknownMembers")
+	}
+	t.Kind, t.Struct = Struct, st
+	return nil
+}
+
+func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (*Field, error) {
+	s := p.Schema
+	goName := GoName(p.Name)
+	if s.GoName != "" {
+		goName = s.GoName
+	}
+	f := &Field{JSON: p.Name, Doc: s.Description, Loc: s.Loc, Required: required}
+	f.Name = names.take(goName, goName+"Field", goName+"Value")
+	n, err := b.normalize(s)
+	if err != nil {
+		return nil, err
+	}
+	if n.target == nil && required && (n.s.HasConst || len(n.s.Enum) == 1) {
+		v := n.s.Const
+		if !n.s.HasConst {
+			v = n.s.Enum[0]
+		}
+		raw, _ := json.Marshal(v)
+		f.Const = string(raw)
+		f.Type = &Ref{Kind: Raw}
+		return f, nil
+	}
+	r, nullable, err := b.ref(s, t.Name+f.Name)
+	if err != nil {
+		return nil, err
+	}
+	f.Type, f.Nullable = r, nullable
+	if f.Doc == "" && r.Kind == NamedRef {
+		f.Doc = r.Type.Doc
+	}
+	return f, nil
+}
+
+// variantInfo is what a union needs to know about one alternative.
+type variantInfo struct {
+	s        *load.Schema // the alternative as written
+	res      *load.Schema // the alternative with a top-level $ref followed
+	props    []load.Property
+	req      map[string]bool
+	catchAll bool
+}
+
+func (b *builder) fillUnion(t *Type, s *load.Schema) error {
+	alts := s.OneOf
+	if len(alts) == 0 {
+		alts = s.AnyOf
+	}
+	u := &UnionType{}
+	t.Kind, t.Union = Union, u
+	var infos []*variantInfo
+	for _, a := range alts {
+		vi := &variantInfo{s: a, res: a}
+		if a.Ref != "" && !structural(a) {
+			r, err := b.l.Resolve(a)
+			if err != nil {
+				return err
+			}
+			vi.res = r
+		}
+		ps, req, _, err := b.props(a, map[*load.Schema]bool{})
+		if err != nil {
+			return err
+		}
+		vi.props, vi.req = ps, req
+		infos = append(infos, vi)
+	}
+	tag := b.findTag(s, infos)
+	if tag == "" {
+		return b.fillUntagged(t, s, infos)
+	}
+	u.Tag = tag
+	u.Unknown = b.names.take("Unknown" + t.Name)
+	// Count how many variants extend each shared schema, to decide whether
+	// a variant can be that schema's own type.
+	wraps := map[*load.Schema]int{}
+	for _, vi := range infos {
+		if w := b.wrapped(vi, tag, s); w != nil {
+			wraps[w]++
+		}
+	}
+	for _, vi := range infos {
+		var tagProp *load.Schema
+		for _, p := range vi.props {
+			if p.Name == tag {
+				tagProp = p.Schema
+			}
+		}
+		v := &Variant{Union: t, Doc: vi.s.Description}
+		if v.Doc == "" {
+			v.Doc = vi.res.Description
+		}
+		switch {
+		case tagProp == nil:
+			if u.Default != nil {
+				return vi.s.Loc.Errorf("two variants of this union lack the tag %q; only one may be the default", tag)
+			}
+			u.Default = v
+		default:
+			c, ok := constString(tagProp)
+			if !ok {
+				vi.catchAll = true
+				u.Open = true
+				continue
+			}
+			v.Tag = c
+		}
+		hint := vi.s.Title
+		if hint == "" && vi.s.GoName != "" {
+			hint = vi.s.GoName
+		}
+		if w := b.wrapped(vi, tag, s); w != nil {
+			wt, err := b.named(w)
+			if err != nil {
+				return err
+			}
+			name := hint
+			if name == "" || GoName(name) == wt.Name {
+				if wraps[w] == 1 && wt.Kind == Struct {
+					v.Type = wt
+					v.TagInStruct = hasConstField(wt, tag)
+					wt.Unions = append(wt.Unions, v)
+					u.Variants = append(u.Variants, v)
+					continue
+				}
+				name = v.Tag
+				if name == "" {
+					name = "default"
+				}
+			}
+			if wt.Kind == Struct {
+				dt := &Type{Name: b.names.take(GoName(name), t.Name+GoName(name)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
+				b.pkg.Types = append(b.pkg.Types, dt)
+				v.Type = dt
+				v.TagInStruct = hasConstField(wt, tag)
+				dt.Unions = append(dt.Unions, v)
+				u.Variants = append(u.Variants, v)
+				continue
+			}
+		}
+		if hint == "" {
+			hint = v.Tag
+			if hint == "" {
+				hint = "default"
+			}
+		}
+		vt := &Type{Name: b.names.take(GoName(hint), t.Name+GoName(hint)), Doc: v.Doc, Loc: vi.s.Loc}
+		b.pkg.Types = append(b.pkg.Types, vt)
+		b.byNode[vi.s] = vt
+		if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {
+			return err
+		}
+		vt.Unchecked = unchecked(vi.s)
+		v.Type = vt
+		vt.Unions = append(vt.Unions, v)
+		u.Variants = append(u.Variants, v)
+	}
+	if len(u.Variants) == 0 {
+		return s.Loc.Errorf("union has no variant with a constant tag")
+	}
+	return nil
+}
+
+func hasConstField(t *Type, tag string) bool {
+	for _, f := range t.Struct.Fields {
+		if f.JSON == tag && f.Const != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// wrapped returns the shared schema a variant only extends: a variant that
+// is a plain $ref, or {tag const} with allOf: [$ref] and nothing else. The
+// union itself must add no properties of its own.
+func (b *builder) wrapped(vi *variantInfo, tag string, union *load.Schema) *load.Schema {
+	if len(union.Properties) > 0 || len(union.AllOf) > 0 {
+		return nil
+	}
+	s := vi.s
+	if s.Ref != "" && !structural(s) && len(s.AllOf) == 0 {
+		if r := vi.res; r != nil && isObject(r) && !isUnion(r) {
+			return r
+		}
+		return nil
+	}
+	if s.Ref != "" || len(s.AllOf) != 1 || s.AllOf[0].Ref == "" || structural(s.AllOf[0]) {
+		return nil
+	}
+	for _, p := range s.Properties {
+		if p.Name != tag {
+			return nil
+		}
+	}
+	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
+		return nil
+	}
+	r, err := b.l.Resolve(s.AllOf[0])
+	if err != nil || !isObject(r) || isUnion(r) {
+		return nil
+	}
+	return r
+}
+
+func constString(s *load.Schema) (string, bool) {
+	if s.HasConst {
+		c, ok := s.Const.(string)
+		return c, ok
+	}
+	if len(s.Enum) == 1 {
+		c, ok := s.Enum[0].(string)
+		return c, ok
+	}
+	return "", false
+}
+
+// findTag picks the discriminating property: the discriminator keyword if
+// present; otherwise, among properties that every variant but at most one
+// (the default) and any catch-alls requires with a distinct string const,
+// the one whose name sorts first.
+func (b *builder) findTag(s *load.Schema, infos []*variantInfo) string {
+	if s.Discriminator != "" {
+		return s.Discriminator
+	}
+	// consts counts the variants that require a property with a string
+	// const; present counts those that have the property at all (consts
+	// and catch-alls).
+	consts, present := map[string]int{}, map[string]int{}
+	for _, vi := range infos {
+		for _, p := range vi.props {
+			if _, ok := constString(p.Schema); ok && vi.req[p.Name] {
+				consts[p.Name]++
+			}
+			if vi.req[p.Name] {
+				present[p.Name]++
+			}
+		}
+	}
+	var cands []string
+	for name, n := range consts {
+		if n < 1 || present[name] < len(infos)-1 {
+			continue
+		}
+		// distinct values, and variants without the const either lack the
+		// property (at most one default) or have a non-const catch-all.
+		seen := map[string]bool{}
+		ok, defaults := true, 0
+		for _, vi := range infos {
+			var ps *load.Schema
+			for _, p := range vi.props {
+				if p.Name == name {
+					ps = p.Schema
+				}
+			}
+			if ps == nil {
+				defaults++
+				continue
+			}
+			c, isConst := constString(ps)
+			if !isConst {
+				continue
+			}
+			if seen[c] {
+				ok = false
+			}
+			seen[c] = true
+		}
+		if ok && defaults <= 1 {
+			cands = append(cands, name)
+		}
+	}
+	sort.Strings(cands)
+	if len(cands) == 0 {
+		return ""
+	}
+	return cands[0]
+}
+
+var jsonKinds = []string{"null", "boolean", "integer", "number", "string", "array", "object"}
+
+// fillUntagged decides an untagged union by JSON kind, and objects among
+// them by required members.
+func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) error {
+	u := t.Union
+	byKind := map[string][]*variantInfo{}
+	for _, vi := range infos {
+		k := kindOf(vi.res)
+		if k == "" {
+			return b.undecidable(t, s, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
+		}
+		byKind[k] = append(byKind[k], vi)
+	}
+	if len(byKind["integer"]) > 0 && len(byKind["number"]) > 0 {
+		return b.undecidable(t, s, "an integer variant and a number variant cannot be told apart")
+	}
+	objects := byKind["object"]
+	if len(objects) > 1 {
+		// Each object variant must have a set of required members that no
+		// other variant's set contains.
+		for i, a := range objects {
+			for j, c := range objects {
+				if i != j && subset(a.req, c.req) {
+					return b.undecidable(t, s, fmt.Sprintf("variants %s and %s have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
+				}
+			}
+		}
+		u.By = ByKeys
+	} else {
+		u.By = ByKind
+	}
+	for _, k := range jsonKinds {
+		for _, vi := range byKind[k] {
+			if len(byKind[k]) > 1 && k != "object" {
+				return b.undecidable(t, s, fmt.Sprintf("two variants are of JSON type %s", k))
+			}
+			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
+			for name := range vi.req {
+				v.Keys = append(v.Keys, name)
+			}
+			sort.Strings(v.Keys)
+			hint := vi.s.Title
+			if hint == "" {
+				hint = k
+			}
+			switch {
+			case k == "object":
+				var vt *Type
+				if vi.res != vi.s && isObject(vi.res) {
+					nt, err := b.named(vi.res)
+					if err != nil {
+						return err
+					}
+					if nt.Kind == Struct && len(nt.Unions) == 0 {
+						vt = nt
+					}
+				}
+				if vt == nil {
+					vt = &Type{Name: b.names.take(t.Name + GoName(hint)), Doc: v.Doc, Loc: vi.s.Loc}
+					b.pkg.Types = append(b.pkg.Types, vt)
+					b.byNode[vi.s] = vt
+					if err := b.fillStruct(vt, vi.s, nil); err != nil {
+						return err
+					}
+				}
+				v.Type = vt
+			default:
+				r, _, err := b.ref(vi.s, t.Name+GoName(hint))
+				if err != nil {
+					return err
+				}
+				vt := &Type{Name: b.names.take(t.Name + GoName(hint)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
+				if k == "null" {
+					vt.Under = nil
+				}
+				b.pkg.Types = append(b.pkg.Types, vt)
+				v.Type = vt
+			}
+			v.Type.Unions = append(v.Type.Unions, v)
+			u.Variants = append(u.Variants, v)
+		}
+	}
+	// Objects decided by keys: more required members first, then order.
+	sort.SliceStable(u.Variants, func(i, j int) bool {
+		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
+	})
+	return nil
+}
+
+func (b *builder) undecidable(t *Type, s *load.Schema, why string) error {
+	if !b.opts.LooseUnions {
+		return s.Loc.Errorf("this union cannot be discriminated: %s (or run protogen with -loose-unions to keep such unions as raw JSON)", why)
+	}
+	t.Kind, t.Union, t.Under = Named, nil, &Ref{Kind: Raw}
+	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON: its variants cannot be told apart from the JSON alone (" + why + ").")
+	return nil
+}
+
+func subset(a, b map[string]bool) bool {
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// kindOf is the single JSON type of a variant, or "".
+func kindOf(s *load.Schema) string {
+	switch {
+	case len(s.Type) == 1:
+		return s.Type[0]
+	case len(s.Type) == 0 && (len(s.Properties) > 0 || len(s.AllOf) > 0 || len(s.Required) > 0):
+		return "object"
+	case len(s.Type) == 0 && s.HasConst:
+		switch s.Const.(type) {
+		case string:
+			return "string"
+		case json.Number:
+			return "number"
+		}
+	}
+	return ""
+}

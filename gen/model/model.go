@@ -1,0 +1,241 @@
+// Package model is the generator's middle stage: the Go types to emit, with
+// every decision made (names, shapes, pointers, unions, checks). It is built
+// from loaded schemas by Build and rendered by package emit, which reads no
+// schema JSON itself.
+package model
+
+import (
+	"encoding/json"
+
+	"github.com/agentproto/agentproto/gen/load"
+)
+
+// Package is one generated Go package.
+type Package struct {
+	Name  string
+	Types []*Type // in emission order; external types are not listed
+}
+
+// Kind is the shape of a generated type.
+type Kind int
+
+// Type kinds.
+const (
+	Struct  Kind = iota // a Go struct for a JSON object
+	Union               // a sealed interface with one type per variant
+	Enum                // a string or integer type with constants
+	Named               // a defined type over a builtin, slice, map or raw JSON
+	Alias               // a Go alias (type X = Y) for a schema that only refers to another
+	Defined             // a defined type over another struct type (type X Y), for union variants
+	Scalar              // a union variant that is a defined builtin (type X int64)
+)
+
+// Type is a named Go type.
+type Type struct {
+	Name string
+	Doc  string
+	Loc  load.Loc
+	Kind Kind
+
+	// External is set when the type lives in another package (-map): it is
+	// referred to, never emitted.
+	External *External
+
+	Struct *StructType
+	Union  *UnionType
+	Enum   *EnumType
+	// Under is the underlying type of Named, Alias, Scalar and Defined
+	// types.
+	Under *Ref
+	Check Constraints // for Named and Scalar types
+
+	// Unions lists the unions this type is a variant of, with the variant.
+	Unions []*Variant
+	// Complete is false when the schema has constraints that Validate does
+	// not check (listed in Unchecked), so a passing Validate does not prove
+	// the schema accepts the value.
+	Unchecked []string
+	// SchemaID is the absolute $id (with pointer fragment) of the schema the
+	// type was made from, when it is a document root or a $defs entry.
+	SchemaID string
+}
+
+// External names a type of another Go package.
+type External struct {
+	Path string // import path
+	Name string
+}
+
+// RefKind is the kind of a type use.
+type RefKind int
+
+// Ref kinds.
+const (
+	Builtin  RefKind = iota // string, bool, float64, int32, ...
+	NamedRef                // a generated (or external) named type
+	Slice
+	Map
+	Raw // json.RawMessage
+)
+
+// Ref is a use of a type: a field's, an element's, an underlying type.
+type Ref struct {
+	Kind    RefKind
+	Builtin string // for Builtin: string, bool, float64, int8 … uint64
+	Type    *Type  // for NamedRef
+	Elem    *Ref   // for Slice and Map
+	// ElemNullable is set when elements may be null (they become pointers).
+	ElemNullable bool
+	Check        Constraints // constraints on the value (for Builtin, Slice, Map)
+}
+
+// Constraints are the checks Validate makes on a value.
+type Constraints struct {
+	MinLength, MaxLength *uint64
+	Pattern              string
+	Minimum, Maximum     *json.Number
+	ExclusiveMinimum     *json.Number
+	ExclusiveMaximum     *json.Number
+	MultipleOf           *json.Number
+	MinItems, MaxItems   *uint64
+	MinProps, MaxProps   *uint64
+	// Enum lists the allowed values of a builtin value, encoded as JSON.
+	Enum []string
+}
+
+// Empty reports whether there is nothing to check.
+func (c Constraints) Empty() bool {
+	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
+		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0
+}
+
+// StructType is a JSON object.
+type StructType struct {
+	Fields []*Field
+	// Open keeps members the schema does not define in a wire.Members field
+	// named ExtraName; otherwise they are rejected (additionalProperties
+	// false).
+	Open      bool
+	ExtraName string
+}
+
+// Field is a member of a struct.
+type Field struct {
+	Name     string // Go name
+	JSON     string // member name on the wire
+	Doc      string
+	Loc      load.Loc
+	Type     *Ref
+	Required bool
+	Nullable bool
+	// Const, when set, is the member's only allowed value as JSON: the
+	// field is not stored; encoding always writes it, decoding checks it.
+	Const string
+}
+
+// Repr is how a field is held in Go.
+type Repr int
+
+// Field representations.
+const (
+	Value   Repr = iota // T
+	Pointer             // *T: absent (or null, for required nullable) is nil
+	Nilable             // slice, map, raw JSON or union: nil is absent (or null)
+	Opt                 // wire.Opt[T]: absent, null and a value
+	NoField             // a const: not stored
+)
+
+// Repr decides how the field is held.
+func (f *Field) Repr() Repr {
+	if f.Const != "" {
+		return NoField
+	}
+	nilable := f.Type.Nilable()
+	if f.Type.IsRaw() {
+		// Raw JSON keeps a null as the bytes "null": nil is absent.
+		return Nilable
+	}
+	switch {
+	case f.Required && !f.Nullable:
+		return Value
+	case !f.Required && f.Nullable:
+		return Opt
+	case nilable:
+		return Nilable
+	default:
+		return Pointer
+	}
+}
+
+// Nilable reports whether the Go type has a nil that can stand for absent.
+func (r *Ref) Nilable() bool {
+	switch r.Kind {
+	case Slice, Map, Raw:
+		return true
+	case NamedRef:
+		switch r.Type.Kind {
+		case Union:
+			return true
+		case Named, Alias:
+			return r.Type.Under.Nilable()
+		}
+	}
+	return false
+}
+
+// IsRaw reports whether the type is raw JSON (directly or through named
+// types), which holds null itself.
+func (r *Ref) IsRaw() bool {
+	switch r.Kind {
+	case Raw:
+		return true
+	case NamedRef:
+		if r.Type.Kind == Named || r.Type.Kind == Alias {
+			return r.Type.Under != nil && r.Type.Under.IsRaw()
+		}
+	}
+	return false
+}
+
+// UnionType is a sealed interface.
+type UnionType struct {
+	// Tag is the discriminating member; "" for untagged unions.
+	Tag      string
+	Variants []*Variant
+	// Default is the variant used when the tag is absent.
+	Default *Variant
+	// Unknown is the Go name of the variant that keeps unknown tags.
+	Unknown string
+	// Open is set when the schema accepts tags it does not list (a
+	// catch-all variant); otherwise Validate reports unknown tags.
+	Open bool
+	// By says how an untagged union picks its variant.
+	By UntaggedRule
+}
+
+// UntaggedRule is how an untagged union is decided.
+type UntaggedRule int
+
+// Untagged union rules.
+const (
+	ByTag  UntaggedRule = iota // tagged
+	ByKind                     // by the JSON kind of the value
+	ByKeys                     // objects, by which required members are present
+)
+
+// Variant is one member of a union.
+type Variant struct {
+	Union *Type
+	Tag   string // the tag value (tagged unions)
+	Type  *Type
+	// TagInStruct is set when the variant's struct has the tag as a const
+	// field of its own, which it writes and checks itself.
+	TagInStruct bool
+	// JSONKind is the kind of value of a ByKind variant: null, boolean,
+	// number, integer, string, array or object.
+	JSONKind string
+	// Keys are the required members of a ByKeys variant, which decide it.
+	Keys []string
+	Doc  string
+}

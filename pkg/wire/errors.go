@@ -1,0 +1,149 @@
+package wire
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Code classifies an Error.
+type Code uint8
+
+// Error codes.
+const (
+	CodeSyntax   Code = iota // not well-formed JSON
+	CodeUTF8                 // invalid UTF-8 or a lone surrogate escape
+	CodeType                 // a value of the wrong JSON type
+	CodeRange                // a number out of the range of its Go type
+	CodeRequired             // a required member is absent
+	CodeUnknown              // a member a closed object does not allow
+	CodeTag                  // a union tag that is missing or not a string
+	CodeConstraint           // a schema constraint (enum, const, pattern, bounds) fails
+	CodeDuplicate            // a member appears twice
+)
+
+// Error is a decoding or validation error at a place in a JSON document.
+type Error struct {
+	// Pointer is the JSON pointer (RFC 6901) of the offending value, "" for
+	// the whole document.
+	Pointer string
+	// Offset is the byte offset in the input where decoding failed, or -1
+	// for validation errors.
+	Offset int
+	// Msg says what is wrong.
+	Msg string
+	// Code classifies the error.
+	Code Code
+}
+
+func newError(offset int, format string, args ...any) *Error {
+	return &Error{Offset: offset, Msg: fmt.Sprintf(format, args...), Code: CodeSyntax}
+}
+
+func (e *Error) Error() string {
+	p := e.Pointer
+	if p == "" {
+		p = "/"
+	}
+	if e.Offset >= 0 {
+		return fmt.Sprintf("%s: %s (at byte %d)", p, e.Msg, e.Offset)
+	}
+	return p + ": " + e.Msg
+}
+
+// At prefixes the pointer of err (an *Error, or an error wrapping one) with
+// the member name or index token, and returns err. Other errors are
+// returned unchanged.
+func At(err error, token string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Pointer = "/" + EscapePointer(token) + e.Pointer
+	}
+	return err
+}
+
+// AtIndex is At for an array index.
+func AtIndex(err error, i int) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Pointer = "/" + itoa(i) + e.Pointer
+	}
+	return err
+}
+
+func itoa(i int) string { return fmt.Sprint(i) }
+
+// EscapePointer escapes a member name for use as a JSON pointer token.
+func EscapePointer(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// RequiredError reports that the members named are absent from an object.
+func RequiredError(offset int, names ...string) error {
+	return &Error{Offset: offset, Msg: "missing required member " + quoteList(names), Code: CodeRequired}
+}
+
+// UnknownError reports a member a closed object does not allow.
+func UnknownError(offset int, name string, allowed ...string) error {
+	return &Error{Offset: offset, Pointer: "/" + EscapePointer(name), Msg: fmt.Sprintf("member %q is not allowed here (allowed: %s)", name, strings.Join(allowed, ", ")), Code: CodeUnknown}
+}
+
+// DuplicateError reports a member that appears twice in one object.
+func DuplicateError(offset int, name string) error {
+	return &Error{Offset: offset, Pointer: "/" + EscapePointer(name), Msg: fmt.Sprintf("member %q appears more than once", name), Code: CodeDuplicate}
+}
+
+// ConstError reports a member whose value must be a fixed constant.
+func ConstError(offset int, want string) error {
+	return &Error{Offset: offset, Msg: "must be " + want, Code: CodeConstraint}
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+// Errors is a list of errors found by Validate, each an *Error.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	var b strings.Builder
+	for i, e := range es {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Checker collects validation errors. Generated Validate methods pass one
+// down the value tree.
+type Checker struct {
+	errs Errors
+}
+
+// Fail records that the value at pointer breaks a constraint.
+func (c *Checker) Fail(pointer, format string, args ...any) {
+	c.errs = append(c.errs, &Error{Pointer: pointer, Offset: -1, Msg: fmt.Sprintf(format, args...), Code: CodeConstraint})
+}
+
+// Err returns the collected errors as Errors, or nil if there are none.
+func (c *Checker) Err() error {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	return c.errs
+}
+
+// Join appends a JSON pointer token to a pointer.
+func Join(pointer, token string) string { return pointer + "/" + EscapePointer(token) }
+
+// JoinIndex appends an array index to a pointer.
+func JoinIndex(pointer string, i int) string { return pointer + "/" + itoa(i) }

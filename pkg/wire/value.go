@@ -1,0 +1,184 @@
+package wire
+
+import "encoding/json"
+
+// Decodable is a value a Decoder can fill. Every generated type is one.
+type Decodable interface {
+	DecodeWire(d *Decoder) error
+}
+
+// Encodable is a value an Encoder can write. Every generated type is one.
+type Encodable interface {
+	EncodeWire(e *Encoder)
+}
+
+// Unmarshal decodes data into v. It copies data first, so v never shares
+// memory with the caller's buffer.
+func Unmarshal(data []byte, v Decodable) error {
+	buf := make([]byte, len(data))
+	copy(buf, data)
+	return UnmarshalOwned(buf, v)
+}
+
+// UnmarshalOwned is Unmarshal without the copy: decoded strings and raw
+// values share memory with data, which the caller must never modify again.
+func UnmarshalOwned(data []byte, v Decodable) error {
+	d := NewDecoder(data)
+	if err := v.DecodeWire(d); err != nil {
+		return err
+	}
+	return d.End()
+}
+
+// Marshal encodes v.
+func Marshal(v Encodable) ([]byte, error) {
+	e := NewEncoder(make([]byte, 0, 256))
+	v.EncodeWire(e)
+	return e.buf, e.err
+}
+
+// Member is an object member kept as raw JSON: a member a type does not
+// define, kept so that decoding and encoding again loses nothing.
+type Member struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// Members are the members of an object that its type does not define, in
+// the order they appeared.
+type Members []Member
+
+// Get returns the raw value of the member named key.
+func (ms Members) Get(key string) (json.RawMessage, bool) {
+	for _, m := range ms {
+		if m.Key == key {
+			return m.Value, true
+		}
+	}
+	return nil, false
+}
+
+// Encode writes each member.
+func (ms Members) Encode(e *Encoder) {
+	for _, m := range ms {
+		e.Key(m.Key)
+		e.Raw(m.Value)
+	}
+}
+
+// DecodeRaw reads the next value as raw JSON. A null is kept as the bytes
+// "null", so it stays distinct from an absent member (a nil RawMessage).
+func DecodeRaw(d *Decoder) (json.RawMessage, error) {
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(raw), nil
+}
+
+// PeekTag looks for the member named tag in the object at the read position
+// without consuming anything. It returns the tag's string value and whether
+// the member is present. A tag that is present but not a string is an
+// error. Reading stops at the tag, so a tag written first costs one member.
+func (d *Decoder) PeekTag(tag string) (string, bool, error) {
+	pos, depth := d.pos, d.depth
+	defer func() { d.pos, d.depth = pos, depth }()
+	if err := d.BeginObject(); err != nil {
+		return "", false, err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil || !more {
+			return "", false, err
+		}
+		if string(key) == tag {
+			if d.Kind() != KindString {
+				e := d.TypeError("a string")
+				if we, ok := e.(*Error); ok {
+					we.Code = CodeTag
+					we.Pointer = "/" + EscapePointer(tag)
+				}
+				return "", true, e
+			}
+			s, err := d.String()
+			return s, true, err
+		}
+		if err := d.skipValue(); err != nil {
+			return "", false, err
+		}
+	}
+}
+
+// PeekKeys reports which of keys (at most 64) the object at the read
+// position has, as a bit set, without consuming anything.
+func (d *Decoder) PeekKeys(keys []string) (uint64, error) {
+	pos, depth := d.pos, d.depth
+	defer func() { d.pos, d.depth = pos, depth }()
+	if err := d.BeginObject(); err != nil {
+		return 0, err
+	}
+	var set uint64
+	for {
+		key, more, err := d.NextKey()
+		if err != nil || !more {
+			return set, err
+		}
+		for i, k := range keys {
+			if string(key) == k {
+				set |= 1 << uint(i)
+			}
+		}
+		if err := d.skipValue(); err != nil {
+			return set, err
+		}
+	}
+}
+
+type optState uint8
+
+const (
+	absent optState = iota
+	null
+	present
+)
+
+// Opt is an optional member that may also be null: absent, null and a
+// value are three different states, kept apart on decode and encode. The
+// zero Opt is absent.
+type Opt[T any] struct {
+	v T
+	s optState
+}
+
+// Some returns an Opt holding v.
+func Some[T any](v T) Opt[T] { return Opt[T]{v: v, s: present} }
+
+// Null returns an Opt that is an explicit null.
+func Null[T any]() Opt[T] { return Opt[T]{s: null} }
+
+// Get returns the value and true, or the zero value and false when o is
+// absent or null.
+func (o Opt[T]) Get() (T, bool) { return o.v, o.s == present }
+
+// Value returns the value, or the zero value when o is absent or null.
+func (o Opt[T]) Value() T { return o.v }
+
+// IsSet reports whether o holds a value.
+func (o Opt[T]) IsSet() bool { return o.s == present }
+
+// IsNull reports whether o is an explicit null.
+func (o Opt[T]) IsNull() bool { return o.s == null }
+
+// IsAbsent reports whether o is absent.
+func (o Opt[T]) IsAbsent() bool { return o.s == absent }
+
+// IsZero reports whether o is absent, so that `omitzero` leaves it out.
+func (o Opt[T]) IsZero() bool { return o.s == absent }
+
+// Ptr returns a pointer to the value, or nil when o is absent or null.
+func (o *Opt[T]) Ptr() *T {
+	if o.s != present {
+		return nil
+	}
+	return &o.v
+}
