@@ -46,6 +46,7 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 			return nil, err
 		}
 	}
+	g.lookup(p)
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("emit: rendering package %s: %w", p.Name, err)
@@ -747,10 +748,8 @@ func intBounds(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 	tlo, thi := intRange(b)
 	lo, hi := model.Bound(c.Minimum, c.ExclusiveMinimum, 1), model.Bound(c.Maximum, c.ExclusiveMaximum, -1)
 	lit := func(n *big.Int) jen.Code {
-		if isSigned(b) {
-			return jen.Lit(n.Int64())
-		}
-		return jen.Lit(n.Uint64())
+		// An untyped constant, so it compares with any integer type.
+		return jen.Op(n.String())
 	}
 	conv := jen.Id(b).Parens(expr)
 	if lo != nil && lo.Cmp(tlo) > 0 {

@@ -105,7 +105,7 @@ func (b *builder) named(s *load.Schema) (*Type, error) {
 	if t, ok := b.byNode[s]; ok {
 		return t, nil
 	}
-	t := &Type{Loc: s.Loc, Doc: s.Description, SchemaID: s.Doc.URI + "#" + s.Loc.Pointer}
+	t := &Type{Loc: s.Loc, Doc: s.Description, SchemaID: schemaID(s)}
 	if m := b.mapping(s); m != nil {
 		n := b.ext[m.Path]
 		if n == nil {
@@ -123,6 +123,16 @@ func (b *builder) named(s *load.Schema) (*Type, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// schemaID is the absolute $id and pointer of a named schema, or only the
+// pointer ("#/$defs/Name") when its document has no $id: file paths are not
+// identifiers and would make the output depend on where it was generated.
+func schemaID(s *load.Schema) string {
+	if s.Doc.Root.ID == "" && !strings.HasPrefix(s.Doc.URI, "http") {
+		return "#" + s.Loc.Pointer
+	}
+	return s.Doc.URI + "#" + s.Loc.Pointer
 }
 
 // inline creates a named type for an inline schema (an object, union or
@@ -178,6 +188,18 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 
 func unchecked(s *load.Schema) []string {
 	out := append([]string(nil), s.Unknown...)
+	if len(s.PatternProperties) > 0 {
+		out = append(out, "patternProperties")
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.Bool == nil && len(s.Properties) > 0 {
+		out = append(out, "additionalProperties")
+	}
+	if (s.MinProperties != nil || s.MaxProperties != nil) && len(s.Properties) > 0 {
+		out = append(out, "minProperties/maxProperties")
+	}
+	if (len(s.Enum) > 0 || s.HasConst) && !s.HasType("string") && !s.HasType("integer") && !s.HasType("boolean") && len(s.Type) > 0 {
+		out = append(out, "enum/const on a structured value")
+	}
 	if s.If != nil {
 		out = append(out, "if")
 	}
@@ -523,7 +545,7 @@ func acceptsNull(s *load.Schema) bool {
 // a union or an enum: a builtin, a slice, a map or raw JSON.
 func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 	if len(s.Type) != 1 {
-		return &Ref{Kind: Raw}, nil
+		return &Ref{Kind: Raw, Lossy: structural(s) || s.Not != nil}, nil
 	}
 	switch s.Type[0] {
 	case "string":
@@ -707,6 +729,11 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 		return nil, err
 	}
 	f.Type, f.Nullable = r, nullable
+	if r.Kind != NamedRef || r.Type.Loc != s.Loc {
+		for _, u := range unchecked(s) {
+			t.Unchecked = append(t.Unchecked, p.Name+": "+u)
+		}
+	}
 	if f.Doc == "" && r.Kind == NamedRef {
 		f.Doc = r.Type.Doc
 	}
@@ -1051,7 +1078,7 @@ func (b *builder) undecidable(t *Type, s *load.Schema, why string) error {
 	if !b.opts.LooseUnions {
 		return s.Loc.Errorf("this union cannot be discriminated: %s (or run protogen with -loose-unions to keep such unions as raw JSON)", why)
 	}
-	t.Kind, t.Union, t.Under = Named, nil, &Ref{Kind: Raw}
+	t.Kind, t.Union, t.Under = Named, nil, &Ref{Kind: Raw, Lossy: true}
 	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON: its variants cannot be told apart from the JSON alone (" + why + ").")
 	return nil
 }

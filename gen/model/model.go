@@ -87,6 +87,9 @@ type Ref struct {
 	// ElemNullable is set when elements may be null (they become pointers).
 	ElemNullable bool
 	Check        Constraints // constraints on the value (for Builtin, Slice, Map)
+	// Lossy is set on raw JSON that stands for a schema with constraints
+	// (several types, an undecidable union): Validate does not check it.
+	Lossy bool
 }
 
 // Constraints are the checks Validate makes on a value.

@@ -182,3 +182,47 @@ func (o *Opt[T]) Ptr() *T {
 	}
 	return &o.v
 }
+
+// Codec handles the values of one generated type without naming it: the
+// validator and tests use it to go from a schema $id to Go.
+type Codec struct {
+	// Name is the Go type name.
+	Name string
+	// Decode decodes a value (a pointer to a struct, or a union value).
+	Decode func(d *Decoder) (any, error)
+	// Encode encodes a value Decode returned.
+	Encode func(e *Encoder, v any)
+	// Check records the constraint violations of a value Decode returned.
+	Check func(c *Checker, p string, v any)
+	// Complete is true when a strict Decode plus Check that find nothing
+	// prove the value valid against the schema: the schema (and every schema
+	// it uses) has no constraint the generated code leaves unchecked.
+	Complete bool
+}
+
+// DecodeBytes strictly decodes one JSON document with the codec, copying
+// data first.
+func (c Codec) DecodeBytes(data []byte) (any, error) {
+	buf := make([]byte, len(data))
+	copy(buf, data)
+	d := NewDecoder(buf)
+	v, err := c.Decode(d)
+	if err != nil {
+		return nil, err
+	}
+	return v, d.End()
+}
+
+// EncodeBytes encodes a value the codec decoded.
+func (c Codec) EncodeBytes(v any) ([]byte, error) {
+	e := NewEncoder(nil)
+	c.Encode(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// Validate checks a value the codec decoded.
+func (c Codec) Validate(v any) error {
+	var ch Checker
+	c.Check(&ch, "", v)
+	return ch.Err()
+}

@@ -1,0 +1,112 @@
+package emit
+
+import (
+	"sort"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/agentproto/agentproto/gen/model"
+)
+
+// completeness decides, for each type, whether a strict decode plus
+// Validate proves a value valid against the schema.
+type completeness struct {
+	memo map[*model.Type]bool
+}
+
+func (c *completeness) typ(t *model.Type) bool {
+	if v, ok := c.memo[t]; ok {
+		return v
+	}
+	c.memo[t] = true // a cycle does not make a type incomplete by itself
+	ok := len(t.Unchecked) == 0
+	switch t.Kind {
+	case model.Struct:
+		for _, f := range t.Struct.Fields {
+			ok = ok && c.ref(f.Type)
+		}
+	case model.Union:
+		for _, v := range t.Union.Variants {
+			ok = ok && c.typ(v.Type)
+		}
+	case model.Named, model.Scalar, model.Alias, model.Defined:
+		if t.Under != nil {
+			ok = ok && c.ref(t.Under)
+		}
+		if t.Check.Pattern != "" && !PatternOK(t.Check.Pattern) {
+			ok = false
+		}
+	}
+	c.memo[t] = ok
+	return ok
+}
+
+func (c *completeness) ref(r *model.Ref) bool {
+	switch r.Kind {
+	case model.Raw:
+		return !r.Lossy
+	case model.Builtin:
+		return r.Check.Pattern == "" || PatternOK(r.Check.Pattern)
+	case model.NamedRef:
+		return r.Type.External == nil && c.typ(r.Type)
+	case model.Slice, model.Map:
+		return c.ref(r.Elem)
+	}
+	return true
+}
+
+// lookup emits Lookup, which maps the $id (with JSON pointer fragment) of
+// every root and $defs schema to a wire.Codec for its Go type.
+func (g *gen) lookup(p *model.Package) {
+	comp := &completeness{memo: map[*model.Type]bool{}}
+	var ids []string
+	byID := map[string]*model.Type{}
+	for _, t := range p.Types {
+		if t.External != nil || t.SchemaID == "" || t.Kind == model.Alias {
+			continue
+		}
+		if _, dup := byID[t.SchemaID]; dup {
+			continue
+		}
+		ids = append(ids, t.SchemaID)
+		byID[t.SchemaID] = t
+	}
+	sort.Strings(ids)
+	var cases []jen.Code
+	for _, id := range ids {
+		t := byID[id]
+		var dec, enc, chk jen.Code
+		d := jen.Id("d").Op("*").Add(wire("Decoder"))
+		if t.Kind == model.Union {
+			dec = jen.Func().Params(d).Params(jen.Any(), jen.Error()).Block(jen.Return(jen.Id("Decode" + t.Name).Call(jen.Id("d"))))
+			enc = jen.Func().Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Any()).Block(
+				jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Id(t.Name)),
+				jen.Id("Encode"+t.Name).Call(jen.Id("e"), jen.Id("u")))
+			chk = jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Any()).Block(
+				jen.List(jen.Id("u"), jen.Id("_")).Op(":=").Id("v").Assert(jen.Id(t.Name)),
+				jen.Id("Check"+t.Name).Call(jen.Id("c"), jen.Id("p"), jen.Id("u")))
+		} else if t.Kind == model.Scalar && t.Under == nil {
+			continue
+		} else {
+			dec = jen.Func().Params(d).Params(jen.Any(), jen.Error()).Block(
+				jen.Id("v").Op(":=").New(jen.Id(t.Name)),
+				jen.Return(jen.Id("v"), jen.Id("v").Dot("DecodeWire").Call(jen.Id("d"))))
+			enc = jen.Func().Params(jen.Id("e").Op("*").Add(wire("Encoder")), jen.Id("v").Any()).Block(
+				jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("EncodeWire").Call(jen.Id("e")))
+			chk = jen.Func().Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.Id("v").Any()).Block(
+				jen.Id("v").Assert(jen.Op("*").Id(t.Name)).Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))
+		}
+		cases = append(cases, jen.Case(jen.Lit(id)).Block(jen.Return(wire("Codec").Values(jen.Dict{
+			jen.Id("Name"):     jen.Lit(t.Name),
+			jen.Id("Decode"):   dec,
+			jen.Id("Encode"):   enc,
+			jen.Id("Check"):    chk,
+			jen.Id("Complete"): jen.Lit(comp.typ(t)),
+		}), jen.True())))
+	}
+	g.f.Comment("Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment (\"…/file.json#\" for a file's root, \"…#/$defs/Name\" for a definition; schemas without an $id are keyed by the fragment alone).")
+	g.f.Func().Id("Lookup").Params(jen.Id("id").String()).Params(wire("Codec"), jen.Bool()).Block(
+		jen.Switch(jen.Id("id")).Block(cases...),
+		jen.Return(wire("Codec").Values(), jen.False()),
+	)
+}
