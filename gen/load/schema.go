@@ -138,14 +138,6 @@ func (s *Schema) IsRequired(name string) bool {
 	return false
 }
 
-// annotation keywords: no effect on validity or Go shape.
-var annotations = map[string]bool{
-	"$schema": true, "$comment": true, "title": true, "description": true, "examples": true,
-	"default": true, "deprecated": true, "readOnly": true, "writeOnly": true, "$anchor": true,
-	"$dynamicAnchor": true, "contentEncoding": true, "contentMediaType": true, "$vocabulary": true,
-	"definitions": true, "$defs": true, "$id": true, "id": true,
-}
-
 // validity keywords the generator does not model; they are listed on the
 // schema so that a caller can refuse or document them.
 var unmodelled = map[string]bool{

@@ -1,0 +1,37 @@
+# agentproto: common tasks. `make test` is the test command CI runs.
+GO          ?= go
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
+.PHONY: all generate check test bench lint schemas conformance fuzz
+
+all: check lint test
+
+# Regenerate every generated file (Go types, bundles, docs).
+generate:
+	$(GO) generate ./...
+
+# Prove that committed generated files are fresh: regenerate and diff.
+check: generate
+	@git diff --exit-code --stat -- . ':(exclude)go.sum' || { echo 'generated files are stale: run make generate and commit the result'; exit 1; }
+	@test -z "$$(git status --porcelain --untracked-files=all -- '*_gen.go')" || { echo 'untracked generated files: run make generate and commit the result'; git status --porcelain -- '*_gen.go'; exit 1; }
+
+test:
+	$(GO) test ./...
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt would change the files above'; exit 1; }
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+# ajv (strict, draft 2020-12, formats on) compiles every published schema.
+conformance:
+	bash conformance/run.sh
+
+# Run each fuzz target for FUZZTIME (default 1m); new corpus entries land in testdata/fuzz.
+FUZZTIME ?= 1m
+fuzz:
+	$(GO) test ./pkg/wire -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME)
+	$(GO) test ./gen/load -run='^$$' -fuzz=FuzzLoad -fuzztime=$(FUZZTIME)
