@@ -35,6 +35,9 @@ func DefaultMaps() []model.Mapping {
 type Config struct {
 	// Inputs are schema files or directories.
 	Inputs []string
+	// References are schema files or directories that $refs may point
+	// into, without generating them (typically together with Maps).
+	References []string
 	// Package is the Go package name of the output.
 	Package string
 	// Maps are $id prefixes that other Go packages hold; tried in order,
@@ -59,6 +62,9 @@ func Generate(cfg Config) ([]byte, error) {
 	}
 	l := load.New(load.Source{Prefix: schema.IDPrefix, FS: schema.Files, Name: "agentproto"})
 	if err := l.AddPaths(cfg.Inputs...); err != nil {
+		return nil, err
+	}
+	if err := l.AddReferences(cfg.References...); err != nil {
 		return nil, err
 	}
 	pkg, err := model.Build(l, model.Options{

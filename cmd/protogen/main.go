@@ -42,6 +42,15 @@ and in CI, to fail when the generated code is stale:
 Flags:
 `
 
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	*l = append(*l, s)
+	return nil
+}
+
 type mapFlag []model.Mapping
 
 func (m *mapFlag) String() string { return fmt.Sprint(*m) }
@@ -67,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "do not write; exit 1 with a unified diff when the file on disk differs from what would be generated")
 	defsOnly := fs.Bool("defs-only", false, "generate the $defs of the inputs but not their root schemas (for a root that is a protocol-wide anyOf)")
 	loose := fs.Bool("loose-unions", false, "keep a union whose variants cannot be told apart as raw JSON instead of failing")
+	var refs listFlag
+	fs.Var(&refs, "ref", "a schema file or directory that $refs may point into, without generating it (repeatable; use with -map)")
 	var maps mapFlag
 	fs.Var(&maps, "map", "ID-PREFIX=IMPORT/PATH: refer to the Go package at IMPORT/PATH for every schema whose $id starts with ID-PREFIX instead of generating it (repeatable; agentproto's own schemas are mapped to its packages by default)")
 	fs.Usage = func() {
@@ -91,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "protogen: -check needs -o, the file to compare with")
 		return 2
 	}
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose})
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose})
 	if err != nil {
 		fmt.Fprintf(stderr, "protogen: %v\n", err)
 		return 2

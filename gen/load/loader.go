@@ -66,14 +66,20 @@ func (l *Loader) Inputs() []*Doc {
 
 // AddPaths adds schema files and directories (every *.json below them, in
 // lexical order) as inputs.
-func (l *Loader) AddPaths(paths ...string) error {
+func (l *Loader) AddPaths(paths ...string) error { return l.addPaths(true, paths) }
+
+// AddReferences adds schema files and directories that $refs may point
+// into but that are not generated themselves.
+func (l *Loader) AddReferences(paths ...string) error { return l.addPaths(false, paths) }
+
+func (l *Loader) addPaths(input bool, paths []string) error {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
 		if !st.IsDir() {
-			if _, err := l.AddFile(p, true); err != nil {
+			if _, err := l.AddFile(p, input); err != nil {
 				return err
 			}
 			continue
@@ -96,7 +102,7 @@ func (l *Loader) AddPaths(paths ...string) error {
 		}
 		sort.Strings(files)
 		for _, f := range files {
-			if _, err := l.AddFile(f, true); err != nil {
+			if _, err := l.AddFile(f, input); err != nil {
 				return err
 			}
 		}

@@ -52,6 +52,10 @@ func Build(l *load.Loader, opts Options) (*Package, error) {
 			}
 		}
 		for _, def := range d.Root.Defs {
+			if !describesValue(def.Schema) {
+				// Only a container of further $defs: no type of its own.
+				continue
+			}
 			if _, err := b.named(def.Schema); err != nil {
 				return nil, err
 			}
@@ -1043,7 +1047,13 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 					}
 				}
 				if vt == nil {
-					vt = &Type{Name: b.names.take(t.Name + GoName(hint)), Doc: v.Doc, Loc: vi.s.Loc}
+					name := t.Name + GoName(hint)
+					if vi.s.Title != "" {
+						name = b.names.take(GoName(vi.s.Title), name)
+					} else {
+						name = b.names.take(name)
+					}
+					vt = &Type{Name: name, Doc: v.Doc, Loc: vi.s.Loc}
 					b.pkg.Types = append(b.pkg.Types, vt)
 					b.byNode[vi.s] = vt
 					if err := b.fillStruct(vt, vi.s, nil); err != nil {

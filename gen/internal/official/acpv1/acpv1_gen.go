@@ -3372,7 +3372,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // Resource content that can be embedded in a message.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -3386,14 +3386,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(EmbeddedResourceResourceTextResourceContents)
+			v := new(TextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(EmbeddedResourceResourceBlobResourceContents)
+			v := new(BlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -3401,7 +3401,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -3411,13 +3411,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *EmbeddedResourceResourceTextResourceContents:
+	case *TextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *EmbeddedResourceResourceBlobResourceContents:
+	case *BlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -3431,11 +3431,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *EmbeddedResourceResourceTextResourceContents:
+	case *TextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *EmbeddedResourceResourceBlobResourceContents:
+	case *BlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -3468,7 +3468,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
+type TextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// Text payload carried by this content block.
@@ -3485,13 +3485,13 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
+func (*TextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = EmbeddedResourceResourceTextResourceContents{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -3594,14 +3594,14 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 }
 
 // EncodeWire encodes the value to e.
-func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	if !x.MIMEType.IsAbsent() {
 		e.RawKey("\"mimeType\":")
 		if v, ok := x.MIMEType.Get(); ok {
@@ -3622,27 +3622,27 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
+type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// MIME type describing the encoded media payload.
@@ -3659,13 +3659,13 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
+func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = EmbeddedResourceResourceBlobResourceContents{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -3768,14 +3768,14 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 }
 
 // EncodeWire encodes the value to e.
-func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	if !x.MIMEType.IsAbsent() {
@@ -3796,22 +3796,22 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -4587,7 +4587,7 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 }
 
 // Text-based resource contents.
-type TextResourceContents struct {
+type TextResourceContents2 struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// Text payload carried by this content block.
@@ -4605,10 +4605,10 @@ type TextResourceContents struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = TextResourceContents2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4711,14 +4711,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 	if !x.MIMEType.IsAbsent() {
 		e.RawKey("\"mimeType\":")
 		if v, ok := x.MIMEType.Get(); ok {
@@ -4739,27 +4739,27 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *TextResourceContents2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents.
-type BlobResourceContents struct {
+type BlobResourceContents2 struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// MIME type describing the encoded media payload.
@@ -4777,10 +4777,10 @@ type BlobResourceContents struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = BlobResourceContents2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4883,14 +4883,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	if !x.MIMEType.IsAbsent() {
@@ -4911,22 +4911,22 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *BlobResourceContents2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -9447,7 +9447,7 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 
 // Form-based elicitation mode where the client renders a form from the provided schema.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationFormModeSession, ElicitationFormModeRequest.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, Request.
 type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
@@ -9461,14 +9461,14 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ElicitationFormModeSession)
+			v := new(Session)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationFormModeRequest)
+			v := new(Request)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -9476,7 +9476,7 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationFormModeSession (sessionId); ElicitationFormModeRequest (requestId)",
+			Msg:    "the object has the required members of no variant: Session (sessionId); Request (requestId)",
 			Offset: d.Offset(),
 		}
 	}
@@ -9486,13 +9486,13 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 // EncodeElicitationFormMode encodes v to e; a nil v is null.
 func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
 	switch v := v.(type) {
-	case *ElicitationFormModeSession:
+	case *Session:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ElicitationFormModeRequest:
+	case *Request:
 		if v == nil {
 			e.Null()
 			return
@@ -9506,11 +9506,11 @@ func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
 // CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
 func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
 	switch v := v.(type) {
-	case *ElicitationFormModeSession:
+	case *Session:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ElicitationFormModeRequest:
+	case *Request:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -9543,7 +9543,7 @@ func ValidateElicitationFormMode(v ElicitationFormMode) error {
 }
 
 // Tied to a session, optionally to a specific tool call within that session.
-type ElicitationFormModeSession struct {
+type Session struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -9555,13 +9555,13 @@ type ElicitationFormModeSession struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ElicitationFormModeSession) isElicitationFormMode() {}
+func (*Session) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationFormModeSession) DecodeWire(d *wire.Decoder) error {
+func (x *Session) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ElicitationFormModeSession{}
+	*x = Session{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -9629,14 +9629,14 @@ func (x *ElicitationFormModeSession) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationFormModeSession) EncodeWire(e *wire.Encoder) {
+func (x *Session) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeSession) EncodeWireFields(e *wire.Encoder) {
+func (x *Session) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -9651,7 +9651,7 @@ func (x *ElicitationFormModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeSession) CheckWire(c *wire.Checker, p string) {
+func (x *Session) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -9663,38 +9663,38 @@ func (x *ElicitationFormModeSession) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeSession) Validate() error {
+func (x *Session) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeSession) UnmarshalJSON(data []byte) error {
+func (x *Session) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationFormModeSession) MarshalJSON() ([]byte, error) {
+func (x Session) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
+type Request struct {
 	// The request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ElicitationFormModeRequest) isElicitationFormMode() {}
+func (*Request) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
+func (x *Request) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ElicitationFormModeRequest{}
+	*x = Request{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -9748,21 +9748,21 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
+func (x *Request) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *Request) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -9770,19 +9770,19 @@ func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeRequest) Validate() error {
+func (x *Request) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
+func (x *Request) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
+func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -10127,56 +10127,9 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtRequest json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtRequest(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtRequest) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtRequest) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A JSON-RPC response object.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentResponseResult, AgentResponseError.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
 type AgentResponse interface {
 	isAgentResponse()
 }
@@ -10190,14 +10143,14 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(AgentResponseResult)
+			v := new(Result)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x5) == uint64(0x5) {
-			v := new(AgentResponseError)
+			v := new(Error)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -10205,7 +10158,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentResponseResult (id, result); AgentResponseError (error, id)",
+			Msg:    "the object has the required members of no variant: Result (id, result); Error (error, id)",
 			Offset: d.Offset(),
 		}
 	}
@@ -10215,13 +10168,13 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 // EncodeAgentResponse encodes v to e; a nil v is null.
 func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 	switch v := v.(type) {
-	case *AgentResponseResult:
+	case *Result:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentResponseError:
+	case *Error:
 		if v == nil {
 			e.Null()
 			return
@@ -10235,11 +10188,11 @@ func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 // CheckAgentResponse records in c every constraint v breaks, under the JSON pointer p.
 func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
 	switch v := v.(type) {
-	case *AgentResponseResult:
+	case *Result:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentResponseError:
+	case *Error:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -10272,22 +10225,22 @@ func ValidateAgentResponse(v AgentResponse) error {
 }
 
 // A successful JSON-RPC response.
-type AgentResponseResult struct {
+type Result struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific response data.
-	Result AgentResponseResultResult `json:"result"`
+	Result ResultResult `json:"result"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentResponseResult) isAgentResponse() {}
+func (*Result) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseResult) DecodeWire(d *wire.Decoder) error {
+func (x *Result) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentResponseResult{}
+	*x = Result{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10352,14 +10305,14 @@ func (x *AgentResponseResult) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseResult) EncodeWire(e *wire.Encoder) {
+func (x *Result) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentResponseResult) EncodeWireFields(e *wire.Encoder) {
+func (x *Result) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"result\":")
@@ -10368,7 +10321,7 @@ func (x *AgentResponseResult) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseResult) CheckWire(c *wire.Checker, p string) {
+func (x *Result) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -10380,29 +10333,29 @@ func (x *AgentResponseResult) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseResult) Validate() error {
+func (x *Result) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseResult) UnmarshalJSON(data []byte) error {
+func (x *Result) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseResult) MarshalJSON() ([]byte, error) {
+func (x Result) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Method-specific response data.
 //
 // It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type AgentResponseResultResult json.RawMessage
+type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseResultResult) DecodeWire(d *wire.Decoder) error {
+func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -10411,53 +10364,53 @@ func (x *AgentResponseResultResult) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = AgentResponseResultResult(v)
+	*x = ResultResult(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseResultResult) EncodeWire(e *wire.Encoder) {
+func (x *ResultResult) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseResultResult) CheckWire(c *wire.Checker, p string) {}
+func (x *ResultResult) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseResultResult) Validate() error {
+func (x *ResultResult) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseResultResult) UnmarshalJSON(data []byte) error {
+func (x *ResultResult) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseResultResult) MarshalJSON() ([]byte, error) {
+func (x ResultResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A failed JSON-RPC response.
-type AgentResponseError struct {
+type Error struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error `json:"error"`
+	Error Error2 `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentResponseError) isAgentResponse() {}
+func (*Error) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
+func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentResponseError{}
+	*x = Error{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10522,14 +10475,14 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
+func (x *Error) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"error\":")
@@ -10538,7 +10491,7 @@ func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
+func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -10550,19 +10503,19 @@ func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseError) Validate() error {
+func (x *Error) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
+func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseError) MarshalJSON() ([]byte, error) {
+func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -10572,7 +10525,7 @@ func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
 // See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
+type Error2 struct {
 	// A number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
@@ -10587,10 +10540,10 @@ type Error struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
+func (x *Error2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error{}
+	*x = Error2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10667,14 +10620,14 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
+func (x *Error2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
+func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"code\":")
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
@@ -10687,7 +10640,7 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
+func (x *Error2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
@@ -10695,19 +10648,19 @@ func (x *Error) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
+func (x *Error2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
+func (x *Error2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
+func (x Error2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -17161,53 +17114,6 @@ func (x StopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtResponse json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtResponse(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
@@ -21135,53 +21041,6 @@ func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Allows either side to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtNotification json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtNotification(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -26284,7 +26143,7 @@ type ClientResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error `json:"error"`
+	Error Error2 `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -29318,17 +29177,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents).CheckWire(c, p)
+				v.(*BlobResourceContents2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents)
+				v := new(BlobResourceContents2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents).EncodeWire(e)
+				v.(*BlobResourceContents2).EncodeWire(e)
 			},
-			Name: "BlobResourceContents",
+			Name: "BlobResourceContents2",
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -30046,17 +29905,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/Error":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Error).CheckWire(c, p)
+				v.(*Error2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Error)
+				v := new(Error2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Error).EncodeWire(e)
+				v.(*Error2).EncodeWire(e)
 			},
-			Name: "Error",
+			Name: "Error2",
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -30072,51 +29931,6 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorCode).EncodeWire(e)
 			},
 			Name: "ErrorCode",
-		}, true
-	case "#/$defs/ExtNotification":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtNotification).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtNotification)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtNotification).EncodeWire(e)
-			},
-			Name: "ExtNotification",
-		}, true
-	case "#/$defs/ExtRequest":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtRequest).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtRequest)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtRequest).EncodeWire(e)
-			},
-			Name: "ExtRequest",
-		}, true
-	case "#/$defs/ExtResponse":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtResponse).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtResponse)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtResponse).EncodeWire(e)
-			},
-			Name: "ExtResponse",
 		}, true
 	case "#/$defs/FileSystemCapabilities":
 		return wire.Codec{
@@ -31523,17 +31337,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents).CheckWire(c, p)
+				v.(*TextResourceContents2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents)
+				v := new(TextResourceContents2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents).EncodeWire(e)
+				v.(*TextResourceContents2).EncodeWire(e)
 			},
-			Name: "TextResourceContents",
+			Name: "TextResourceContents2",
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{

@@ -3828,7 +3828,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // Resource content that can be embedded in a message.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -3842,14 +3842,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(EmbeddedResourceResourceTextResourceContents)
+			v := new(TextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(EmbeddedResourceResourceBlobResourceContents)
+			v := new(BlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -3857,7 +3857,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -3867,13 +3867,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *EmbeddedResourceResourceTextResourceContents:
+	case *TextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *EmbeddedResourceResourceBlobResourceContents:
+	case *BlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -3887,11 +3887,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *EmbeddedResourceResourceTextResourceContents:
+	case *TextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *EmbeddedResourceResourceBlobResourceContents:
+	case *BlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -3924,7 +3924,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
+type TextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 	// URI associated with this resource or media payload.
@@ -3943,13 +3943,13 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
+func (*TextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = EmbeddedResourceResourceTextResourceContents{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4048,14 +4048,14 @@ func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decode
 }
 
 // EncodeWire encodes the value to e.
-func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -4076,7 +4076,7 @@ func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -4084,24 +4084,24 @@ func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
+type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// URI associated with this resource or media payload.
@@ -4120,13 +4120,13 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
+func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = EmbeddedResourceResourceBlobResourceContents{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4225,14 +4225,14 @@ func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decode
 }
 
 // EncodeWire encodes the value to e.
-func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -4253,7 +4253,7 @@ func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -4261,19 +4261,19 @@ func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -7026,7 +7026,7 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 }
 
 // Text-based resource contents.
-type TextResourceContents struct {
+type TextResourceContents2 struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 	// URI associated with this resource or media payload.
@@ -7046,10 +7046,10 @@ type TextResourceContents struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = TextResourceContents2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7148,14 +7148,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -7176,7 +7176,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -7184,24 +7184,24 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *TextResourceContents2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents.
-type BlobResourceContents struct {
+type BlobResourceContents2 struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// URI associated with this resource or media payload.
@@ -7221,10 +7221,10 @@ type BlobResourceContents struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = BlobResourceContents2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7323,14 +7323,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -7351,7 +7351,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -7359,19 +7359,19 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *BlobResourceContents2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -11126,7 +11126,7 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 
 // Form-based elicitation mode where the client renders a form from the provided schema.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationFormModeSession, ElicitationFormModeRequest.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, Request.
 type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
@@ -11140,14 +11140,14 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(ElicitationFormModeSession)
+			v := new(Session)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ElicitationFormModeRequest)
+			v := new(Request)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -11155,7 +11155,7 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: ElicitationFormModeSession (sessionId); ElicitationFormModeRequest (requestId)",
+			Msg:    "the object has the required members of no variant: Session (sessionId); Request (requestId)",
 			Offset: d.Offset(),
 		}
 	}
@@ -11165,13 +11165,13 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 // EncodeElicitationFormMode encodes v to e; a nil v is null.
 func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
 	switch v := v.(type) {
-	case *ElicitationFormModeSession:
+	case *Session:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ElicitationFormModeRequest:
+	case *Request:
 		if v == nil {
 			e.Null()
 			return
@@ -11185,11 +11185,11 @@ func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
 // CheckElicitationFormMode records in c every constraint v breaks, under the JSON pointer p.
 func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) {
 	switch v := v.(type) {
-	case *ElicitationFormModeSession:
+	case *Session:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ElicitationFormModeRequest:
+	case *Request:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -11222,7 +11222,7 @@ func ValidateElicitationFormMode(v ElicitationFormMode) error {
 }
 
 // Tied to a session, optionally to a specific tool call within that session.
-type ElicitationFormModeSession struct {
+type Session struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
 	// Optional tool call within the session.
@@ -11234,13 +11234,13 @@ type ElicitationFormModeSession struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ElicitationFormModeSession) isElicitationFormMode() {}
+func (*Session) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationFormModeSession) DecodeWire(d *wire.Decoder) error {
+func (x *Session) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ElicitationFormModeSession{}
+	*x = Session{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -11308,14 +11308,14 @@ func (x *ElicitationFormModeSession) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationFormModeSession) EncodeWire(e *wire.Encoder) {
+func (x *Session) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeSession) EncodeWireFields(e *wire.Encoder) {
+func (x *Session) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if !x.ToolCallID.IsAbsent() {
@@ -11330,7 +11330,7 @@ func (x *ElicitationFormModeSession) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeSession) CheckWire(c *wire.Checker, p string) {
+func (x *Session) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -11342,38 +11342,38 @@ func (x *ElicitationFormModeSession) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeSession) Validate() error {
+func (x *Session) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeSession) UnmarshalJSON(data []byte) error {
+func (x *Session) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationFormModeSession) MarshalJSON() ([]byte, error) {
+func (x Session) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
+type Request struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ElicitationFormModeRequest) isElicitationFormMode() {}
+func (*Request) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
+func (x *Request) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ElicitationFormModeRequest{}
+	*x = Request{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -11427,21 +11427,21 @@ func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
+func (x *Request) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *Request) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
+func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -11449,19 +11449,19 @@ func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormModeRequest) Validate() error {
+func (x *Request) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
+func (x *Request) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
+func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -11806,56 +11806,9 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtRequest json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtRequest(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtRequest) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtRequest) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A JSON-RPC response object.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentResponseResult, AgentResponseError.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
 type AgentResponse interface {
 	isAgentResponse()
 }
@@ -11869,14 +11822,14 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(AgentResponseResult)
+			v := new(Result)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x5) == uint64(0x5) {
-			v := new(AgentResponseError)
+			v := new(Error)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -11884,7 +11837,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: AgentResponseResult (id, result); AgentResponseError (error, id)",
+			Msg:    "the object has the required members of no variant: Result (id, result); Error (error, id)",
 			Offset: d.Offset(),
 		}
 	}
@@ -11894,13 +11847,13 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 // EncodeAgentResponse encodes v to e; a nil v is null.
 func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 	switch v := v.(type) {
-	case *AgentResponseResult:
+	case *Result:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentResponseError:
+	case *Error:
 		if v == nil {
 			e.Null()
 			return
@@ -11914,11 +11867,11 @@ func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 // CheckAgentResponse records in c every constraint v breaks, under the JSON pointer p.
 func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
 	switch v := v.(type) {
-	case *AgentResponseResult:
+	case *Result:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentResponseError:
+	case *Error:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -11951,22 +11904,22 @@ func ValidateAgentResponse(v AgentResponse) error {
 }
 
 // A successful JSON-RPC response.
-type AgentResponseResult struct {
+type Result struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific response data.
-	Result AgentResponseResultResult `json:"result"`
+	Result ResultResult `json:"result"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentResponseResult) isAgentResponse() {}
+func (*Result) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseResult) DecodeWire(d *wire.Decoder) error {
+func (x *Result) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentResponseResult{}
+	*x = Result{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -12031,14 +11984,14 @@ func (x *AgentResponseResult) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseResult) EncodeWire(e *wire.Encoder) {
+func (x *Result) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentResponseResult) EncodeWireFields(e *wire.Encoder) {
+func (x *Result) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"result\":")
@@ -12047,7 +12000,7 @@ func (x *AgentResponseResult) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseResult) CheckWire(c *wire.Checker, p string) {
+func (x *Result) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -12059,29 +12012,29 @@ func (x *AgentResponseResult) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseResult) Validate() error {
+func (x *Result) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseResult) UnmarshalJSON(data []byte) error {
+func (x *Result) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseResult) MarshalJSON() ([]byte, error) {
+func (x Result) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Method-specific response data.
 //
 // It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type AgentResponseResultResult json.RawMessage
+type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseResultResult) DecodeWire(d *wire.Decoder) error {
+func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -12090,56 +12043,56 @@ func (x *AgentResponseResultResult) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = AgentResponseResultResult(v)
+	*x = ResultResult(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseResultResult) EncodeWire(e *wire.Encoder) {
+func (x *ResultResult) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseResultResult) CheckWire(c *wire.Checker, p string) {}
+func (x *ResultResult) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseResultResult) Validate() error {
+func (x *ResultResult) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseResultResult) UnmarshalJSON(data []byte) error {
+func (x *ResultResult) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseResultResult) MarshalJSON() ([]byte, error) {
+func (x ResultResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A failed JSON-RPC response.
-type AgentResponseError struct {
+type Error struct {
 	// The id of the request this response answers.
 	//
 	// Required. `null` only when the request's id could not be determined, such as
 	// for a parse error or an invalid request.
-	ID AgentResponseErrorID `json:"id"`
+	ID ErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error `json:"error"`
+	Error Error2 `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentResponseError) isAgentResponse() {}
+func (*Error) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
+func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentResponseError{}
+	*x = Error{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -12159,7 +12112,7 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := DecodeAgentResponseErrorID(d)
+				v0, err := DecodeErrorID(d)
 				if err != nil {
 					return wire.At(err, "id")
 				}
@@ -12204,26 +12157,26 @@ func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
+func (x *Error) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
-	EncodeAgentResponseErrorID(e, x.ID)
+	EncodeErrorID(e, x.ID)
 	e.RawKey("\"error\":")
 	x.Error.EncodeWire(e)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
+func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
-		CheckAgentResponseErrorID(c, p, x.ID)
+		CheckErrorID(c, p, x.ID)
 	}
 	{
 		p := wire.Join(p, "error")
@@ -12232,19 +12185,19 @@ func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseError) Validate() error {
+func (x *Error) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
+func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseError) MarshalJSON() ([]byte, error) {
+func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -12253,27 +12206,27 @@ func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 //
-// It is a union decided by the JSON type of the value. Its variants are AgentResponseErrorIDNull, AgentResponseErrorIDNumber, AgentResponseErrorIDStr.
-type AgentResponseErrorID interface {
-	isAgentResponseErrorID()
+// It is a union decided by the JSON type of the value. Its variants are ErrorIDNull, ErrorIDNumber, ErrorIDStr.
+type ErrorID interface {
+	isErrorID()
 }
 
-// DecodeAgentResponseErrorID decodes a AgentResponseErrorID from d.
-func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
+// DecodeErrorID decodes a ErrorID from d.
+func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
 	switch d.Kind() {
 	case wire.KindNull:
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return AgentResponseErrorIDNull{}, nil
+		return ErrorIDNull{}, nil
 	case wire.KindNumber:
-		v := new(AgentResponseErrorIDNumber)
+		v := new(ErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindString:
-		v := new(AgentResponseErrorIDStr)
+		v := new(ErrorIDStr)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -12282,66 +12235,66 @@ func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
 	return nil, d.TypeError("null or integer or string")
 }
 
-// EncodeAgentResponseErrorID encodes v to e; a nil v is null.
-func EncodeAgentResponseErrorID(e *wire.Encoder, v AgentResponseErrorID) {
+// EncodeErrorID encodes v to e; a nil v is null.
+func EncodeErrorID(e *wire.Encoder, v ErrorID) {
 	switch v := v.(type) {
-	case AgentResponseErrorIDNull:
+	case ErrorIDNull:
 		e.Null()
-	case AgentResponseErrorIDNumber:
+	case ErrorIDNumber:
 		v.EncodeWire(e)
-	case AgentResponseErrorIDStr:
+	case ErrorIDStr:
 		v.EncodeWire(e)
 	default:
 		e.Null()
 	}
 }
 
-// CheckAgentResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentResponseErrorID(c *wire.Checker, p string, v AgentResponseErrorID) {
+// CheckErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckErrorID(c *wire.Checker, p string, v ErrorID) {
 	switch v := v.(type) {
-	case AgentResponseErrorIDNumber:
+	case ErrorIDNumber:
 		v.CheckWire(c, p)
-	case AgentResponseErrorIDStr:
+	case ErrorIDStr:
 		v.CheckWire(c, p)
 	}
 }
 
-// UnmarshalAgentResponseErrorID decodes a AgentResponseErrorID from data, strictly.
-func UnmarshalAgentResponseErrorID(data []byte) (AgentResponseErrorID, error) {
+// UnmarshalErrorID decodes a ErrorID from data, strictly.
+func UnmarshalErrorID(data []byte) (ErrorID, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentResponseErrorID(d)
+	v, err := DecodeErrorID(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentResponseErrorID encodes v.
-func MarshalAgentResponseErrorID(v AgentResponseErrorID) ([]byte, error) {
+// MarshalErrorID encodes v.
+func MarshalErrorID(v ErrorID) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentResponseErrorID(e, v)
+	EncodeErrorID(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
+// ValidateErrorID checks v against its schema's constraints and returns every violation.
+func ValidateErrorID(v ErrorID) error {
 	var c wire.Checker
-	CheckAgentResponseErrorID(&c, "", v)
+	CheckErrorID(&c, "", v)
 	return c.Err()
 }
 
-type AgentResponseErrorIDNull struct{}
+type ErrorIDNull struct{}
 
-func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
+func (ErrorIDNull) isErrorID() {}
 
 // A numeric request ID.
-type AgentResponseErrorIDNumber int64
+type ErrorIDNumber int64
 
-func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
+func (ErrorIDNumber) isErrorID() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
 	var v int64
 	{
 		v1, err := d.Int64()
@@ -12350,43 +12303,43 @@ func (x *AgentResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = AgentResponseErrorIDNumber(v)
+	*x = ErrorIDNumber(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
+func (x *ErrorIDNumber) EncodeWire(e *wire.Encoder) {
 	v := int64(*x)
 	e.Int64(int64(v))
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+func (x *ErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseErrorIDNumber) Validate() error {
+func (x *ErrorIDNumber) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
+func (x *ErrorIDNumber) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
+func (x ErrorIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A string request ID.
-type AgentResponseErrorIDStr string
+type ErrorIDStr string
 
-func (AgentResponseErrorIDStr) isAgentResponseErrorID() {}
+func (ErrorIDStr) isErrorID() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
+func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
 	var v string
 	{
 		v1, err := d.String()
@@ -12395,33 +12348,33 @@ func (x *AgentResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = AgentResponseErrorIDStr(v)
+	*x = ErrorIDStr(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
+func (x *ErrorIDStr) EncodeWire(e *wire.Encoder) {
 	v := string(*x)
 	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+func (x *ErrorIDStr) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentResponseErrorIDStr) Validate() error {
+func (x *ErrorIDStr) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
+func (x *ErrorIDStr) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
+func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -12431,7 +12384,7 @@ func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
 // See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
+type Error2 struct {
 	// A number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
@@ -12450,10 +12403,10 @@ type Error struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
+func (x *Error2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error{}
+	*x = Error2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -12526,14 +12479,14 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
+func (x *Error2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
+func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"code\":")
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
@@ -12546,7 +12499,7 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
+func (x *Error2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
@@ -12558,19 +12511,19 @@ func (x *Error) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
+func (x *Error2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
+func (x *Error2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
+func (x Error2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -19374,53 +19327,6 @@ func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtResponse json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtResponse(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtResponse) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtResponse) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // Data for the `-32022` (Unsupported protocol version) error.
 //
 // See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -25640,7 +25546,7 @@ type ErrorStopReason struct {
 	//
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
+	Error wire.Opt[Error2] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -25673,9 +25579,9 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error]()
+				x.Error = wire.Null[Error2]()
 			} else {
-				var v Error
+				var v Error2
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -26860,7 +26766,7 @@ type IdleStateUpdateError struct {
 	//
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
+	Error wire.Opt[Error2] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -26947,9 +26853,9 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error]()
+				x.Error = wire.Null[Error2]()
 			} else {
-				var v Error
+				var v Error2
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -27744,53 +27650,6 @@ func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Allows either side to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtNotification json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtNotification(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -32276,7 +32135,7 @@ type ClientResponseError struct {
 	// for a parse error or an invalid request.
 	ID ClientResponseErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error `json:"error"`
+	Error Error2 `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -34508,17 +34367,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents).CheckWire(c, p)
+				v.(*BlobResourceContents2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents)
+				v := new(BlobResourceContents2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents).EncodeWire(e)
+				v.(*BlobResourceContents2).EncodeWire(e)
 			},
-			Name: "BlobResourceContents",
+			Name: "BlobResourceContents2",
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -35357,17 +35216,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/Error":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Error).CheckWire(c, p)
+				v.(*Error2).CheckWire(c, p)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Error)
+				v := new(Error2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Error).EncodeWire(e)
+				v.(*Error2).EncodeWire(e)
 			},
-			Name: "Error",
+			Name: "Error2",
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -35413,51 +35272,6 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorStopReason).EncodeWire(e)
 			},
 			Name: "ErrorStopReason",
-		}, true
-	case "#/$defs/ExtNotification":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtNotification).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtNotification)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtNotification).EncodeWire(e)
-			},
-			Name: "ExtNotification",
-		}, true
-	case "#/$defs/ExtRequest":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtRequest).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtRequest)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtRequest).EncodeWire(e)
-			},
-			Name: "ExtRequest",
-		}, true
-	case "#/$defs/ExtResponse":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtResponse).CheckWire(c, p)
-			},
-			Complete: true,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtResponse)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtResponse).EncodeWire(e)
-			},
-			Name: "ExtResponse",
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{
@@ -36944,17 +36758,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents).CheckWire(c, p)
+				v.(*TextResourceContents2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents)
+				v := new(TextResourceContents2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents).EncodeWire(e)
+				v.(*TextResourceContents2).EncodeWire(e)
 			},
-			Name: "TextResourceContents",
+			Name: "TextResourceContents2",
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
