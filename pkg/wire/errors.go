@@ -11,15 +11,15 @@ type Code uint8
 
 // Error codes.
 const (
-	CodeSyntax   Code = iota // not well-formed JSON
-	CodeUTF8                 // invalid UTF-8 or a lone surrogate escape
-	CodeType                 // a value of the wrong JSON type
-	CodeRange                // a number out of the range of its Go type
-	CodeRequired             // a required member is absent
-	CodeUnknown              // a member a closed object does not allow
-	CodeTag                  // a union tag that is missing or not a string
-	CodeConstraint           // a schema constraint (enum, const, pattern, bounds) fails
-	CodeDuplicate            // a member appears twice
+	CodeSyntax     Code = iota // not well-formed JSON
+	CodeUTF8                   // invalid UTF-8 or a lone surrogate escape
+	CodeType                   // a value of the wrong JSON type
+	CodeRange                  // a number out of the range of its Go type
+	CodeRequired               // a required member is absent
+	CodeUnknown                // a member a closed object does not allow
+	CodeTag                    // a union tag that is missing or not a string
+	CodeConstraint             // a schema constraint (enum, const, pattern, bounds) fails
+	CodeDuplicate              // a member appears twice
 )
 
 // Error is a decoding or validation error at a place in a JSON document.
