@@ -26,8 +26,11 @@ lint:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-# ajv (strict, draft 2020-12, formats on) compiles every published schema.
+# ajv (strict, draft 2020-12, formats on) compiles every published schema
+# and its examples; the harness tests itself first.
 conformance:
+	npm ci --prefix conformance --no-audit --no-fund --loglevel=error >/dev/null
+	node --test conformance/
 	bash conformance/run.sh
 
 # Run each fuzz target for FUZZTIME (default 1m); new corpus entries land in testdata/fuzz.
