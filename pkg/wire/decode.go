@@ -407,20 +407,23 @@ func (d *Decoder) hex4() (rune, error) {
 func (d *Decoder) number() ([]byte, bool, error) {
 	d.ws()
 	start := d.pos
-	if d.pos < len(d.buf) && d.buf[d.pos] == '-' {
+	minus := d.pos < len(d.buf) && d.buf[d.pos] == '-'
+	if minus {
 		d.pos++
 	}
-	if d.pos >= len(d.buf) {
-		d.pos = start
-		return nil, false, d.TypeError("a number")
+	c := byte(0)
+	if d.pos < len(d.buf) {
+		c = d.buf[d.pos]
 	}
-	switch c := d.buf[d.pos]; {
+	switch {
 	case c == '0':
 		d.pos++
 	case c >= '1' && c <= '9':
 		for d.pos < len(d.buf) && d.buf[d.pos] >= '0' && d.buf[d.pos] <= '9' {
 			d.pos++
 		}
+	case minus:
+		return nil, false, d.errf("want a digit after '-'")
 	default:
 		d.pos = start
 		return nil, false, d.TypeError("a number")

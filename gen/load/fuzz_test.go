@@ -1,0 +1,36 @@
+package load_test
+
+import (
+	"testing"
+
+	"github.com/agentproto/agentproto/gen/emit"
+	"github.com/agentproto/agentproto/gen/load"
+	"github.com/agentproto/agentproto/gen/model"
+)
+
+// FuzzLoad: no schema input makes the generator panic; it either renders
+// a package or returns an error.
+func FuzzLoad(f *testing.F) {
+	for _, s := range []string{
+		`{"title":"T","type":"object","properties":{"a":{"type":["string","null"]},"b":{"$ref":"#/$defs/B"}},"required":["a"],"$defs":{"B":{"oneOf":[{"type":"object","properties":{"k":{"const":"x"}},"required":["k"]},{"type":"object","properties":{"k":{"const":"y"}},"required":["k"]}]}}}`,
+		`{"$defs":{"A":{"$ref":"#/$defs/A"}}}`,
+		`{"title":"L","type":"array","items":{"$ref":"#"}}`,
+		`{"anyOf":[{"type":"null"},{"type":"integer"},{"type":"string"}],"title":"Id"}`,
+		`{"title":"E","enum":["a","b"]}`,
+		`{"allOf":[{"$ref":"#"}],"title":"Loop"}`,
+		`true`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l := load.New()
+		if _, err := l.AddBytes("fuzz.json", "https://fuzz.test/schema.json", data, true); err != nil {
+			return
+		}
+		pkg, err := model.Build(l, model.Options{Package: "fuzz", LooseUnions: true})
+		if err != nil {
+			return
+		}
+		_, _ = emit.Render(pkg, nil)
+	})
+}

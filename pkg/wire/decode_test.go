@@ -1,0 +1,125 @@
+package wire_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+// rawValue decodes any JSON value as raw bytes, the way generated code
+// keeps open members.
+type rawValue struct{ v json.RawMessage }
+
+func (r *rawValue) DecodeWire(d *wire.Decoder) error {
+	v, err := wire.DecodeRaw(d)
+	r.v = v
+	return err
+}
+
+func TestWellFormedness(t *testing.T) {
+	good := []string{`null`, `true`, `0`, `-0.5e+10`, `"a\u00e9\ud83d\ude00"`, `[]`, `{}`, ` {"a" : [1, {"b":null}] } `, `[[[[]]]]`}
+	for _, s := range good {
+		var r rawValue
+		if err := wire.Unmarshal([]byte(s), &r); err != nil {
+			t.Errorf("%s: %v", s, err)
+		}
+		if string(r.v) != strings.TrimSpace(s) {
+			t.Errorf("%s: raw %s", s, r.v)
+		}
+	}
+	bad := map[string]wire.Code{
+		`{"a":1,}`: wire.CodeSyntax, `[1,]`: wire.CodeSyntax, `[,1]`: wire.CodeSyntax, `{,}`: wire.CodeSyntax,
+		`{"a" 1}`: wire.CodeSyntax, `{"a":1 "b":2}`: wire.CodeSyntax, `[1 2]`: wire.CodeSyntax, `01`: wire.CodeSyntax,
+		`1.`: wire.CodeSyntax, `-`: wire.CodeSyntax, `"\x"`: wire.CodeSyntax, "\"a\tb\"": wire.CodeSyntax,
+		`"\ud800"`: wire.CodeUTF8, `"\udc00\ud800"`: wire.CodeUTF8, "\"\xc3\x28\"": wire.CodeUTF8,
+		`nul`: wire.CodeSyntax, `{"a":1}x`: wire.CodeSyntax, ``: wire.CodeSyntax, `[`: wire.CodeSyntax,
+	}
+	for s, code := range bad {
+		var r rawValue
+		err := wire.Unmarshal([]byte(s), &r)
+		var we *wire.Error
+		if !errors.As(err, &we) {
+			t.Errorf("%q: error %v, want a *wire.Error", s, err)
+			continue
+		}
+		if we.Code != code {
+			t.Errorf("%q: code %d (%v), want %d", s, we.Code, err, code)
+		}
+	}
+}
+
+func TestDepthLimit(t *testing.T) {
+	deep := strings.Repeat("[", 100000) + strings.Repeat("]", 100000)
+	var r rawValue
+	err := wire.Unmarshal([]byte(deep), &r)
+	if err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
+		t.Errorf("100000 levels: %v", err)
+	}
+}
+
+func TestEncoderEscapesLikeSerde(t *testing.T) {
+	e := wire.NewEncoder(nil)
+	e.BeginArray()
+	e.String("a\"b\\c\n\t\x01</>é\u2028")
+	e.String("bad\xffutf8")
+	e.Float64(100)
+	e.Float64(0.1)
+	e.Float64(1e21)
+	e.Float64(-2.5e-7)
+	e.Float64(0)
+	e.EndArray()
+	want := `["a\"b\\c\n\t\u0001</>é` + "\u2028" + `","bad` + string(utf8.RuneError) + `utf8",100.0,0.1,1e21,-2.5e-7,0.0]`
+	if got := string(e.Bytes()); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+func TestPeekTagDoesNotConsume(t *testing.T) {
+	d := wire.NewDecoder([]byte(`{"x":[1,{"t":"no"}],"t":"yes","y":2}`))
+	tag, ok, err := d.PeekTag("t")
+	if err != nil || !ok || tag != "yes" {
+		t.Fatalf("PeekTag = %q %v %v", tag, ok, err)
+	}
+	if d.Offset() != 0 {
+		t.Errorf("offset %d after PeekTag", d.Offset())
+	}
+	if _, _, err := d.PeekTag("missing"); err != nil {
+		t.Error(err)
+	}
+	if _, _, err := wire.NewDecoder([]byte(`{"t":5}`)).PeekTag("t"); err == nil {
+		t.Error("a number tag was accepted")
+	}
+}
+
+func TestIntegers(t *testing.T) {
+	cases := []struct {
+		in   string
+		ok   bool
+		want uint32
+	}{{`4294967295`, true, 4294967295}, {`4294967296`, false, 0}, {`-1`, false, 0}, {`1.0`, true, 1}, {`1e2`, true, 100}, {`1.5`, false, 0}, {`1e400`, false, 0}}
+	for _, c := range cases {
+		v, err := wire.NewDecoder([]byte(c.in)).Uint32()
+		if (err == nil) != c.ok || (c.ok && v != c.want) {
+			t.Errorf("Uint32(%s) = %d, %v", c.in, v, err)
+		}
+	}
+}
+
+func TestOpt(t *testing.T) {
+	var o wire.Opt[int]
+	if !o.IsAbsent() || !o.IsZero() || o.IsNull() || o.IsSet() || o.Ptr() != nil {
+		t.Error("zero Opt is not absent")
+	}
+	o = wire.Null[int]()
+	if !o.IsNull() || o.IsZero() {
+		t.Error("Null is not null")
+	}
+	o = wire.Some(0)
+	if v, ok := o.Get(); !ok || v != 0 || o.IsZero() || *o.Ptr() != 0 {
+		t.Error("Some(0) lost its value")
+	}
+}
