@@ -294,10 +294,61 @@ func (g *gen) structType(t *model.Type) error {
 	for _, f := range st.Fields {
 		chk = append(chk, checkField(f)...)
 	}
+	chk = append(chk, checkAlternatives(st)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
 	g.std(t)
 	return nil
+}
+
+// present is an expression that is true when the member is on the wire.
+func present(f *model.Field) jen.Code {
+	target := jen.Id("x").Dot(f.Name)
+	switch f.Repr() {
+	case model.Pointer, model.Nilable:
+		return target.Op("!=").Nil()
+	case model.Opt:
+		return jen.Op("!").Add(target).Dot("IsAbsent").Call()
+	}
+	return jen.True()
+}
+
+// checkAlternatives checks an anyOf (oneOf) of required-member sets.
+func checkAlternatives(st *model.StructType) []jen.Code {
+	if len(st.RequiredAlternatives) == 0 {
+		return nil
+	}
+	byJSON := map[string]*model.Field{}
+	for _, f := range st.Fields {
+		byJSON[f.JSON] = f
+	}
+	var sets []string
+	out := []jen.Code{jen.Id("matched").Op(":=").Lit(0)}
+	for _, alt := range st.RequiredAlternatives {
+		var cond *jen.Statement
+		for _, name := range alt {
+			f := byJSON[name]
+			if f == nil {
+				continue
+			}
+			if cond == nil {
+				cond = jen.Add(present(f))
+			} else {
+				cond = cond.Op("&&").Add(present(f))
+			}
+		}
+		if cond == nil {
+			continue
+		}
+		sets = append(sets, strings.Join(alt, " and "))
+		out = append(out, jen.If(cond).Block(jen.Id("matched").Op("++")))
+	}
+	msg := "needs " + strings.Join(sets, ", or ")
+	out = append(out, jen.If(jen.Id("matched").Op("==").Lit(0)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(msg))))
+	if st.OneOfRequired {
+		out = append(out, jen.If(jen.Id("matched").Op(">").Lit(1)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("must have exactly one of: "+strings.Join(sets, "; ")))))
+	}
+	return []jen.Code{jen.Block(out...)}
 }
 
 func key(f *model.Field) jen.Code {

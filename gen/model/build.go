@@ -176,6 +176,13 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 		return nil
 	case isEnum(s):
 		return b.fillEnum(t, s)
+	case isUnion(s) && isObject(s) && requiredAlternatives(s) != nil:
+		if err := b.fillStruct(t, s, nil); err != nil {
+			return err
+		}
+		t.Struct.OneOfRequired = len(s.OneOf) > 0
+		t.Struct.RequiredAlternatives = requiredAlternatives(s)
+		return nil
 	case isUnion(s):
 		return b.fillUnion(t, s)
 	case isObject(s) && hasStructure(s):
@@ -307,6 +314,36 @@ func isEnum(s *load.Schema) bool {
 		}
 	}
 	return consts > 0
+}
+
+// requiredAlternatives returns the required-member sets of an anyOf or
+// oneOf that only constrains which of an object's own members are present
+// (each alternative lists required members and at most re-describes them),
+// or nil when the alternatives describe different shapes.
+func requiredAlternatives(s *load.Schema) [][]string {
+	alts := s.AnyOf
+	if len(alts) == 0 {
+		alts = s.OneOf
+	}
+	var out [][]string
+	for _, a := range alts {
+		if a.Ref != "" || len(a.AllOf) > 0 || len(a.AnyOf) > 0 || len(a.OneOf) > 0 || len(a.Required) == 0 ||
+			a.HasConst || len(a.Enum) > 0 || (len(a.Type) > 0 && !(len(a.Type) == 1 && a.Type[0] == "object")) {
+			return nil
+		}
+		for _, p := range a.Properties {
+			if s.PropertyNamed(p.Name) == nil || structural(p.Schema) || p.Schema.Ref != "" {
+				return nil
+			}
+		}
+		for _, r := range a.Required {
+			if s.PropertyNamed(r) == nil {
+				return nil
+			}
+		}
+		out = append(out, append([]string(nil), a.Required...))
+	}
+	return out
 }
 
 func isUnion(s *load.Schema) bool {
@@ -803,7 +840,9 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			v.Doc = vi.res.Description
 		}
 		switch {
-		case tagProp == nil:
+		case tagProp == nil || !vi.req[tag]:
+			// A variant that does not require the tag is the default, used
+			// when the tag is absent.
 			if u.Default != nil {
 				return vi.s.Loc.Errorf("two variants of this union lack the tag %q; only one may be the default", tag)
 			}
@@ -964,7 +1003,7 @@ func (b *builder) findTag(s *load.Schema, infos []*variantInfo) string {
 					ps = p.Schema
 				}
 			}
-			if ps == nil {
+			if ps == nil || !vi.req[name] {
 				defaults++
 				continue
 			}

@@ -121,6 +121,11 @@ type StructType struct {
 	// false).
 	Open      bool
 	ExtraName string
+	// RequiredAlternatives are sets of members of which at least one set
+	// (exactly one, with OneOfRequired) must be present in full: an anyOf
+	// or oneOf that only constrains presence. Validate checks it.
+	RequiredAlternatives [][]string
+	OneOfRequired        bool
 }
 
 // Field is a member of a struct.

@@ -27911,7 +27911,7 @@ func (x ErrorStopReason) MarshalJSON() ([]byte, error) {
 //
 // An omitted, `null`, or malformed `stopReason` means not reported.
 //
-// It is a union tagged by the member "stopReason". Its variants are EndTurn, MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError; a tag this package does not know decodes to UnknownIdleStateUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "stopReason". Its variants are EndTurn, MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None; a tag this package does not know decodes to UnknownIdleStateUpdate, which keeps the JSON as it was. A value without the tag is a None.
 type IdleStateUpdate interface {
 	isIdleStateUpdate()
 }
@@ -27933,11 +27933,11 @@ func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"stopReason\"",
-			Offset: d.Offset(),
+		v := new(None)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
 		}
+		return v, nil
 	}
 	switch tag {
 	case "end_turn":
@@ -28056,6 +28056,12 @@ func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
 		e.RawValue("\"error\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
+	case *None:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
 	case *UnknownIdleStateUpdate:
 		if v == nil {
 			e.Null()
@@ -28098,6 +28104,10 @@ func CheckIdleStateUpdate(c *wire.Checker, p string, v IdleStateUpdate) {
 			v.CheckWire(c, p)
 		}
 	case *IdleStateUpdateError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *None:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -28966,6 +28976,140 @@ func (x *IdleStateUpdateError) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// No stop reason: `stopReason` is omitted or `null`.
+type None struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*None) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *None) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = None{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "usage":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[Usage]()
+			} else {
+				var v Usage
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "usage")
+				}
+				x.Usage = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *None) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *None) EncodeWireFields(e *wire.Encoder) {
+	if !x.Usage.IsAbsent() {
+		e.RawKey("\"usage\":")
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *None) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Usage.Get(); ok {
+		p := wire.Join(p, "usage")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *None) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *None) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 

@@ -25662,7 +25662,7 @@ func (x ErrorStopReason) MarshalJSON() ([]byte, error) {
 // Repeated or resume snapshots may carry the last stop reason for context.
 // They MUST NOT be counted as new completions, cancellations, or additional usage.
 //
-// It is a union tagged by the member "stopReason". Its variants are EndTurn, MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError; a tag this package does not know decodes to UnknownIdleStateUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "stopReason". Its variants are EndTurn, MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None; a tag this package does not know decodes to UnknownIdleStateUpdate, which keeps the JSON as it was. A value without the tag is a None.
 type IdleStateUpdate interface {
 	isIdleStateUpdate()
 }
@@ -25684,11 +25684,11 @@ func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
 		return nil, err
 	}
 	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"stopReason\"",
-			Offset: d.Offset(),
+		v := new(None)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
 		}
+		return v, nil
 	}
 	switch tag {
 	case "end_turn":
@@ -25807,6 +25807,12 @@ func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
 		e.RawValue("\"error\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
+	case *None:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
 	case *UnknownIdleStateUpdate:
 		if v == nil {
 			e.Null()
@@ -25849,6 +25855,10 @@ func CheckIdleStateUpdate(c *wire.Checker, p string, v IdleStateUpdate) {
 			v.CheckWire(c, p)
 		}
 	case *IdleStateUpdateError:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *None:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -26947,6 +26957,176 @@ func (x *IdleStateUpdateError) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// No stop reason: `stopReason` is omitted or `null`.
+type None struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
+	// background work, not that nothing is running. `[]` means no background work is
+	// running. An Agent that reports background work MUST include it on every state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*None) isIdleStateUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *None) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = None{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "background":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "background")
+			}
+			if isNull {
+				x.Background = wire.Null[[]BackgroundWork]()
+			} else {
+				var v []BackgroundWork
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "background")
+					}
+					s1 := make([]BackgroundWork, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "background")
+						}
+						if !more {
+							break
+						}
+						var e1 BackgroundWork
+						{
+							v2, err := DecodeBackgroundWork(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "background")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Background = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *None) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *None) EncodeWireFields(e *wire.Encoder) {
+	if !x.Background.IsAbsent() {
+		e.RawKey("\"background\":")
+		if v, ok := x.Background.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeBackgroundWork(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *None) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Background.Get(); ok {
+		p := wire.Join(p, "background")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *None) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *None) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
