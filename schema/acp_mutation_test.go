@@ -1,0 +1,511 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// ---------------------------------------------------------------- typing an instance
+
+// acpNodeInfo is what our schema says about one location of an instance.
+type acpNodeInfo struct {
+	required   map[string]bool // required members (objects)
+	union      *acpUnionInfo   // tagged union the object belongs to
+	enum       []string        // allowed values (strings of an enum)
+	enumName   string
+	closedEnum bool
+	intLo      *big.Int // range (integers)
+	intHi      *big.Int
+}
+
+type acpUnionInfo struct {
+	name, tag string
+	closed    bool // every variant has a fixed tag: no default, no catch-all
+}
+
+// acpTyper walks an instance alongside our schema and records, for every
+// location, the constraints that mutations should break.
+type acpTyper struct {
+	t    testing.TB
+	set  *acpSchemaSet
+	info map[string]*acpNodeInfo
+}
+
+func (ty *acpTyper) at(ptr string) *acpNodeInfo {
+	if n, ok := ty.info[ptr]; ok {
+		return n
+	}
+	n := &acpNodeInfo{required: map[string]bool{}}
+	ty.info[ptr] = n
+	return n
+}
+
+func (ty *acpTyper) valid(r acpSchemaRef, v any) bool {
+	return ty.set.validate(ty.t, acpURL(r.file)+"#"+r.ptr, v) == nil
+}
+
+var acpDefPtr = regexp.MustCompile(`^/\$defs/([^/]+)$`)
+
+// acpTypeName names the type a schema location defines, if it defines one.
+func acpTypeName(t testing.TB, r acpSchemaRef, fallback string) string {
+	if m := acpDefPtr.FindStringSubmatch(r.ptr); m != nil {
+		return m[1]
+	}
+	if r.ptr == "" {
+		doc, _ := acpDocCached(t, r.file).(map[string]any)
+		if title, ok := doc["title"].(string); ok {
+			return title
+		}
+	}
+	return fallback
+}
+
+func (ty *acpTyper) visit(r acpSchemaRef, name string, inst any, ptr string, depth int) {
+	if depth > 100 {
+		ty.t.Fatalf("schema recursion too deep at %s", ptr)
+	}
+	for {
+		next, ok := acpResolveRef(ty.t, r)
+		if !ok {
+			break
+		}
+		r = next
+		name = acpTypeName(ty.t, r, name)
+	}
+	m := r.node(ty.t)
+	info := ty.at(ptr)
+	if slices.Contains(acpTypeList(m), "integer") && acpBigInt(inst) != nil {
+		if lo, hi := acpBigInt(m["minimum"]), acpBigInt(m["maximum"]); lo != nil && hi != nil {
+			info.intLo, info.intHi = lo, hi
+		}
+	}
+	for _, k := range acpStringList(m["required"]) {
+		info.required[k] = true
+	}
+	allOf, _ := m["allOf"].([]any)
+	for i := range allOf {
+		ty.visit(r.child("allOf", fmt.Sprint(i)), name, inst, ptr, depth+1)
+	}
+	for _, kw := range []string{"oneOf", "anyOf"} {
+		alts, _ := m[kw].([]any)
+		if len(alts) == 0 {
+			continue
+		}
+		if alt, ok := acpNullableBranch(m); ok && kw == "anyOf" {
+			if inst != nil {
+				ty.visit(r.child(kw, fmt.Sprint(alt)), name, inst, ptr, depth+1)
+			}
+			continue
+		}
+		if consts, open, ok := acpConstAlternatives(alts); ok {
+			if _, isStr := inst.(string); isStr {
+				info.enum, info.enumName, info.closedEnum = consts, name, !open
+			}
+			continue
+		}
+		if u, ok := acpReadUnion(alts); ok {
+			if _, isObj := inst.(map[string]any); isObj {
+				info.union = &acpUnionInfo{name: name, tag: u.tag, closed: len(u.consts) == len(alts)}
+			}
+		}
+		for i := range alts {
+			if c := r.child(kw, fmt.Sprint(i)); ty.valid(c, inst) {
+				ty.visit(c, name, inst, ptr, depth+1)
+				break
+			}
+		}
+	}
+	switch v := inst.(type) {
+	case map[string]any:
+		props, _ := m["properties"].(map[string]any)
+		ap, _ := m["additionalProperties"].(map[string]any)
+		for _, k := range acpSortedKeys(v) {
+			switch {
+			case props[k] != nil:
+				ty.visit(r.child("properties", k), name, v[k], ptr+acpJSONPointer(k), depth+1)
+			case ap != nil:
+				ty.visit(r.child("additionalProperties"), name, v[k], ptr+acpJSONPointer(k), depth+1)
+			}
+		}
+	case []any:
+		if _, ok := m["items"].(map[string]any); ok {
+			for i, e := range v {
+				ty.visit(r.child("items"), name, e, ptr+acpJSONPointer(fmt.Sprint(i)), depth+1)
+			}
+		}
+	}
+}
+
+// acpConstAlternatives reads an enum written as a oneOf/anyOf of consts
+// (open when it ends with a {"type": "string"} catch-all).
+func acpConstAlternatives(alts []any) (consts []string, open, ok bool) {
+	for _, a := range alts {
+		m, _ := a.(map[string]any)
+		if c, isStr := m["const"].(string); isStr {
+			consts = append(consts, c)
+			continue
+		}
+		if m["type"] == "string" && m["properties"] == nil {
+			open = true
+			continue
+		}
+		return nil, false, false
+	}
+	return consts, open, len(consts) > 0
+}
+
+// ---------------------------------------------------------------- mutations
+
+type acpMutation struct {
+	kind   string // see acpMutations
+	ptr    string
+	detail string // union, enum or integer width concerned
+	value  any
+}
+
+// acpCoreKinds must each produce mutations that both schemas reject.
+var acpCoreKinds = []string{"drop-required", "wrong-type", "unknown-tag", "wrong-enum", "out-of-range"}
+
+func acpDeepCopy(v any) any {
+	switch c := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(c))
+		for k, e := range c {
+			out[k] = acpDeepCopy(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(c))
+		for i, e := range c {
+			out[i] = acpDeepCopy(e)
+		}
+		return out
+	}
+	return v
+}
+
+// acpEdit returns a copy of root with the value at ptr replaced by v, or
+// removed when del is set. ptr comes from walking root, so it exists.
+func acpEdit(t testing.TB, root any, ptr string, v any, del bool) any {
+	t.Helper()
+	toks := acpSplitPointer(ptr)
+	if len(toks) == 0 {
+		return v
+	}
+	out := acpDeepCopy(root)
+	parent, err := acpLookupAny(out, toks[:len(toks)-1])
+	if err != nil {
+		t.Fatalf("editing %s: %v", ptr, err)
+	}
+	last := toks[len(toks)-1]
+	switch p := parent.(type) {
+	case map[string]any:
+		if del {
+			delete(p, last)
+		} else {
+			p[last] = v
+		}
+	case []any:
+		var i int
+		if _, err := fmt.Sscan(last, &i); err != nil || i < 0 || i >= len(p) {
+			t.Fatalf("editing %s: bad index", ptr)
+		}
+		p[i] = v
+	}
+	return out
+}
+
+// acpWrongType returns a value of another JSON type than v.
+func acpWrongType(v any) any {
+	switch v.(type) {
+	case string:
+		return json.Number("7")
+	case json.Number:
+		return "7"
+	case bool:
+		return "true"
+	case nil:
+		return json.Number("7")
+	case map[string]any:
+		return []any{}
+	}
+	return map[string]any{}
+}
+
+// acpWidths are the integer widths of ACP.
+var acpWidths = []struct {
+	name   string
+	lo, hi *big.Int
+}{
+	{"uint16", big.NewInt(0), acpMinus1(acpPow2(16))},
+	{"uint32", big.NewInt(0), acpMinus1(acpPow2(32))},
+	{"uint64", big.NewInt(0), acpMinus1(acpPow2(64))},
+	{"int32", acpNeg(acpPow2(31)), acpMinus1(acpPow2(31))},
+	{"int64", acpNeg(acpPow2(63)), acpMinus1(acpPow2(63))},
+}
+
+// acpWidth names the integer range of a location.
+func acpWidth(lo, hi *big.Int) string {
+	for _, w := range acpWidths {
+		if lo.Cmp(w.lo) == 0 && hi.Cmp(w.hi) == 0 {
+			return w.name
+		}
+	}
+	return fmt.Sprintf("[%s,%s]", lo, hi)
+}
+
+// acpMutations derives mutations of inst. Generic ones at every location:
+// drop a member (drop-required when our schema requires it, else
+// drop-optional), give a value another JSON type (wrong-type), add an unknown
+// member to an object (extra-member), give an object a malformed _meta, which
+// must fail exactly where _meta is declared (meta-probe), replace a string by an unknown value
+// (string-probe), push an integer just past every integer width (int-probe).
+// Where our schema knows more, the mutation is named for what it breaks: an
+// unknown union tag (unknown-tag), a value outside an enum (wrong-enum), an
+// integer just outside its own declared range (out-of-range). Only the
+// generic ones can reveal that our schema is looser than the official one.
+func acpMutations(t testing.TB, inst any, info map[string]*acpNodeInfo) []acpMutation {
+	t.Helper()
+	var out []acpMutation
+	var walk func(v any, ptr string)
+	walk = func(v any, ptr string) {
+		out = append(out, acpMutation{kind: "wrong-type", ptr: ptr, value: acpEdit(t, inst, ptr, acpWrongType(v), false)})
+		n := info[ptr]
+		switch c := v.(type) {
+		case map[string]any:
+			for _, k := range acpSortedKeys(c) {
+				kind := "drop-optional"
+				if n != nil && n.required[k] {
+					kind = "drop-required"
+				}
+				out = append(out, acpMutation{kind: kind, ptr: ptr + acpJSONPointer(k),
+					value: acpEdit(t, inst, ptr+acpJSONPointer(k), nil, true)})
+				walk(c[k], ptr+acpJSONPointer(k))
+			}
+			out = append(out,
+				acpMutation{kind: "extra-member", ptr: ptr,
+					value: acpEdit(t, inst, ptr+acpJSONPointer("x_unknown_member"), json.Number("1"), false)},
+				acpMutation{kind: "meta-probe", ptr: ptr,
+					value: acpEdit(t, inst, ptr+acpJSONPointer("_meta"), "not-an-object", false)})
+			if n != nil && n.union != nil {
+				out = append(out, acpMutation{kind: "unknown-tag", ptr: ptr, detail: n.union.name,
+					value: acpEdit(t, inst, ptr+acpJSONPointer(n.union.tag), "no_such_variant", false)})
+			}
+		case []any:
+			for i, e := range c {
+				walk(e, ptr+acpJSONPointer(fmt.Sprint(i)))
+			}
+		case string:
+			kind, detail := "string-probe", ""
+			if n != nil && len(n.enum) > 0 {
+				kind, detail = "wrong-enum", n.enumName
+			}
+			out = append(out, acpMutation{kind: kind, ptr: ptr, detail: detail,
+				value: acpEdit(t, inst, ptr, "no_such_value", false)})
+		case json.Number:
+			if acpBigInt(c) == nil {
+				break
+			}
+			// Every integer is pushed just past every integer width; the
+			// width our schema declares for it is the "out-of-range" kind.
+			own := ""
+			if n != nil && n.intLo != nil {
+				own = acpWidth(n.intLo, n.intHi)
+			}
+			for _, w := range acpWidths {
+				for _, side := range []struct {
+					name string
+					v    *big.Int
+				}{{"below", new(big.Int).Sub(w.lo, big.NewInt(1))}, {"above", new(big.Int).Add(w.hi, big.NewInt(1))}} {
+					kind := "int-probe"
+					if w.name == own {
+						kind = "out-of-range"
+					}
+					out = append(out, acpMutation{kind: kind, ptr: ptr, detail: w.name + " " + side.name,
+						value: acpEdit(t, inst, ptr, json.Number(side.v.String()), false)})
+				}
+			}
+		}
+	}
+	walk(inst, "")
+	return out
+}
+
+var acpIndexToken = regexp.MustCompile(`/[0-9]+(/|$)`)
+
+// acpGeneralize replaces array indices of a pointer with "*", so that one
+// mutation per schema location and kind is kept.
+func acpGeneralize(ptr string) string {
+	for {
+		next := acpIndexToken.ReplaceAllString(ptr, "/*$1")
+		if next == ptr {
+			return ptr
+		}
+		ptr = next
+	}
+}
+
+// acpTaggedUnions lists the tagged unions our schemas define, by type name,
+// and whether each is closed.
+func acpTaggedUnions(t testing.TB) map[string]bool {
+	out := map[string]bool{}
+	for _, file := range acpSchemaFiles(t) {
+		acpWalkSchema(acpDocCached(t, file), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
+			alts, _ := m["oneOf"].([]any)
+			u, ok := acpReadUnion(alts)
+			if !ok {
+				return
+			}
+			out[acpTypeName(t, acpSchemaRef{file: file, ptr: ptr}, ptr)] = len(u.consts) == len(alts)
+		})
+	}
+	return out
+}
+
+// acpClosedEnums lists the closed string enums our schemas define as shared
+// definitions.
+func acpClosedEnums(t testing.TB) []string {
+	var out []string
+	doc, _ := acpDocCached(t, "common.json").(map[string]any)
+	defs, _ := doc["$defs"].(map[string]any)
+	for _, name := range acpSortedKeys(defs) {
+		m, _ := defs[name].(map[string]any)
+		alts, _ := m["oneOf"].([]any)
+		if _, open, ok := acpConstAlternatives(alts); ok && !open {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+type acpTally struct{ bothReject, bothAccept, explained int }
+
+// Mutations of every valid instance — a required member dropped, a value of
+// the wrong type, an unknown union tag, a wrong enum value, an integer out of
+// its range — get the same verdict from both schemas (or one explained by a
+// documented difference). Every kind, every tagged union, every closed enum
+// and every integer width is covered by a mutation both schemas reject.
+func TestACPMutationsAgreeWithOfficialSchema(t *testing.T) {
+	c := acpLoadCorpus(t)
+	j := acpNewJudge(t)
+	tallies := map[string]*acpTally{}
+	tally := func(key string) *acpTally {
+		if tallies[key] == nil {
+			tallies[key] = &acpTally{}
+		}
+		return tallies[key]
+	}
+	record := func(v acpVerdict, keys ...string) {
+		for _, k := range keys {
+			tl := tally(k)
+			switch {
+			case v.explainedBy != "":
+				tl.explained++
+			case v.official == nil && v.ours == nil:
+				tl.bothAccept++
+			case v.official != nil && v.ours != nil:
+				tl.bothReject++
+			}
+		}
+	}
+
+	seen := map[string]bool{}
+	total := 0
+	for _, in := range c.typed {
+		if j.official.validate(t, acpOfficialDef(in.typ), in.value) != nil {
+			continue // only valid values are mutated
+		}
+		url := j.ourTypes[in.typ]
+		file, frag, _ := strings.Cut(strings.TrimPrefix(url, acpURL("")), "#")
+		root := acpSchemaRef{file: file, ptr: frag}
+		ty := &acpTyper{t: t, set: j.ours, info: map[string]*acpNodeInfo{}}
+		ty.visit(root, acpTypeName(t, root, in.typ), in.value, "", 0)
+		for _, mu := range acpMutations(t, in.value, ty.info) {
+			key := strings.Join([]string{in.typ, acpGeneralize(mu.ptr), mu.kind, mu.detail}, "|")
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			total++
+			v := j.judge(t, fmt.Sprintf("%s: %s at %s (%s)", in.name, mu.kind, mu.ptr, mu.detail), in.typ, mu.value)
+			keys := []string{"kind " + mu.kind}
+			switch mu.kind {
+			case "unknown-tag":
+				keys = append(keys, "union "+mu.detail)
+			case "wrong-enum":
+				keys = append(keys, "enum "+mu.detail)
+			case "out-of-range":
+				keys = append(keys, "width "+strings.Fields(mu.detail)[0])
+			}
+			record(v, keys...)
+		}
+	}
+
+	// Envelope mutations: the JSON-RPC layer of every example message.
+	for _, e := range c.envelopes {
+		msg, _ := e.value.(map[string]any)
+		var muts []acpMutation
+		for _, k := range acpSortedKeys(msg) {
+			muts = append(muts,
+				acpMutation{kind: "envelope-drop", detail: k, value: acpEdit(t, msg, acpJSONPointer(k), nil, true)},
+				acpMutation{kind: "envelope-wrong-type", detail: k,
+					value: acpEdit(t, msg, acpJSONPointer(k), acpWrongType(msg[k]), false)})
+		}
+		muts = append(muts,
+			acpMutation{kind: "envelope-version", value: acpEdit(t, msg, "/jsonrpc", "1.0", false)},
+			acpMutation{kind: "envelope-out-of-range", detail: "id",
+				value: acpEdit(t, msg, "/id", json.Number("9223372036854775808"), false)})
+		if _, ok := msg["error"]; ok {
+			muts = append(muts, acpMutation{kind: "envelope-out-of-range", detail: "error code",
+				value: acpEdit(t, msg, "/error/code", json.Number("2147483648"), false)})
+		}
+		for _, mu := range muts {
+			total++
+			v := j.judge(t, fmt.Sprintf("%s: %s %s", e.name, mu.kind, mu.detail), "envelope", mu.value)
+			record(v, "kind "+mu.kind)
+		}
+	}
+
+	// Coverage.
+	need := func(key, why string) {
+		if tl := tallies[key]; tl == nil || tl.bothReject == 0 {
+			t.Errorf("no mutation rejected by both schemas for %s (%s)", key, why)
+		}
+	}
+	for _, k := range append(acpCoreKinds, "envelope-drop", "envelope-wrong-type", "envelope-version",
+		"envelope-out-of-range") {
+		need("kind "+k, "every mutation kind must be exercised")
+	}
+	for name, closed := range acpTaggedUnions(t) {
+		if closed {
+			need("union "+name, "a closed union rejects an unknown tag")
+		} else if tallies["union "+name] == nil {
+			t.Errorf("no unknown-tag mutation of the open union %s", name)
+		}
+	}
+	for _, name := range acpClosedEnums(t) {
+		need("enum "+name, "a closed enum rejects an unknown value")
+	}
+	for _, w := range []string{"uint16", "uint32", "uint64", "int64"} {
+		need("width "+w, "values outside the integer's range are rejected")
+	}
+
+	keys := acpSortedKeys(tallies)
+	sort.SliceStable(keys, func(a, b int) bool { return strings.Fields(keys[a])[0] < strings.Fields(keys[b])[0] })
+	var report strings.Builder
+	for _, k := range keys {
+		tl := tallies[k]
+		fmt.Fprintf(&report, "\n  %-45s rejected by both %4d, accepted by both %4d, documented difference %d",
+			k, tl.bothReject, tl.bothAccept, tl.explained)
+	}
+	t.Logf("%d mutations agree:%s", total, report.String())
+	if total < 1000 {
+		t.Errorf("only %d mutations", total)
+	}
+}
