@@ -47,6 +47,10 @@ type Config struct {
 	// schemas such as the official ACP schema, whose root is a protocol-wide
 	// anyOf).
 	DefsOnly bool
+	// SerdeFloats writes numbers as serde_json does (100.0), for packages
+	// whose peers are Rust programs and whose output must match byte for
+	// byte; by default numbers are written as JavaScript writes them (100).
+	SerdeFloats bool
 	// LooseUnions keeps unions that cannot be discriminated as raw JSON
 	// instead of failing.
 	LooseUnions bool
@@ -72,6 +76,7 @@ func Generate(cfg Config) ([]byte, error) {
 		Maps:        append(append([]model.Mapping(nil), cfg.Maps...), DefaultMaps()...),
 		DefsOnly:    cfg.DefsOnly,
 		LooseUnions: cfg.LooseUnions,
+		SerdeFloats: cfg.SerdeFloats,
 	})
 	if err != nil {
 		return nil, err

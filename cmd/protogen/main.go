@@ -76,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	check := fs.Bool("check", false, "do not write; exit 1 with a unified diff when the file on disk differs from what would be generated")
 	defsOnly := fs.Bool("defs-only", false, "generate the $defs of the inputs but not their root schemas (for a root that is a protocol-wide anyOf)")
 	loose := fs.Bool("loose-unions", false, "keep a union whose variants cannot be told apart as raw JSON instead of failing")
+	floats := fs.String("float-format", "js", "how encoders write non-integer numbers: js (100, 12.5, as JavaScript and encoding/json) or serde (100.0, as Rust's serde_json, for byte-identical output to Rust peers)")
 	var refs listFlag
 	fs.Var(&refs, "ref", "a schema file or directory that $refs may point into, without generating it (repeatable; use with -map)")
 	var maps mapFlag
@@ -102,7 +103,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "protogen: -check needs -o, the file to compare with")
 		return 2
 	}
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose})
+	if *floats != "js" && *floats != "serde" {
+		fmt.Fprintf(stderr, "protogen: -float-format is js or serde, not %q\n", *floats)
+		return 2
+	}
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose, SerdeFloats: *floats == "serde"})
 	if err != nil {
 		fmt.Fprintf(stderr, "protogen: %v\n", err)
 		return 2

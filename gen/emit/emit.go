@@ -37,7 +37,7 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	}
 	f.ImportName(WirePath, "wire")
 	f.ImportName(jsonPath, "json")
-	g := &gen{f: f}
+	g := &gen{f: f, serde: p.SerdeFloats}
 	for _, t := range p.Types {
 		if t.External != nil {
 			continue
@@ -59,7 +59,8 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 }
 
 type gen struct {
-	f *jen.File
+	f     *jen.File
+	serde bool // write floats as serde_json does
 }
 
 func wire(name string) *jen.Statement { return jen.Qual(WirePath, name) }
@@ -281,7 +282,7 @@ func (g *gen) structType(t *model.Type) error {
 	)
 	var enc []jen.Code
 	for _, f := range st.Fields {
-		enc = append(enc, encodeField(f)...)
+		enc = append(enc, g.encodeField(f)...)
 	}
 	if st.Open {
 		enc = append(enc, jen.Id("x").Dot(st.ExtraName).Dot("Encode").Call(jen.Id("e")))
@@ -509,32 +510,32 @@ func decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []
 
 // ---- encoding
 
-func encodeField(f *model.Field) []jen.Code {
+func (g *gen) encodeField(f *model.Field) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
 	switch f.Repr() {
 	case model.NoField:
 		return []jen.Code{key(f), jen.Id("e").Dot("RawValue").Call(jen.Lit(f.Const))}
 	case model.Value:
-		return append([]jen.Code{key(f)}, encodeValue(f.Type, target, 0)...)
+		return append([]jen.Code{key(f)}, g.encodeValue(f.Type, target, 0)...)
 	case model.Nilable:
 		if f.Required {
 			// nil is null (or, for a slice or map, empty) on the wire.
 			if f.Nullable && !f.Type.IsRaw() {
-				return []jen.Code{key(f), jen.If(target.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(encodeValue(f.Type, target, 0)...)}
+				return []jen.Code{key(f), jen.If(target.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(f.Type, target, 0)...)}
 			}
-			return append([]jen.Code{key(f)}, encodeValue(f.Type, target, 0)...)
+			return append([]jen.Code{key(f)}, g.encodeValue(f.Type, target, 0)...)
 		}
-		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{key(f)}, encodeValue(f.Type, target, 0)...)...)}
+		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{key(f)}, g.encodeValue(f.Type, target, 0)...)...)}
 	case model.Pointer:
 		if f.Required {
-			return []jen.Code{key(f), jen.If(target.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(encodeValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)}
+			return []jen.Code{key(f), jen.If(target.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)}
 		}
-		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{key(f)}, encodeValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...)}
+		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{key(f)}, g.encodeValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...)}
 	case model.Opt:
 		return []jen.Code{jen.If(jen.Op("!").Add(target.Clone()).Dot("IsAbsent").Call()).Block(
 			key(f),
 			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(target.Clone()).Dot("Get").Call(), jen.Id("ok")).Block(
-				encodeValue(f.Type, jen.Id("v"), 1)...,
+				g.encodeValue(f.Type, jen.Id("v"), 1)...,
 			).Else().Block(jen.Id("e").Dot("Null").Call()),
 		)}
 	}
@@ -544,7 +545,7 @@ func encodeField(f *model.Field) []jen.Code {
 func isSigned(b string) bool { return strings.HasPrefix(b, "int") }
 
 // encodeValue writes expr, an addressable expression of the Go type of r.
-func encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
+func (g *gen) encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
 	r = resolve(r)
 	switch r.Kind {
 	case model.Builtin:
@@ -553,6 +554,8 @@ func encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
 			return []jen.Code{jen.Id("e").Dot("String").Call(expr)}
 		case b == "bool":
 			return []jen.Code{jen.Id("e").Dot("Bool").Call(expr)}
+		case b == "float64" && g.serde:
+			return []jen.Code{jen.Id("e").Dot("Float64Serde").Call(expr)}
 		case b == "float64":
 			return []jen.Code{jen.Id("e").Dot("Float64").Call(expr)}
 		case isSigned(b):
@@ -572,9 +575,9 @@ func encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
 		var elem []jen.Code
 		item := expr.Clone().Index(jen.Id(i))
 		if r.ElemNullable {
-			elem = []jen.Code{jen.If(item.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(encodeValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)}
+			elem = []jen.Code{jen.If(item.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)}
 		} else {
-			elem = encodeValue(r.Elem, item, depth+1)
+			elem = g.encodeValue(r.Elem, item, depth+1)
 		}
 		return []jen.Code{
 			jen.Id("e").Dot("BeginArray").Call(),
@@ -585,9 +588,9 @@ func encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
 		k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
 		var elem []jen.Code
 		if r.ElemNullable {
-			elem = []jen.Code{jen.If(jen.Id(v).Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(encodeValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)}
+			elem = []jen.Code{jen.If(jen.Id(v).Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)}
 		} else {
-			elem = encodeValue(r.Elem, jen.Id(v), depth+1)
+			elem = g.encodeValue(r.Elem, jen.Id(v), depth+1)
 		}
 		return []jen.Code{
 			jen.Id("e").Dot("BeginObject").Call(),
@@ -859,7 +862,7 @@ func (g *gen) enumType(t *model.Type) error {
 	)
 	g.f.Comment("EncodeWire encodes the value to e.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
-		encodeValue(e.Base, jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")), 0)...,
+		g.encodeValue(e.Base, jen.Id(e.Base.Builtin).Parens(jen.Op("*").Id("x")), 0)...,
 	)
 	var chk []jen.Code
 	if !e.Open {
@@ -897,7 +900,7 @@ func (g *gen) namedType(t *model.Type) error {
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(dec...)
 	g.f.Comment("EncodeWire encodes the value to e.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
-		append([]jen.Code{jen.Id("v").Op(":=").Add(under.Clone()).Parens(jen.Op("*").Id("x"))}, encodeValue(t.Under, jen.Id("v"), 1)...)...,
+		append([]jen.Code{jen.Id("v").Op(":=").Add(under.Clone()).Parens(jen.Op("*").Id("x"))}, g.encodeValue(t.Under, jen.Id("v"), 1)...)...,
 	)
 	var chk []jen.Code
 	r := *t.Under
@@ -920,12 +923,31 @@ func (g *gen) definedType(t *model.Type) error {
 		g.f.Func().Params(jen.Op("*").Id(t.Name)).Id("is" + u.Union.Name).Params().Block()
 	}
 	conv := jen.Parens(jen.Op("*").Add(typeName(base))).Parens(jen.Id("x"))
-	g.f.Comment("DecodeWire decodes the value from d.")
-	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
-		jen.Return(conv.Clone().Dot("DecodeWire").Call(jen.Id("d"))))
-	g.f.Comment("EncodeWire encodes the value to e.")
-	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
-		conv.Clone().Dot("EncodeWire").Call(jen.Id("e")))
+	if v := t.OwnTag; v != nil {
+		tag := v.Union.Union.Tag
+		g.f.Comment("DecodeWire decodes the value from d; the tag \"" + tag + "\", if present, must be " + strconv.Quote(v.Tag) + ".")
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
+			jen.List(jen.Id("tag"), jen.Id("ok"), jen.Err()).Op(":=").Id("d").Dot("PeekTag").Call(jen.Lit(tag)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Id("ok").Op("&&").Id("tag").Op("!=").Lit(v.Tag)).Block(
+				jen.Return(wire("At").Call(wire("ConstError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(strconv.Quote(v.Tag))), jen.Lit(tag)))),
+			jen.Id("d").Dot("SkipKey").Call(jen.Lit(tag)),
+			jen.Return(conv.Clone().Dot("DecodeWire").Call(jen.Id("d"))))
+		g.f.Comment("EncodeWire encodes the value to e, tag first.")
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
+			jen.Id("e").Dot("BeginObject").Call(),
+			jen.Id("e").Dot("RawKey").Call(jen.Lit(strconv.Quote(tag)+":")),
+			jen.Id("e").Dot("RawValue").Call(jen.Lit(strconv.Quote(v.Tag))),
+			conv.Clone().Dot("EncodeWireFields").Call(jen.Id("e")),
+			jen.Id("e").Dot("EndObject").Call())
+	} else {
+		g.f.Comment("DecodeWire decodes the value from d.")
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("DecodeWire").Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(
+			jen.Return(conv.Clone().Dot("DecodeWire").Call(jen.Id("d"))))
+		g.f.Comment("EncodeWire encodes the value to e.")
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWire").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
+			conv.Clone().Dot("EncodeWire").Call(jen.Id("e")))
+	}
 	g.f.Comment("EncodeWireFields writes the members of the value, without braces.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("EncodeWireFields").Params(jen.Id("e").Op("*").Add(wire("Encoder"))).Block(
 		conv.Clone().Dot("EncodeWireFields").Call(jen.Id("e")))

@@ -27,6 +27,8 @@ type Options struct {
 	Maps []Mapping
 	// DefsOnly generates the $defs of the inputs but not their root schemas.
 	DefsOnly bool
+	// SerdeFloats: see Package.SerdeFloats.
+	SerdeFloats bool
 	// LooseUnions turns a union that cannot be discriminated into raw JSON
 	// (with a comment that says so) instead of failing.
 	LooseUnions bool
@@ -44,7 +46,7 @@ type builder struct {
 // Build makes the Go model of the loader's input documents and everything
 // they refer to.
 func Build(l *load.Loader, opts Options) (*Package, error) {
-	b := &builder{l: l, opts: opts, pkg: &Package{Name: opts.Package}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
+	b := &builder{l: l, opts: opts, pkg: &Package{Name: opts.Package, SerdeFloats: opts.SerdeFloats}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
 	for _, d := range l.Inputs() {
 		if !opts.DefsOnly && describesValue(d.Root) {
 			if _, err := b.named(d.Root); err != nil {
@@ -883,7 +885,12 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 				dt := &Type{Name: b.names.take(GoName(name), t.Name+GoName(name)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
 				b.pkg.Types = append(b.pkg.Types, dt)
 				v.Type = dt
-				v.TagInStruct = hasConstField(wt, tag)
+				if !hasConstField(wt, tag) && v.Tag != "" {
+					// The type exists only as this variant: it writes and
+					// checks the tag itself, so it cannot lose it.
+					dt.OwnTag = v
+				}
+				v.TagInStruct = true
 				dt.Unions = append(dt.Unions, v)
 				u.Variants = append(u.Variants, v)
 				continue
@@ -902,6 +909,13 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			return err
 		}
 		vt.Unchecked = unchecked(vi.s)
+		if v.Tag != "" {
+			// The struct exists only as this variant: the tag is its first
+			// member, written and checked by the struct itself.
+			tf := &Field{Name: "tag", JSON: tag, Doc: "The union tag.", Loc: vi.s.Loc, Required: true, Const: strconv.Quote(v.Tag), Type: &Ref{Kind: Raw}}
+			vt.Struct.Fields = append([]*Field{tf}, vt.Struct.Fields...)
+			v.TagInStruct = true
+		}
 		v.Type = vt
 		vt.Unions = append(vt.Unions, v)
 		u.Variants = append(u.Variants, v)

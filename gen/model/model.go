@@ -12,8 +12,11 @@ import (
 
 // Package is one generated Go package.
 type Package struct {
-	Name  string
-	Types []*Type // in emission order; external types are not listed
+	Name string
+	// SerdeFloats makes encoders write numbers as serde_json does (100.0)
+	// rather than as JavaScript does (100).
+	SerdeFloats bool
+	Types       []*Type // in emission order; external types are not listed
 }
 
 // Kind is the shape of a generated type.
@@ -49,6 +52,10 @@ type Type struct {
 	Under *Ref
 	Check Constraints // for Named and Scalar types
 
+	// OwnTag is set on a Defined type that exists only as a variant of a
+	// tagged union whose base struct lacks the tag: its own methods write and
+	// check the tag.
+	OwnTag *Variant
 	// Unions lists the unions this type is a variant of, with the variant.
 	Unions []*Variant
 	// Complete is false when the schema has constraints that Validate does

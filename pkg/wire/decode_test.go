@@ -66,13 +66,17 @@ func TestEncoderEscapesLikeSerde(t *testing.T) {
 	e.BeginArray()
 	e.String("a\"b\\c\n\t\x01</>é\u2028")
 	e.String("bad\xffutf8")
+	e.Float64Serde(100)
+	e.Float64Serde(0.1)
+	e.Float64Serde(1e21)
+	e.Float64Serde(-2.5e-7)
+	e.Float64Serde(0)
 	e.Float64(100)
-	e.Float64(0.1)
+	e.Float64(12.5)
 	e.Float64(1e21)
 	e.Float64(-2.5e-7)
-	e.Float64(0)
 	e.EndArray()
-	want := `["a\"b\\c\n\t\u0001</>é` + "\u2028" + `","bad` + string(utf8.RuneError) + `utf8",100.0,0.1,1e21,-2.5e-7,0.0]`
+	want := `["a\"b\\c\n\t\u0001</>é` + "\u2028" + `","bad` + string(utf8.RuneError) + `utf8",100.0,0.1,1e21,-2.5e-7,0.0,100,12.5,1e+21,-2.5e-7]`
 	if got := string(e.Bytes()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

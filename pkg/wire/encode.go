@@ -115,24 +115,54 @@ func (e *Encoder) Uint64(v uint64) {
 	e.comma = true
 }
 
-// Float64 writes a number the way serde_json does: integral values keep a
-// ".0", large and small magnitudes use an exponent ("1e21", "1e-7").
+// Float64 writes a number in the shortest form that reads back exactly, as
+// JavaScript and encoding/json write it: 5, 12.5, 1e+21.
 func (e *Encoder) Float64(f float64) {
 	e.sep()
+	if !e.finite(f) {
+		return
+	}
+	abs := math.Abs(f)
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		e.buf = strconv.AppendFloat(e.buf, f, 'e', -1, 64)
+		// Go writes 1e-07; JavaScript writes 1e-7.
+		if n := len(e.buf); n >= 4 && e.buf[n-4] == 'e' && e.buf[n-3] == '-' && e.buf[n-2] == '0' {
+			e.buf[n-2] = e.buf[n-1]
+			e.buf = e.buf[:n-1]
+		}
+	} else {
+		e.buf = strconv.AppendFloat(e.buf, f, 'f', -1, 64)
+	}
+	e.comma = true
+}
+
+// Float64Serde writes a number the way serde_json writes an f64: integral
+// values keep a ".0", large and small magnitudes use an exponent ("1e21",
+// "1e-7"). Packages generated for Rust peers (protogen -float-format serde)
+// use it, so that their output is byte-identical to the peer's.
+func (e *Encoder) Float64Serde(f float64) {
+	e.sep()
+	if !e.finite(f) {
+		return
+	}
+	e.buf = AppendFloatSerde(e.buf, f)
+	e.comma = true
+}
+
+func (e *Encoder) finite(f float64) bool {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		if e.err == nil {
 			e.err = errors.New("wire: NaN and infinite numbers have no JSON encoding")
 		}
 		e.buf = append(e.buf, '0')
 		e.comma = true
-		return
+		return false
 	}
-	e.buf = AppendFloat(e.buf, f)
-	e.comma = true
+	return true
 }
 
-// AppendFloat appends f formatted as serde_json formats an f64.
-func AppendFloat(b []byte, f float64) []byte {
+// AppendFloatSerde appends f formatted as serde_json formats an f64.
+func AppendFloatSerde(b []byte, f float64) []byte {
 	abs := math.Abs(f)
 	if abs == 0 || (abs >= 1e-5 && abs < 1e16) {
 		start := len(b)

@@ -5966,14 +5966,12 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	switch tag {
 	case "form":
 		v := new(Form)
-		d.SkipKey("mode")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "url":
 		v := new(URL)
-		d.SkipKey("mode")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -5997,21 +5995,13 @@ func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest)
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.RawValue("\"form\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *URL:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.RawValue("\"url\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownCreateElicitationRequest:
 		if v == nil {
 			e.Null()
@@ -6070,6 +6060,8 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
+//
+// The member "mode" is always "form"; it is written on encoding and checked on decoding.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -6097,7 +6089,7 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -6107,11 +6099,23 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "message":
+		case "mode":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "message")
+				return wire.DuplicateError(d.Offset(), "mode")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "form" {
+				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -6120,10 +6124,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 				x.Message = v0
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -6132,10 +6136,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "requestedSchema":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
 				return wire.At(err, "requestedSchema")
 			}
@@ -6158,9 +6162,12 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !seen[3] {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
@@ -6178,6 +6185,8 @@ func (x *Form) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Form) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"form\"")
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -8995,6 +9004,8 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
+//
+// The member "mode" is always "url"; it is written on encoding and checked on decoding.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -9024,7 +9035,7 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -9034,11 +9045,23 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "message":
+		case "mode":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "message")
+				return wire.DuplicateError(d.Offset(), "mode")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "url" {
+				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -9047,10 +9070,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 				x.Message = v0
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -9059,18 +9082,18 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "elicitationId":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
 				return wire.At(err, "elicitationId")
 			}
 		case "url":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "url")
 			}
-			seen[3] = true
+			seen[4] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -9097,12 +9120,15 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !seen[3] {
 		missing = append(missing, "elicitationId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
@@ -9120,6 +9146,8 @@ func (x *URL) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *URL) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"url\"")
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -14259,14 +14287,12 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	switch tag {
 	case "select":
 		v := new(Select)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "boolean":
 		v := new(Boolean)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -14290,21 +14316,13 @@ func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"select\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Boolean:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownSessionConfigOption:
 		if v == nil {
 			e.Null()
@@ -14367,6 +14385,8 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 }
 
 // Single-value selector (dropdown).
+//
+// The member "type" is always "select"; it is written on encoding and checked on decoding.
 type Select struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -14400,7 +14420,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [7]bool
+	var seen [8]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14410,19 +14430,31 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "select" {
+				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
 				return wire.At(err, "id")
 			}
 		case "name":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "name")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -14431,10 +14463,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Name = v0
 			}
 		case "description":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "description")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "description")
@@ -14453,10 +14485,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Description = wire.Some(v)
 			}
 		case "category":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
-			seen[3] = true
+			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "category")
@@ -14471,10 +14503,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Category = wire.Some(v)
 			}
 		case "_meta":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[4] = true
+			seen[5] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -14483,18 +14515,18 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "currentValue":
-			if seen[5] {
+			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "currentValue")
 			}
-			seen[5] = true
+			seen[6] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
 				return wire.At(err, "currentValue")
 			}
 		case "options":
-			if seen[6] {
+			if seen[7] {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
-			seen[6] = true
+			seen[7] = true
 			if err := x.Options.DecodeWire(d); err != nil {
 				return wire.At(err, "options")
 			}
@@ -14517,15 +14549,18 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "name")
 	}
-	if !seen[5] {
+	if !seen[6] {
 		missing = append(missing, "currentValue")
 	}
-	if !seen[6] {
+	if !seen[7] {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
@@ -14543,6 +14578,8 @@ func (x *Select) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Select) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"select\"")
 	e.RawKey("\"id\":")
 	x.ID.EncodeWire(e)
 	e.RawKey("\"name\":")
@@ -14808,6 +14845,8 @@ func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 }
 
 // Boolean on/off toggle.
+//
+// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type Boolean struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -14839,7 +14878,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [6]bool
+	var seen [7]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14849,19 +14888,31 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
 				return wire.At(err, "id")
 			}
 		case "name":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "name")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -14870,10 +14921,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Name = v0
 			}
 		case "description":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "description")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "description")
@@ -14892,10 +14943,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Description = wire.Some(v)
 			}
 		case "category":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
-			seen[3] = true
+			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "category")
@@ -14910,10 +14961,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Category = wire.Some(v)
 			}
 		case "_meta":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[4] = true
+			seen[5] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -14922,10 +14973,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "currentValue":
-			if seen[5] {
+			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "currentValue")
 			}
-			seen[5] = true
+			seen[6] = true
 			{
 				v0, err := d.Bool()
 				if err != nil {
@@ -14952,12 +15003,15 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "name")
 	}
-	if !seen[5] {
+	if !seen[6] {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
@@ -14975,6 +15029,8 @@ func (x *Boolean) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
 	e.RawKey("\"id\":")
 	x.ID.EncodeWire(e)
 	e.RawKey("\"name\":")
@@ -17468,21 +17524,18 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	switch tag {
 	case "user_message_chunk":
 		v := new(UserMessageChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "agent_message_chunk":
 		v := new(AgentMessageChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "agent_thought_chunk":
 		v := new(AgentThoughtChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -17583,31 +17636,19 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"user_message_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *AgentMessageChunk:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_message_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *AgentThoughtChunk:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_thought_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *ToolCall:
 		if v == nil {
 			e.Null()
@@ -18036,14 +18077,26 @@ type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
 func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "user_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *UserMessageChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"user_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -18078,14 +18131,26 @@ type AgentMessageChunk ContentChunk
 
 func (*AgentMessageChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
 func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *AgentMessageChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -18120,14 +18185,26 @@ type AgentThoughtChunk ContentChunk
 
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
 func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_thought_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *AgentThoughtChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_thought_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -25261,7 +25338,6 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 	switch tag {
 	case "boolean":
 		v := new(SetSessionConfigOptionRequestBoolean)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -25285,11 +25361,7 @@ func EncodeSetSessionConfigOptionRequest(e *wire.Encoder, v SetSessionConfigOpti
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *ValueID:
 		if v == nil {
 			e.Null()
@@ -25358,6 +25430,8 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 }
 
 // A boolean value (`type: "boolean"`).
+//
+// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -25385,7 +25459,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -25395,27 +25469,39 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "sessionId")
 			}
 		case "configId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "configId")
 			}
-			seen[1] = true
+			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
 				return wire.At(err, "configId")
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -25424,10 +25510,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 				x.Meta = v0
 			}
 		case "value":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "value")
 			}
-			seen[3] = true
+			seen[4] = true
 			{
 				v0, err := d.Bool()
 				if err != nil {
@@ -25454,12 +25540,15 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "sessionId")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[2] {
 		missing = append(missing, "configId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
@@ -25477,6 +25566,8 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"configId\":")
@@ -26642,7 +26733,6 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	switch tag {
 	case "cancelled":
 		v := new(Cancelled)
-		d.SkipKey("outcome")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -26673,11 +26763,7 @@ func EncodeRequestPermissionOutcome(e *wire.Encoder, v RequestPermissionOutcome)
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"outcome\":")
-		e.RawValue("\"cancelled\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *SelectedPermissionOutcome:
 		if v == nil {
 			e.Null()
@@ -26756,6 +26842,8 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 // requests with this `cancelled` outcome.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+//
+// The member "outcome" is always "cancelled"; it is written on encoding and checked on decoding.
 type Cancelled struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -26771,6 +26859,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26780,6 +26869,18 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "outcome":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "outcome")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "outcome")
+			}
+			if v != "cancelled" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome")
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -26797,7 +26898,13 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "outcome")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26810,6 +26917,8 @@ func (x *Cancelled) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"outcome\":")
+	e.RawValue("\"cancelled\"")
 	x.Unknown.Encode(e)
 }
 
@@ -27809,21 +27918,18 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	switch tag {
 	case "accept":
 		v := new(Accept)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "decline":
 		v := new(Decline)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "cancel":
 		v := new(Cancel)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -27847,31 +27953,19 @@ func EncodeCreateElicitationResponse(e *wire.Encoder, v CreateElicitationRespons
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"accept\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Decline:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"decline\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Cancel:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"cancel\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownCreateElicitationResponse:
 		if v == nil {
 			e.Null()
@@ -27934,6 +28028,8 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 }
 
 // The user accepted and provided content.
+//
+// The member "action" is always "accept"; it is written on encoding and checked on decoding.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -27959,7 +28055,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -27969,11 +28065,23 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "accept" {
+				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -27982,10 +28090,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "content":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "content")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "content")
@@ -28038,7 +28146,13 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28051,6 +28165,8 @@ func (x *Accept) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Accept) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"accept\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -28147,6 +28263,8 @@ func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
 }
 
 // The user declined the elicitation.
+//
+// The member "action" is always "decline"; it is written on encoding and checked on decoding.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -28170,7 +28288,7 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28180,11 +28298,23 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "decline" {
+				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28209,7 +28339,13 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28222,6 +28358,8 @@ func (x *Decline) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Decline) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"decline\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -28250,6 +28388,8 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 }
 
 // The elicitation was cancelled.
+//
+// The member "action" is always "cancel"; it is written on encoding and checked on decoding.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -28273,7 +28413,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28283,11 +28423,23 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "cancel" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28312,7 +28464,13 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28325,6 +28483,8 @@ func (x *Cancel) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"cancel\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)

@@ -5966,14 +5966,12 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	switch tag {
 	case "form":
 		v := new(Form)
-		d.SkipKey("mode")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "url":
 		v := new(URL)
-		d.SkipKey("mode")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -5997,21 +5995,13 @@ func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest)
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.RawValue("\"form\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *URL:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.RawValue("\"url\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownCreateElicitationRequest:
 		if v == nil {
 			e.Null()
@@ -6070,6 +6060,8 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
+//
+// The member "mode" is always "form"; it is written on encoding and checked on decoding.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -6097,7 +6089,7 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -6107,11 +6099,23 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "message":
+		case "mode":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "message")
+				return wire.DuplicateError(d.Offset(), "mode")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "form" {
+				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -6120,10 +6124,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 				x.Message = v0
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -6132,10 +6136,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "requestedSchema":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
 				return wire.At(err, "requestedSchema")
 			}
@@ -6158,9 +6162,12 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !seen[3] {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
@@ -6178,6 +6185,8 @@ func (x *Form) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Form) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"form\"")
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -8995,6 +9004,8 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
+//
+// The member "mode" is always "url"; it is written on encoding and checked on decoding.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -9024,7 +9035,7 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -9034,11 +9045,23 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "message":
+		case "mode":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "message")
+				return wire.DuplicateError(d.Offset(), "mode")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "url" {
+				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -9047,10 +9070,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 				x.Message = v0
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -9059,18 +9082,18 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "elicitationId":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
 				return wire.At(err, "elicitationId")
 			}
 		case "url":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "url")
 			}
-			seen[3] = true
+			seen[4] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -9097,12 +9120,15 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !seen[3] {
 		missing = append(missing, "elicitationId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
@@ -9120,6 +9146,8 @@ func (x *URL) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *URL) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"url\"")
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -17215,14 +17243,12 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	switch tag {
 	case "select":
 		v := new(Select)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "boolean":
 		v := new(Boolean)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -17246,21 +17272,13 @@ func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"select\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Boolean:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownSessionConfigOption:
 		if v == nil {
 			e.Null()
@@ -17323,6 +17341,8 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 }
 
 // Single-value selector (dropdown).
+//
+// The member "type" is always "select"; it is written on encoding and checked on decoding.
 type Select struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -17356,7 +17376,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [7]bool
+	var seen [8]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17366,19 +17386,31 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "select" {
+				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
 				return wire.At(err, "id")
 			}
 		case "name":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "name")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -17387,10 +17419,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Name = v0
 			}
 		case "description":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "description")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "description")
@@ -17409,10 +17441,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Description = wire.Some(v)
 			}
 		case "category":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
-			seen[3] = true
+			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "category")
@@ -17427,10 +17459,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Category = wire.Some(v)
 			}
 		case "_meta":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[4] = true
+			seen[5] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -17439,18 +17471,18 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "currentValue":
-			if seen[5] {
+			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "currentValue")
 			}
-			seen[5] = true
+			seen[6] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
 				return wire.At(err, "currentValue")
 			}
 		case "options":
-			if seen[6] {
+			if seen[7] {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
-			seen[6] = true
+			seen[7] = true
 			if err := x.Options.DecodeWire(d); err != nil {
 				return wire.At(err, "options")
 			}
@@ -17473,15 +17505,18 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "name")
 	}
-	if !seen[5] {
+	if !seen[6] {
 		missing = append(missing, "currentValue")
 	}
-	if !seen[6] {
+	if !seen[7] {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
@@ -17499,6 +17534,8 @@ func (x *Select) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Select) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"select\"")
 	e.RawKey("\"id\":")
 	x.ID.EncodeWire(e)
 	e.RawKey("\"name\":")
@@ -17764,6 +17801,8 @@ func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 }
 
 // Boolean on/off toggle.
+//
+// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type Boolean struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -17795,7 +17834,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [6]bool
+	var seen [7]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17805,19 +17844,31 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "id":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
 			if err := x.ID.DecodeWire(d); err != nil {
 				return wire.At(err, "id")
 			}
 		case "name":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "name")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -17826,10 +17877,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Name = v0
 			}
 		case "description":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "description")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "description")
@@ -17848,10 +17899,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Description = wire.Some(v)
 			}
 		case "category":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
-			seen[3] = true
+			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "category")
@@ -17866,10 +17917,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Category = wire.Some(v)
 			}
 		case "_meta":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[4] = true
+			seen[5] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -17878,10 +17929,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "currentValue":
-			if seen[5] {
+			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "currentValue")
 			}
-			seen[5] = true
+			seen[6] = true
 			{
 				v0, err := d.Bool()
 				if err != nil {
@@ -17908,12 +17959,15 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "id")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
 		missing = append(missing, "name")
 	}
-	if !seen[5] {
+	if !seen[6] {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
@@ -17931,6 +17985,8 @@ func (x *Boolean) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
 	e.RawKey("\"id\":")
 	x.ID.EncodeWire(e)
 	e.RawKey("\"name\":")
@@ -21508,21 +21564,18 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	switch tag {
 	case "user_message_chunk":
 		v := new(UserMessageChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "agent_message_chunk":
 		v := new(AgentMessageChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "agent_thought_chunk":
 		v := new(AgentThoughtChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -21658,31 +21711,19 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"user_message_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *AgentMessageChunk:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_message_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *AgentThoughtChunk:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_thought_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *ToolCall:
 		if v == nil {
 			e.Null()
@@ -22181,14 +22222,26 @@ type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
 func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "user_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *UserMessageChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"user_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -22223,14 +22276,26 @@ type AgentMessageChunk ContentChunk
 
 func (*AgentMessageChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
 func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *AgentMessageChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -22265,14 +22330,26 @@ type AgentThoughtChunk ContentChunk
 
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
 func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_thought_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *AgentThoughtChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_thought_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -26572,7 +26649,6 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		return v, nil
 	case "idle":
 		v := new(Idle)
-		d.SkipKey("state")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -26620,11 +26696,7 @@ func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"idle\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *RequiresActionStateUpdate:
 		if v == nil {
 			e.Null()
@@ -26810,6 +26882,8 @@ func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // The child is ready to process another prompt.
+//
+// The member "state" is always "idle"; it is written on encoding and checked on decoding.
 type Idle struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -26839,7 +26913,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26849,11 +26923,23 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "state":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "state")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "state")
+			}
+			if v != "idle" {
+				return wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -26868,10 +26954,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26880,10 +26966,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "stopReason":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "stopReason")
@@ -26918,7 +27004,13 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "state")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26931,6 +27023,8 @@ func (x *Idle) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Idle) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"state\":")
+	e.RawValue("\"idle\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -27942,42 +28036,36 @@ func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
 	switch tag {
 	case "end_turn":
 		v := new(EndTurn)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "max_tokens":
 		v := new(MaxTokens)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "max_turn_requests":
 		v := new(MaxTurnRequests)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "refusal":
 		v := new(Refusal)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "cancelled":
 		v := new(Cancelled)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "error":
 		v := new(IdleStateUpdateError)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -28001,61 +28089,37 @@ func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"end_turn\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *MaxTokens:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"max_tokens\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *MaxTurnRequests:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"max_turn_requests\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Refusal:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"refusal\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Cancelled:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"cancelled\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *IdleStateUpdateError:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"error\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *None:
 		if v == nil {
 			e.Null()
@@ -28140,6 +28204,8 @@ func ValidateIdleStateUpdate(v IdleStateUpdate) error {
 }
 
 // The work ended successfully.
+//
+// The member "stopReason" is always "end_turn"; it is written on encoding and checked on decoding.
 type EndTurn struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28163,7 +28229,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28173,11 +28239,23 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "end_turn" {
+				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -28192,10 +28270,10 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28220,7 +28298,13 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28233,6 +28317,8 @@ func (x *EndTurn) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"end_turn\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -28274,6 +28360,8 @@ func (x EndTurn) MarshalJSON() ([]byte, error) {
 }
 
 // The work ended because the agent reached the maximum number of tokens.
+//
+// The member "stopReason" is always "max_tokens"; it is written on encoding and checked on decoding.
 type MaxTokens struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28297,7 +28385,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28307,11 +28395,23 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_tokens" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -28326,10 +28426,10 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28354,7 +28454,13 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28367,6 +28473,8 @@ func (x *MaxTokens) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_tokens\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -28409,6 +28517,8 @@ func (x MaxTokens) MarshalJSON() ([]byte, error) {
 
 // The work ended because the agent reached the maximum number of allowed
 // agent requests.
+//
+// The member "stopReason" is always "max_turn_requests"; it is written on encoding and checked on decoding.
 type MaxTurnRequests struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28432,7 +28542,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28442,11 +28552,23 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_turn_requests" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -28461,10 +28583,10 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28489,7 +28611,13 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28502,6 +28630,8 @@ func (x *MaxTurnRequests) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_turn_requests\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -28543,6 +28673,8 @@ func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
 }
 
 // The work ended because the agent refused to continue.
+//
+// The member "stopReason" is always "refusal"; it is written on encoding and checked on decoding.
 type Refusal struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28566,7 +28698,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28576,11 +28708,23 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "refusal" {
+				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -28595,10 +28739,10 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28623,7 +28767,13 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28636,6 +28786,8 @@ func (x *Refusal) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"refusal\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -28677,6 +28829,8 @@ func (x Refusal) MarshalJSON() ([]byte, error) {
 }
 
 // The work was cancelled.
+//
+// The member "stopReason" is always "cancelled"; it is written on encoding and checked on decoding.
 type Cancelled struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28700,7 +28854,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28710,11 +28864,23 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "cancelled" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -28729,10 +28895,10 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28757,7 +28923,13 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28770,6 +28942,8 @@ func (x *Cancelled) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"cancelled\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -28811,6 +28985,8 @@ func (x Cancelled) MarshalJSON() ([]byte, error) {
 }
 
 // The work ended because something failed.
+//
+// The member "stopReason" is always "error"; it is written on encoding and checked on decoding.
 type IdleStateUpdateError struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28839,7 +29015,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28849,11 +29025,23 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "usage":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "usage")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "error" {
+				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
+			}
+		case "usage":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "usage")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "usage")
@@ -28868,10 +29056,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				x.Usage = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -28880,10 +29068,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "error":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "error")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "error")
@@ -28914,7 +29102,13 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -28927,6 +29121,8 @@ func (x *IdleStateUpdateError) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"error\"")
 	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
 		if v, ok := x.Usage.Get(); ok {
@@ -35978,7 +36174,6 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 	switch tag {
 	case "boolean":
 		v := new(SetSessionConfigOptionRequestBoolean)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -36002,11 +36197,7 @@ func EncodeSetSessionConfigOptionRequest(e *wire.Encoder, v SetSessionConfigOpti
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *ValueID:
 		if v == nil {
 			e.Null()
@@ -36075,6 +36266,8 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 }
 
 // A boolean value (`type: "boolean"`).
+//
+// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -36102,7 +36295,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -36112,27 +36305,39 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "sessionId")
 			}
 		case "configId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "configId")
 			}
-			seen[1] = true
+			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
 				return wire.At(err, "configId")
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -36141,10 +36346,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 				x.Meta = v0
 			}
 		case "value":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "value")
 			}
-			seen[3] = true
+			seen[4] = true
 			{
 				v0, err := d.Bool()
 				if err != nil {
@@ -36171,12 +36376,15 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "sessionId")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[2] {
 		missing = append(missing, "configId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
@@ -36194,6 +36402,8 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"configId\":")
@@ -37359,7 +37569,6 @@ func DecodeRequestPermissionOutcome(d *wire.Decoder) (RequestPermissionOutcome, 
 	switch tag {
 	case "cancelled":
 		v := new(RequestPermissionOutcomeCancelled)
-		d.SkipKey("outcome")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -37390,11 +37599,7 @@ func EncodeRequestPermissionOutcome(e *wire.Encoder, v RequestPermissionOutcome)
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"outcome\":")
-		e.RawValue("\"cancelled\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *SelectedPermissionOutcome:
 		if v == nil {
 			e.Null()
@@ -37473,6 +37678,8 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 // requests with this `cancelled` outcome.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
+//
+// The member "outcome" is always "cancelled"; it is written on encoding and checked on decoding.
 type RequestPermissionOutcomeCancelled struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -37488,6 +37695,7 @@ func (x *RequestPermissionOutcomeCancelled) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -37497,6 +37705,18 @@ func (x *RequestPermissionOutcomeCancelled) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "outcome":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "outcome")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "outcome")
+			}
+			if v != "cancelled" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "outcome")
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -37514,7 +37734,13 @@ func (x *RequestPermissionOutcomeCancelled) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "outcome")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -37527,6 +37753,8 @@ func (x *RequestPermissionOutcomeCancelled) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *RequestPermissionOutcomeCancelled) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"outcome\":")
+	e.RawValue("\"cancelled\"")
 	x.Unknown.Encode(e)
 }
 
@@ -38526,21 +38754,18 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	switch tag {
 	case "accept":
 		v := new(Accept)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "decline":
 		v := new(Decline)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "cancel":
 		v := new(Cancel)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -38564,31 +38789,19 @@ func EncodeCreateElicitationResponse(e *wire.Encoder, v CreateElicitationRespons
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"accept\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Decline:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"decline\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Cancel:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"cancel\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownCreateElicitationResponse:
 		if v == nil {
 			e.Null()
@@ -38651,6 +38864,8 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 }
 
 // The user accepted and provided content.
+//
+// The member "action" is always "accept"; it is written on encoding and checked on decoding.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -38676,7 +38891,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -38686,11 +38901,23 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "accept" {
+				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -38699,10 +38926,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "content":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "content")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "content")
@@ -38755,7 +38982,13 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -38768,6 +39001,8 @@ func (x *Accept) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Accept) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"accept\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -38864,6 +39099,8 @@ func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
 }
 
 // The user declined the elicitation.
+//
+// The member "action" is always "decline"; it is written on encoding and checked on decoding.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -38887,7 +39124,7 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -38897,11 +39134,23 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "decline" {
+				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -38926,7 +39175,13 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -38939,6 +39194,8 @@ func (x *Decline) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Decline) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"decline\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -38967,6 +39224,8 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 }
 
 // The elicitation was cancelled.
+//
+// The member "action" is always "cancel"; it is written on encoding and checked on decoding.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -38990,7 +39249,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -39000,11 +39259,23 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "cancel" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -39029,7 +39300,13 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -39042,6 +39319,8 @@ func (x *Cancel) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"cancel\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)

@@ -4510,35 +4510,30 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 	switch tag {
 	case "add":
 		v := new(Add)
-		d.SkipKey("operation")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "delete":
 		v := new(Delete)
-		d.SkipKey("operation")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "modify":
 		v := new(Modify)
-		d.SkipKey("operation")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "move":
 		v := new(Move)
-		d.SkipKey("operation")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "copy":
 		v := new(Copy)
-		d.SkipKey("operation")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -4562,51 +4557,31 @@ func EncodeDiffChange(e *wire.Encoder, v DiffChange) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"operation\":")
-		e.RawValue("\"add\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Delete:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"operation\":")
-		e.RawValue("\"delete\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Modify:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"operation\":")
-		e.RawValue("\"modify\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Move:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"operation\":")
-		e.RawValue("\"move\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Copy:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"operation\":")
-		e.RawValue("\"copy\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownDiffChange:
 		if v == nil {
 			e.Null()
@@ -4677,6 +4652,8 @@ func ValidateDiffChange(v DiffChange) error {
 }
 
 // A file was added.
+//
+// The member "operation" is always "add"; it is written on encoding and checked on decoding.
 type Add struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -4708,7 +4685,7 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -4718,11 +4695,23 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "fileType":
+		case "operation":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "fileType")
+				return wire.DuplicateError(d.Offset(), "operation")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "operation")
+			}
+			if v != "add" {
+				return wire.At(wire.ConstError(d.Offset(), "\"add\""), "operation")
+			}
+		case "fileType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "fileType")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "fileType")
@@ -4737,10 +4726,10 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 				x.FileType = wire.Some(v)
 			}
 		case "mimeType":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "mimeType")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "mimeType")
@@ -4755,10 +4744,10 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 				x.MIMEType = wire.Some(v)
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -4767,10 +4756,10 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "path":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "path")
 			}
-			seen[3] = true
+			seen[4] = true
 			if err := x.Path.DecodeWire(d); err != nil {
 				return wire.At(err, "path")
 			}
@@ -4792,7 +4781,10 @@ func (x *Add) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[3] {
+	if !seen[0] {
+		missing = append(missing, "operation")
+	}
+	if !seen[4] {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
@@ -4810,6 +4802,8 @@ func (x *Add) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Add) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"operation\":")
+	e.RawValue("\"add\"")
 	if !x.FileType.IsAbsent() {
 		e.RawKey("\"fileType\":")
 		if v, ok := x.FileType.Get(); ok {
@@ -4972,6 +4966,8 @@ func (x AbsolutePath) MarshalJSON() ([]byte, error) {
 }
 
 // A file was deleted.
+//
+// The member "operation" is always "delete"; it is written on encoding and checked on decoding.
 type Delete struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5003,7 +4999,7 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -5013,11 +5009,23 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "fileType":
+		case "operation":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "fileType")
+				return wire.DuplicateError(d.Offset(), "operation")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "operation")
+			}
+			if v != "delete" {
+				return wire.At(wire.ConstError(d.Offset(), "\"delete\""), "operation")
+			}
+		case "fileType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "fileType")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "fileType")
@@ -5032,10 +5040,10 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 				x.FileType = wire.Some(v)
 			}
 		case "mimeType":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "mimeType")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "mimeType")
@@ -5050,10 +5058,10 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 				x.MIMEType = wire.Some(v)
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -5062,10 +5070,10 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "path":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "path")
 			}
-			seen[3] = true
+			seen[4] = true
 			if err := x.Path.DecodeWire(d); err != nil {
 				return wire.At(err, "path")
 			}
@@ -5087,7 +5095,10 @@ func (x *Delete) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[3] {
+	if !seen[0] {
+		missing = append(missing, "operation")
+	}
+	if !seen[4] {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
@@ -5105,6 +5116,8 @@ func (x *Delete) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Delete) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"operation\":")
+	e.RawValue("\"delete\"")
 	if !x.FileType.IsAbsent() {
 		e.RawKey("\"fileType\":")
 		if v, ok := x.FileType.Get(); ok {
@@ -5164,6 +5177,8 @@ func (x Delete) MarshalJSON() ([]byte, error) {
 }
 
 // A file was modified in place.
+//
+// The member "operation" is always "modify"; it is written on encoding and checked on decoding.
 type Modify struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5195,7 +5210,7 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -5205,11 +5220,23 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "fileType":
+		case "operation":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "fileType")
+				return wire.DuplicateError(d.Offset(), "operation")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "operation")
+			}
+			if v != "modify" {
+				return wire.At(wire.ConstError(d.Offset(), "\"modify\""), "operation")
+			}
+		case "fileType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "fileType")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "fileType")
@@ -5224,10 +5251,10 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 				x.FileType = wire.Some(v)
 			}
 		case "mimeType":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "mimeType")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "mimeType")
@@ -5242,10 +5269,10 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 				x.MIMEType = wire.Some(v)
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -5254,10 +5281,10 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "path":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "path")
 			}
-			seen[3] = true
+			seen[4] = true
 			if err := x.Path.DecodeWire(d); err != nil {
 				return wire.At(err, "path")
 			}
@@ -5279,7 +5306,10 @@ func (x *Modify) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[3] {
+	if !seen[0] {
+		missing = append(missing, "operation")
+	}
+	if !seen[4] {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
@@ -5297,6 +5327,8 @@ func (x *Modify) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Modify) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"operation\":")
+	e.RawValue("\"modify\"")
 	if !x.FileType.IsAbsent() {
 		e.RawKey("\"fileType\":")
 		if v, ok := x.FileType.Get(); ok {
@@ -5356,6 +5388,8 @@ func (x Modify) MarshalJSON() ([]byte, error) {
 }
 
 // A file was moved or renamed.
+//
+// The member "operation" is always "move"; it is written on encoding and checked on decoding.
 type Move struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5389,7 +5423,7 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [5]bool
+	var seen [6]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -5399,11 +5433,23 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "fileType":
+		case "operation":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "fileType")
+				return wire.DuplicateError(d.Offset(), "operation")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "operation")
+			}
+			if v != "move" {
+				return wire.At(wire.ConstError(d.Offset(), "\"move\""), "operation")
+			}
+		case "fileType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "fileType")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "fileType")
@@ -5418,10 +5464,10 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 				x.FileType = wire.Some(v)
 			}
 		case "mimeType":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "mimeType")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "mimeType")
@@ -5436,10 +5482,10 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 				x.MIMEType = wire.Some(v)
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -5448,18 +5494,18 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "oldPath":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "oldPath")
 			}
-			seen[3] = true
+			seen[4] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
 				return wire.At(err, "oldPath")
 			}
 		case "path":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "path")
 			}
-			seen[4] = true
+			seen[5] = true
 			if err := x.Path.DecodeWire(d); err != nil {
 				return wire.At(err, "path")
 			}
@@ -5481,10 +5527,13 @@ func (x *Move) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[3] {
-		missing = append(missing, "oldPath")
+	if !seen[0] {
+		missing = append(missing, "operation")
 	}
 	if !seen[4] {
+		missing = append(missing, "oldPath")
+	}
+	if !seen[5] {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
@@ -5502,6 +5551,8 @@ func (x *Move) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Move) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"operation\":")
+	e.RawValue("\"move\"")
 	if !x.FileType.IsAbsent() {
 		e.RawKey("\"fileType\":")
 		if v, ok := x.FileType.Get(); ok {
@@ -5567,6 +5618,8 @@ func (x Move) MarshalJSON() ([]byte, error) {
 }
 
 // A file was copied.
+//
+// The member "operation" is always "copy"; it is written on encoding and checked on decoding.
 type Copy struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5600,7 +5653,7 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [5]bool
+	var seen [6]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -5610,11 +5663,23 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "fileType":
+		case "operation":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "fileType")
+				return wire.DuplicateError(d.Offset(), "operation")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "operation")
+			}
+			if v != "copy" {
+				return wire.At(wire.ConstError(d.Offset(), "\"copy\""), "operation")
+			}
+		case "fileType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "fileType")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "fileType")
@@ -5629,10 +5694,10 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 				x.FileType = wire.Some(v)
 			}
 		case "mimeType":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "mimeType")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "mimeType")
@@ -5647,10 +5712,10 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 				x.MIMEType = wire.Some(v)
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -5659,18 +5724,18 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "oldPath":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "oldPath")
 			}
-			seen[3] = true
+			seen[4] = true
 			if err := x.OldPath.DecodeWire(d); err != nil {
 				return wire.At(err, "oldPath")
 			}
 		case "path":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "path")
 			}
-			seen[4] = true
+			seen[5] = true
 			if err := x.Path.DecodeWire(d); err != nil {
 				return wire.At(err, "path")
 			}
@@ -5692,10 +5757,13 @@ func (x *Copy) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[3] {
-		missing = append(missing, "oldPath")
+	if !seen[0] {
+		missing = append(missing, "operation")
 	}
 	if !seen[4] {
+		missing = append(missing, "oldPath")
+	}
+	if !seen[5] {
 		missing = append(missing, "path")
 	}
 	if len(missing) > 0 {
@@ -5713,6 +5781,8 @@ func (x *Copy) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Copy) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"operation\":")
+	e.RawValue("\"copy\"")
 	if !x.FileType.IsAbsent() {
 		e.RawKey("\"fileType\":")
 		if v, ok := x.FileType.Get(); ok {
@@ -7643,14 +7713,12 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	switch tag {
 	case "form":
 		v := new(Form)
-		d.SkipKey("mode")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "url":
 		v := new(URL)
-		d.SkipKey("mode")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -7674,21 +7742,13 @@ func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest)
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.RawValue("\"form\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *URL:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"mode\":")
-		e.RawValue("\"url\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownCreateElicitationRequest:
 		if v == nil {
 			e.Null()
@@ -7747,6 +7807,8 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
+//
+// The member "mode" is always "form"; it is written on encoding and checked on decoding.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -7772,7 +7834,7 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -7782,11 +7844,23 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "message":
+		case "mode":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "message")
+				return wire.DuplicateError(d.Offset(), "mode")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "form" {
+				return wire.At(wire.ConstError(d.Offset(), "\"form\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -7795,10 +7869,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 				x.Message = v0
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -7807,10 +7881,10 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "requestedSchema":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "requestedSchema")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.RequestedSchema.DecodeWire(d); err != nil {
 				return wire.At(err, "requestedSchema")
 			}
@@ -7833,9 +7907,12 @@ func (x *Form) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !seen[3] {
 		missing = append(missing, "requestedSchema")
 	}
 	if len(missing) > 0 {
@@ -7853,6 +7930,8 @@ func (x *Form) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Form) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"form\"")
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -10676,6 +10755,8 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
+//
+// The member "mode" is always "url"; it is written on encoding and checked on decoding.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -10703,7 +10784,7 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -10713,11 +10794,23 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "message":
+		case "mode":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "message")
+				return wire.DuplicateError(d.Offset(), "mode")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "mode")
+			}
+			if v != "url" {
+				return wire.At(wire.ConstError(d.Offset(), "\"url\""), "mode")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -10726,10 +10819,10 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 				x.Message = v0
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -10738,18 +10831,18 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "elicitationId":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "elicitationId")
 			}
-			seen[2] = true
+			seen[3] = true
 			if err := x.ElicitationID.DecodeWire(d); err != nil {
 				return wire.At(err, "elicitationId")
 			}
 		case "url":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "url")
 			}
-			seen[3] = true
+			seen[4] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -10776,12 +10869,15 @@ func (x *URL) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "mode")
+	}
+	if !seen[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !seen[3] {
 		missing = append(missing, "elicitationId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
@@ -10799,6 +10895,8 @@ func (x *URL) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *URL) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"mode\":")
+	e.RawValue("\"url\"")
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -15964,14 +16062,12 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	switch tag {
 	case "select":
 		v := new(Select)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "boolean":
 		v := new(Boolean)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -15995,21 +16091,13 @@ func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"select\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Boolean:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownSessionConfigOption:
 		if v == nil {
 			e.Null()
@@ -16068,6 +16156,8 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 }
 
 // Single-value selector (dropdown).
+//
+// The member "type" is always "select"; it is written on encoding and checked on decoding.
 type Select struct {
 	// Unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
@@ -16106,7 +16196,7 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [7]bool
+	var seen [8]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16116,19 +16206,31 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "configId":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "configId")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "select" {
+				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
 				return wire.At(err, "configId")
 			}
 		case "name":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "name")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -16137,10 +16239,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Name = v0
 			}
 		case "description":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "description")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "description")
@@ -16159,10 +16261,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Description = wire.Some(v)
 			}
 		case "category":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
-			seen[3] = true
+			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "category")
@@ -16177,10 +16279,10 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Category = wire.Some(v)
 			}
 		case "_meta":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[4] = true
+			seen[5] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -16189,18 +16291,18 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "currentValue":
-			if seen[5] {
+			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "currentValue")
 			}
-			seen[5] = true
+			seen[6] = true
 			if err := x.CurrentValue.DecodeWire(d); err != nil {
 				return wire.At(err, "currentValue")
 			}
 		case "options":
-			if seen[6] {
+			if seen[7] {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
-			seen[6] = true
+			seen[7] = true
 			if err := x.Options.DecodeWire(d); err != nil {
 				return wire.At(err, "options")
 			}
@@ -16223,15 +16325,18 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "configId")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[2] {
 		missing = append(missing, "name")
 	}
-	if !seen[5] {
+	if !seen[6] {
 		missing = append(missing, "currentValue")
 	}
-	if !seen[6] {
+	if !seen[7] {
 		missing = append(missing, "options")
 	}
 	if len(missing) > 0 {
@@ -16249,6 +16354,8 @@ func (x *Select) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Select) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"select\"")
 	e.RawKey("\"configId\":")
 	x.ConfigID.EncodeWire(e)
 	e.RawKey("\"name\":")
@@ -16514,6 +16621,8 @@ func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
 }
 
 // Boolean on/off toggle.
+//
+// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type Boolean struct {
 	// Unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
@@ -16549,7 +16658,7 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [6]bool
+	var seen [7]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16559,19 +16668,31 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "configId":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "configId")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
 				return wire.At(err, "configId")
 			}
 		case "name":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "name")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -16580,10 +16701,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Name = v0
 			}
 		case "description":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "description")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "description")
@@ -16602,10 +16723,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Description = wire.Some(v)
 			}
 		case "category":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
-			seen[3] = true
+			seen[4] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "category")
@@ -16620,10 +16741,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Category = wire.Some(v)
 			}
 		case "_meta":
-			if seen[4] {
+			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[4] = true
+			seen[5] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -16632,10 +16753,10 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "currentValue":
-			if seen[5] {
+			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "currentValue")
 			}
-			seen[5] = true
+			seen[6] = true
 			{
 				v0, err := d.Bool()
 				if err != nil {
@@ -16662,12 +16783,15 @@ func (x *Boolean) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "configId")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[2] {
 		missing = append(missing, "name")
 	}
-	if !seen[5] {
+	if !seen[6] {
 		missing = append(missing, "currentValue")
 	}
 	if len(missing) > 0 {
@@ -16685,6 +16809,8 @@ func (x *Boolean) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
 	e.RawKey("\"configId\":")
 	x.ConfigID.EncodeWire(e)
 	e.RawKey("\"name\":")
@@ -19974,7 +20100,6 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 	switch tag {
 	case "user_message_chunk":
 		v := new(UserMessageChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -19988,7 +20113,6 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return v, nil
 	case "agent_message_chunk":
 		v := new(AgentMessageChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -20002,7 +20126,6 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return v, nil
 	case "agent_thought_chunk":
 		v := new(AgentThoughtChunk)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -20016,7 +20139,6 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		return v, nil
 	case "state_update":
 		v := new(StateUpdate)
-		d.SkipKey("sessionUpdate")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -20124,11 +20246,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"user_message_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UserMessage:
 		if v == nil {
 			e.Null()
@@ -20144,11 +20262,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_message_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *AgentMessage:
 		if v == nil {
 			e.Null()
@@ -20164,11 +20278,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_thought_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *AgentThought:
 		if v == nil {
 			e.Null()
@@ -20184,11 +20294,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"state_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *ToolCallContentChunk:
 		if v == nil {
 			e.Null()
@@ -20588,14 +20694,26 @@ type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
 func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "user_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *UserMessageChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"user_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -20830,14 +20948,26 @@ type AgentMessageChunk ContentChunk
 
 func (*AgentMessageChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
 func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *AgentMessageChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -21072,14 +21202,26 @@ type AgentThoughtChunk ContentChunk
 
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
 func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_thought_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
 	return (*ContentChunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *AgentThoughtChunk) EncodeWire(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_thought_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -21310,6 +21452,8 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 }
 
 // A snapshot of the session's aggregate foreground activity.
+//
+// The member "sessionUpdate" is always "state_update"; it is written on encoding and checked on decoding.
 type StateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -21325,6 +21469,7 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
+	var seen [1]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -21334,6 +21479,18 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
+		case "sessionUpdate":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionUpdate")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "sessionUpdate")
+			}
+			if v != "state_update" {
+				return wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate")
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -21351,7 +21508,13 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionUpdate")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -21364,6 +21527,8 @@ func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"state_update\"")
 	x.Unknown.Encode(e)
 }
 
@@ -25693,42 +25858,36 @@ func DecodeIdleStateUpdate(d *wire.Decoder) (IdleStateUpdate, error) {
 	switch tag {
 	case "end_turn":
 		v := new(EndTurn)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "max_tokens":
 		v := new(MaxTokens)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "max_turn_requests":
 		v := new(MaxTurnRequests)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "refusal":
 		v := new(Refusal)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "cancelled":
 		v := new(Cancelled)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "error":
 		v := new(IdleStateUpdateError)
-		d.SkipKey("stopReason")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -25752,61 +25911,37 @@ func EncodeIdleStateUpdate(e *wire.Encoder, v IdleStateUpdate) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"end_turn\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *MaxTokens:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"max_tokens\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *MaxTurnRequests:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"max_turn_requests\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Refusal:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"refusal\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Cancelled:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"cancelled\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *IdleStateUpdateError:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"stopReason\":")
-		e.RawValue("\"error\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *None:
 		if v == nil {
 			e.Null()
@@ -25892,6 +26027,8 @@ func ValidateIdleStateUpdate(v IdleStateUpdate) error {
 
 // The active work ended successfully.
 // Includes locally handled commands that required no model call.
+//
+// The member "stopReason" is always "end_turn"; it is written on encoding and checked on decoding.
 type EndTurn struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -25922,7 +26059,7 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -25932,11 +26069,23 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "end_turn" {
+				return wire.At(wire.ConstError(d.Offset(), "\"end_turn\""), "stopReason")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -25973,10 +26122,10 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26001,7 +26150,13 @@ func (x *EndTurn) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26014,6 +26169,8 @@ func (x *EndTurn) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *EndTurn) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"end_turn\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -26062,6 +26219,8 @@ func (x EndTurn) MarshalJSON() ([]byte, error) {
 }
 
 // The active work ended because the agent reached the maximum number of tokens.
+//
+// The member "stopReason" is always "max_tokens"; it is written on encoding and checked on decoding.
 type MaxTokens struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -26092,7 +26251,7 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26102,11 +26261,23 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_tokens" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_tokens\""), "stopReason")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -26143,10 +26314,10 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26171,7 +26342,13 @@ func (x *MaxTokens) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26184,6 +26361,8 @@ func (x *MaxTokens) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *MaxTokens) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_tokens\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -26233,6 +26412,8 @@ func (x MaxTokens) MarshalJSON() ([]byte, error) {
 
 // The active work ended because the agent reached the maximum number of
 // model requests for the foreground work.
+//
+// The member "stopReason" is always "max_turn_requests"; it is written on encoding and checked on decoding.
 type MaxTurnRequests struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -26263,7 +26444,7 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26273,11 +26454,23 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "max_turn_requests" {
+				return wire.At(wire.ConstError(d.Offset(), "\"max_turn_requests\""), "stopReason")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -26314,10 +26507,10 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26342,7 +26535,13 @@ func (x *MaxTurnRequests) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26355,6 +26554,8 @@ func (x *MaxTurnRequests) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *MaxTurnRequests) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"max_turn_requests\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -26403,6 +26604,8 @@ func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
 }
 
 // The active work ended because the agent refused to continue.
+//
+// The member "stopReason" is always "refusal"; it is written on encoding and checked on decoding.
 type Refusal struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -26433,7 +26636,7 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26443,11 +26646,23 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "refusal" {
+				return wire.At(wire.ConstError(d.Offset(), "\"refusal\""), "stopReason")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -26484,10 +26699,10 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26512,7 +26727,13 @@ func (x *Refusal) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26525,6 +26746,8 @@ func (x *Refusal) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Refusal) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"refusal\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -26582,6 +26805,8 @@ func (x Refusal) MarshalJSON() ([]byte, error) {
 // cancellation ends active foreground work, even if aborting causes
 // exceptions. Agents MUST catch these errors and report `cancelled`, not
 // `error`.
+//
+// The member "stopReason" is always "cancelled"; it is written on encoding and checked on decoding.
 type Cancelled struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -26612,7 +26837,7 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26622,11 +26847,23 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "cancelled" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancelled\""), "stopReason")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -26663,10 +26900,10 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26691,7 +26928,13 @@ func (x *Cancelled) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26704,6 +26947,8 @@ func (x *Cancelled) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancelled) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"cancelled\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -26756,6 +27001,8 @@ func (x Cancelled) MarshalJSON() ([]byte, error) {
 // This includes pre-insertion foreground work. A prompt failure before
 // insertion also requires an error response to `session/prompt`. After
 // insertion, the prompt's response remains successful.
+//
+// The member "stopReason" is always "error"; it is written on encoding and checked on decoding.
 type IdleStateUpdateError struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -26791,7 +27038,7 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26801,11 +27048,23 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "stopReason":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "stopReason")
+			}
+			if v != "error" {
+				return wire.At(wire.ConstError(d.Offset(), "\"error\""), "stopReason")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -26842,10 +27101,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -26854,10 +27113,10 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "error":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "error")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "error")
@@ -26888,7 +27147,13 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "stopReason")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -26901,6 +27166,8 @@ func (x *IdleStateUpdateError) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *IdleStateUpdateError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"stopReason\":")
+	e.RawValue("\"error\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -27386,7 +27653,6 @@ func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
 		return v, nil
 	case "idle":
 		v := new(Idle)
-		d.SkipKey("state")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -27427,11 +27693,7 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"state\":")
-		e.RawValue("\"idle\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *RequiresActionStateUpdate:
 		if v == nil {
 			e.Null()
@@ -27504,6 +27766,8 @@ func ValidateStateUpdate2(v StateUpdate2) error {
 }
 
 // No foreground work is active. Background activity may continue.
+//
+// The member "state" is always "idle"; it is written on encoding and checked on decoding.
 type Idle struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -27540,7 +27804,7 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -27550,11 +27814,23 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "background":
+		case "state":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "background")
+				return wire.DuplicateError(d.Offset(), "state")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "state")
+			}
+			if v != "idle" {
+				return wire.At(wire.ConstError(d.Offset(), "\"idle\""), "state")
+			}
+		case "background":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "background")
+			}
+			seen[1] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "background")
@@ -27591,10 +27867,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				x.Background = wire.Some(v)
 			}
 		case "_meta":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[1] = true
+			seen[2] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -27603,10 +27879,10 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "stopReason":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "stopReason")
 			}
-			seen[2] = true
+			seen[3] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "stopReason")
@@ -27641,7 +27917,13 @@ func (x *Idle) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "state")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -27654,6 +27936,8 @@ func (x *Idle) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Idle) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"state\":")
+	e.RawValue("\"idle\"")
 	if !x.Background.IsAbsent() {
 		e.RawKey("\"background\":")
 		if v, ok := x.Background.Get(); ok {
@@ -31421,14 +31705,12 @@ func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptio
 	switch tag {
 	case "id":
 		v := new(ID)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "boolean":
 		v := new(SetSessionConfigOptionRequestBoolean)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -31452,21 +31734,13 @@ func EncodeSetSessionConfigOptionRequest(e *wire.Encoder, v SetSessionConfigOpti
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"id\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *SetSessionConfigOptionRequestBoolean:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"boolean\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownSetSessionConfigOptionRequest:
 		if v == nil {
 			e.Null()
@@ -31525,6 +31799,8 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 }
 
 // A `SessionConfigValueId` string value (`type: "id"`).
+//
+// The member "type" is always "id"; it is written on encoding and checked on decoding.
 type ID struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -31552,7 +31828,7 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -31562,27 +31838,39 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "id" {
+				return wire.At(wire.ConstError(d.Offset(), "\"id\""), "type")
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "sessionId")
 			}
 		case "configId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "configId")
 			}
-			seen[1] = true
+			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
 				return wire.At(err, "configId")
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -31591,10 +31879,10 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "value":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "value")
 			}
-			seen[3] = true
+			seen[4] = true
 			if err := x.Value.DecodeWire(d); err != nil {
 				return wire.At(err, "value")
 			}
@@ -31617,12 +31905,15 @@ func (x *ID) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "sessionId")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[2] {
 		missing = append(missing, "configId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
@@ -31640,6 +31931,8 @@ func (x *ID) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ID) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"id\"")
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"configId\":")
@@ -31687,6 +31980,8 @@ func (x ID) MarshalJSON() ([]byte, error) {
 }
 
 // A boolean value (`type: "boolean"`).
+//
+// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -31714,7 +32009,7 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -31724,27 +32019,39 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 			break
 		}
 		switch string(key) {
-		case "sessionId":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "sessionId")
 			}
 		case "configId":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "configId")
 			}
-			seen[1] = true
+			seen[2] = true
 			if err := x.ConfigID.DecodeWire(d); err != nil {
 				return wire.At(err, "configId")
 			}
 		case "_meta":
-			if seen[2] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "_meta")
 			}
-			seen[2] = true
+			seen[3] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -31753,10 +32060,10 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 				x.Meta = v0
 			}
 		case "value":
-			if seen[3] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "value")
 			}
-			seen[3] = true
+			seen[4] = true
 			{
 				v0, err := d.Bool()
 				if err != nil {
@@ -31783,12 +32090,15 @@ func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error
 	}
 	var missing []string
 	if !seen[0] {
-		missing = append(missing, "sessionId")
+		missing = append(missing, "type")
 	}
 	if !seen[1] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[2] {
 		missing = append(missing, "configId")
 	}
-	if !seen[3] {
+	if !seen[4] {
 		missing = append(missing, "value")
 	}
 	if len(missing) > 0 {
@@ -31806,6 +32116,8 @@ func (x *SetSessionConfigOptionRequestBoolean) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"configId\":")
@@ -33132,21 +33444,18 @@ func DecodeCreateElicitationResponse(d *wire.Decoder) (CreateElicitationResponse
 	switch tag {
 	case "accept":
 		v := new(Accept)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "decline":
 		v := new(Decline)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "cancel":
 		v := new(Cancel)
-		d.SkipKey("action")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -33170,31 +33479,19 @@ func EncodeCreateElicitationResponse(e *wire.Encoder, v CreateElicitationRespons
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"accept\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Decline:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"decline\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Cancel:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"action\":")
-		e.RawValue("\"cancel\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownCreateElicitationResponse:
 		if v == nil {
 			e.Null()
@@ -33257,6 +33554,8 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 }
 
 // The user accepted and provided content.
+//
+// The member "action" is always "accept"; it is written on encoding and checked on decoding.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -33282,7 +33581,7 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [2]bool
+	var seen [3]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -33292,11 +33591,23 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "accept" {
+				return wire.At(wire.ConstError(d.Offset(), "\"accept\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -33305,10 +33616,10 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 				x.Meta = v0
 			}
 		case "content":
-			if seen[1] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "content")
 			}
-			seen[1] = true
+			seen[2] = true
 			isNull, err := d.IsNull()
 			if err != nil {
 				return wire.At(err, "content")
@@ -33361,7 +33672,13 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -33374,6 +33691,8 @@ func (x *Accept) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Accept) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"accept\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -33470,6 +33789,8 @@ func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
 }
 
 // The user declined the elicitation.
+//
+// The member "action" is always "decline"; it is written on encoding and checked on decoding.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -33491,7 +33812,7 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -33501,11 +33822,23 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "decline" {
+				return wire.At(wire.ConstError(d.Offset(), "\"decline\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -33530,7 +33863,13 @@ func (x *Decline) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -33543,6 +33882,8 @@ func (x *Decline) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Decline) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"decline\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -33571,6 +33912,8 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 }
 
 // The elicitation was cancelled.
+//
+// The member "action" is always "cancel"; it is written on encoding and checked on decoding.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -33592,7 +33935,7 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -33602,11 +33945,23 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "_meta":
+		case "action":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
+				return wire.DuplicateError(d.Offset(), "action")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "action")
+			}
+			if v != "cancel" {
+				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "action")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
 			{
 				v0, err := wire.DecodeRaw(d)
 				if err != nil {
@@ -33631,7 +33986,13 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	_ = start
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "action")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
@@ -33644,6 +34005,8 @@ func (x *Cancel) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"action\":")
+	e.RawValue("\"cancel\"")
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)

@@ -932,21 +932,18 @@ func DecodeEvent(d *wire.Decoder) (Event, error) {
 	switch tag {
 	case "started":
 		v := new(Started)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "chunk":
 		v := new(EventChunk)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "thought_chunk":
 		v := new(ThoughtChunk)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -976,31 +973,19 @@ func EncodeEvent(e *wire.Encoder, v Event) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"started\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *EventChunk:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *ThoughtChunk:
 		if v == nil {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"thought_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *Moved:
 		if v == nil {
 			e.Null()
@@ -1077,6 +1062,8 @@ func ValidateEvent(v Event) error {
 }
 
 // Work started.
+//
+// The member "type" is always "started"; it is written on encoding and checked on decoding.
 type Started struct {
 	// When.
 	At string `json:"at"`
@@ -1094,7 +1081,7 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -1104,11 +1091,23 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "at":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "at")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "started" {
+				return wire.At(wire.ConstError(d.Offset(), "\"started\""), "type")
+			}
+		case "at":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "at")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -1135,6 +1134,9 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
 		missing = append(missing, "at")
 	}
 	if len(missing) > 0 {
@@ -1152,6 +1154,8 @@ func (x *Started) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Started) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"started\"")
 	e.RawKey("\"at\":")
 	e.String(x.At)
 	x.Unknown.Encode(e)
@@ -1182,14 +1186,26 @@ type EventChunk Chunk
 
 func (*EventChunk) isEvent() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "type", if present, must be "chunk".
 func (x *EventChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"chunk\""), "type")
+	}
+	d.SkipKey("type")
 	return (*Chunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *EventChunk) EncodeWire(e *wire.Encoder) {
-	(*Chunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"chunk\"")
+	(*Chunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -1224,14 +1240,26 @@ type ThoughtChunk Chunk
 
 func (*ThoughtChunk) isEvent() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "type", if present, must be "thought_chunk".
 func (x *ThoughtChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "thought_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"thought_chunk\""), "type")
+	}
+	d.SkipKey("type")
 	return (*Chunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *ThoughtChunk) EncodeWire(e *wire.Encoder) {
-	(*Chunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"thought_chunk\"")
+	(*Chunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -1896,7 +1924,6 @@ func DecodeServer(d *wire.Decoder) (Server, error) {
 	switch tag {
 	case "http":
 		v := new(HTTPServer)
-		d.SkipKey("type")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -1920,11 +1947,7 @@ func EncodeServer(e *wire.Encoder, v Server) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"http\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *StdioServer:
 		if v == nil {
 			e.Null()
@@ -1993,6 +2016,8 @@ func ValidateServer(v Server) error {
 }
 
 // HTTP.
+//
+// The member "type" is always "http"; it is written on encoding and checked on decoding.
 type HTTPServer struct {
 	// Where.
 	URL string `json:"url"`
@@ -2010,7 +2035,7 @@ func (x *HTTPServer) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -2020,11 +2045,23 @@ func (x *HTTPServer) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "url":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "url")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "http" {
+				return wire.At(wire.ConstError(d.Offset(), "\"http\""), "type")
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -2051,6 +2088,9 @@ func (x *HTTPServer) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
 		missing = append(missing, "url")
 	}
 	if len(missing) > 0 {
@@ -2068,6 +2108,8 @@ func (x *HTTPServer) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *HTTPServer) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"http\"")
 	e.RawKey("\"url\":")
 	e.String(x.URL)
 	x.Unknown.Encode(e)
@@ -2545,7 +2587,6 @@ func DecodePick(d *wire.Decoder) (Pick, error) {
 	switch tag {
 	case "add":
 		v := new(AddOp)
-		d.SkipKey("op")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -2569,11 +2610,7 @@ func EncodePick(e *wire.Encoder, v Pick) {
 			e.Null()
 			return
 		}
-		e.BeginObject()
-		e.RawKey("\"op\":")
-		e.RawValue("\"add\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
+		v.EncodeWire(e)
 	case *UnknownPick:
 		if v == nil {
 			e.Null()
@@ -2628,6 +2665,8 @@ func ValidatePick(v Pick) error {
 }
 
 // Add.
+//
+// The member "op" is always "add"; it is written on encoding and checked on decoding.
 type AddOp struct {
 	// Amount.
 	N int64 `json:"n"`
@@ -2645,7 +2684,7 @@ func (x *AddOp) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -2655,11 +2694,23 @@ func (x *AddOp) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "n":
+		case "op":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "n")
+				return wire.DuplicateError(d.Offset(), "op")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "op")
+			}
+			if v != "add" {
+				return wire.At(wire.ConstError(d.Offset(), "\"add\""), "op")
+			}
+		case "n":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "n")
+			}
+			seen[1] = true
 			{
 				v0, err := d.Int64()
 				if err != nil {
@@ -2686,6 +2737,9 @@ func (x *AddOp) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "op")
+	}
+	if !seen[1] {
 		missing = append(missing, "n")
 	}
 	if len(missing) > 0 {
@@ -2703,6 +2757,8 @@ func (x *AddOp) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *AddOp) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"op\":")
+	e.RawValue("\"add\"")
 	e.RawKey("\"n\":")
 	e.Int64(int64(x.N))
 	x.Unknown.Encode(e)

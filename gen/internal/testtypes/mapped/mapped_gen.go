@@ -153,6 +153,8 @@ func (x Uses) MarshalJSON() ([]byte, error) {
 }
 
 // Work started.
+//
+// The member "type" is always "started"; it is written on encoding and checked on decoding.
 type Started struct {
 	// When.
 	At string `json:"at"`
@@ -170,7 +172,7 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [1]bool
+	var seen [2]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -180,11 +182,23 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "at":
+		case "type":
 			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "at")
+				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "started" {
+				return wire.At(wire.ConstError(d.Offset(), "\"started\""), "type")
+			}
+		case "at":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "at")
+			}
+			seen[1] = true
 			{
 				v0, err := d.String()
 				if err != nil {
@@ -211,6 +225,9 @@ func (x *Started) DecodeWire(d *wire.Decoder) error {
 	}
 	var missing []string
 	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
 		missing = append(missing, "at")
 	}
 	if len(missing) > 0 {
@@ -228,6 +245,8 @@ func (x *Started) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Started) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"started\"")
 	e.RawKey("\"at\":")
 	e.String(x.At)
 	x.Unknown.Encode(e)
@@ -258,14 +277,26 @@ type Chunk kitchen.Chunk
 
 func (*Chunk) isEvent() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "type", if present, must be "chunk".
 func (x *Chunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"chunk\""), "type")
+	}
+	d.SkipKey("type")
 	return (*kitchen.Chunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *Chunk) EncodeWire(e *wire.Encoder) {
-	(*kitchen.Chunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"chunk\"")
+	(*kitchen.Chunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
@@ -300,14 +331,26 @@ type ThoughtChunk kitchen.Chunk
 
 func (*ThoughtChunk) isEvent() {}
 
-// DecodeWire decodes the value from d.
+// DecodeWire decodes the value from d; the tag "type", if present, must be "thought_chunk".
 func (x *ThoughtChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "thought_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"thought_chunk\""), "type")
+	}
+	d.SkipKey("type")
 	return (*kitchen.Chunk)(x).DecodeWire(d)
 }
 
-// EncodeWire encodes the value to e.
+// EncodeWire encodes the value to e, tag first.
 func (x *ThoughtChunk) EncodeWire(e *wire.Encoder) {
-	(*kitchen.Chunk)(x).EncodeWire(e)
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"thought_chunk\"")
+	(*kitchen.Chunk)(x).EncodeWireFields(e)
+	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces.
