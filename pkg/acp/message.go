@@ -109,3 +109,77 @@ func DecodeResult(method string, result []byte) (any, error) {
 	}
 	return c.DecodeBytes(result)
 }
+
+// DecodeNotification decodes a notification line in one pass, with its
+// params straight into params (for example a *SessionNotification for
+// "session/update"), and returns the method. It is the fast path for a
+// receiver that knows what it expects; members of the envelope other than
+// jsonrpc, method and params are an error here (DecodeMessage keeps them).
+func DecodeNotification(line []byte, params wire.Decodable) (string, error) {
+	buf := append([]byte(nil), line...)
+	d := wire.NewDecoder(buf)
+	if err := d.BeginObject(); err != nil {
+		return "", err
+	}
+	var method string
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return "", err
+		}
+		if !more {
+			break
+		}
+		i := -1
+		switch string(key) {
+		case "jsonrpc":
+			i = 0
+			v, err := d.String()
+			if err != nil {
+				return "", wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return "", wire.At(wire.ConstError(d.Offset(), `"2.0"`), "jsonrpc")
+			}
+		case "method":
+			i = 1
+			if method, err = d.String(); err != nil {
+				return "", wire.At(err, "method")
+			}
+		case "params":
+			i = 2
+			if err := params.DecodeWire(d); err != nil {
+				return "", wire.At(err, "params")
+			}
+		default:
+			return "", wire.UnknownError(d.Offset(), string(key), "jsonrpc", "method", "params")
+		}
+		if seen[i] {
+			return "", wire.DuplicateError(d.Offset(), string(key))
+		}
+		seen[i] = true
+	}
+	if !seen[0] || !seen[1] || !seen[2] {
+		var missing []string
+		for i, name := range []string{"jsonrpc", "method", "params"} {
+			if !seen[i] {
+				missing = append(missing, name)
+			}
+		}
+		return "", wire.RequiredError(0, missing...)
+	}
+	return method, d.End()
+}
+
+// EncodeNotification writes a notification with the given params.
+func EncodeNotification(e *wire.Encoder, method string, params wire.Encodable) {
+	e.BeginObject()
+	e.RawKey(`"jsonrpc":`)
+	e.RawValue(`"2.0"`)
+	e.RawKey(`"method":`)
+	e.String(method)
+	e.RawKey(`"params":`)
+	params.EncodeWire(e)
+	e.EndObject()
+}
