@@ -958,6 +958,17 @@ func (g *gen) definedType(t *model.Type) error {
 	return nil
 }
 
+func hasKind(u *model.UnionType, k string) bool { return variantOfKind(u, k) != nil }
+
+func variantOfKind(u *model.UnionType, k string) *model.Variant {
+	for _, v := range u.Variants {
+		if v.JSONKind == k {
+			return v
+		}
+	}
+	return nil
+}
+
 // variantRef is how union code holds a variant: a pointer for structs,
 // a value for scalars.
 func variantRef(v *model.Variant) *jen.Statement {
@@ -1044,11 +1055,15 @@ func (g *gen) unionType(t *model.Type) error {
 	} else {
 		var cases []jen.Code
 		kinds := map[string]string{"null": "KindNull", "boolean": "KindBool", "integer": "KindNumber", "number": "KindNumber", "string": "KindString", "array": "KindArray", "object": "KindObject"}
-		var objects []*model.Variant
+		var objects, arrays []*model.Variant
 		var expect []string
 		for _, v := range u.Variants {
 			if v.JSONKind == "object" {
 				objects = append(objects, v)
+				continue
+			}
+			if v.JSONKind == "array" && v.ItemKind != "" {
+				arrays = append(arrays, v)
 				continue
 			}
 			expect = append(expect, v.JSONKind)
@@ -1058,7 +1073,57 @@ func (g *gen) unionType(t *model.Type) error {
 					jen.Return(typeName(v.Type).Values(), jen.Nil())))
 				continue
 			}
+			if v.JSONKind == "number" && hasKind(u, "integer") {
+				continue // decided together with the integer variant below
+			}
+			if v.JSONKind == "integer" && hasKind(u, "number") {
+				num := variantOfKind(u, "number")
+				cases = append(cases, jen.Case(wire("KindNumber")).Block(
+					jen.Comment("A plain integer literal is the integer variant; any other number the number variant."),
+					jen.If(jen.Id("d").Dot("PeekInteger").Call()).Block(decodeVariant(v, false)...),
+					jen.Block(decodeVariant(num, false)...)))
+				continue
+			}
 			cases = append(cases, jen.Case(wire(kinds[v.JSONKind])).Block(decodeVariant(v, false)...))
+		}
+		if len(arrays) > 0 {
+			expect = append(expect, "array")
+			firstDeclared := arrays[0]
+			// Object elements: most required members first, as for objects.
+			sort.SliceStable(arrays, func(i, j int) bool { return len(arrays[i].ItemKeys) > len(arrays[j].ItemKeys) })
+			var keys []string
+			index := map[string]int{}
+			for _, v := range arrays {
+				for _, k := range v.ItemKeys {
+					if _, ok := index[k]; !ok {
+						index[k] = len(keys)
+						keys = append(keys, k)
+					}
+				}
+			}
+			var lits []jen.Code
+			for _, k := range keys {
+				lits = append(lits, jen.Lit(k))
+			}
+			arr := []jen.Code{
+				jen.List(jen.Id("first"), jen.Id("set"), jen.Err()).Op(":=").Id("d").Dot("PeekFirst").Call(jen.Index().String().Values(lits...)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Id("_").Op("=").Id("set"),
+			}
+			for _, v := range arrays {
+				cond := jen.Id("first").Op("==").Add(wire(kinds[v.ItemKind]))
+				if v.ItemKind == "object" {
+					var mask uint64
+					for _, k := range v.ItemKeys {
+						mask |= 1 << uint(index[k])
+					}
+					cond = cond.Op("&&").Id("set").Op("&").Lit(mask).Op("==").Lit(mask)
+				}
+				arr = append(arr, jen.If(cond).Block(decodeVariant(v, false)...))
+			}
+			arr = append(arr, jen.Comment("An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant."))
+			arr = append(arr, decodeVariant(firstDeclared, false)...)
+			cases = append(cases, jen.Case(wire("KindArray")).Block(arr...))
 		}
 		if len(objects) > 0 {
 			expect = append(expect, "object")

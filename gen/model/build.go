@@ -1055,17 +1055,17 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		}
 		byKind[k] = append(byKind[k], vi)
 	}
-	if len(byKind["integer"]) > 0 && len(byKind["number"]) > 0 {
-		return b.undecidable(t, s, "an integer variant and a number variant cannot be told apart")
-	}
+	// An integer variant and a number variant are told apart by the
+	// literal: a plain integer (no fraction or exponent) that fits in an
+	// int64 is the integer variant, any other number the number variant.
 	objects := byKind["object"]
 	if len(objects) > 1 {
-		// Each object variant must have a set of required members that no
-		// other variant's set contains.
+		// Objects are tried most required members first, so only two
+		// variants with the same required set cannot be told apart.
 		for i, a := range objects {
 			for j, c := range objects {
-				if i != j && subset(a.req, c.req) {
-					return b.undecidable(t, s, fmt.Sprintf("variants %s and %s have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
+				if i < j && subset(a.req, c.req) && subset(c.req, a.req) {
+					return b.undecidable(t, s, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
 				}
 			}
 		}
@@ -1073,12 +1073,22 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	} else {
 		u.By = ByKind
 	}
+	items := map[*variantInfo]*itemInfo{}
+	if arrays := byKind["array"]; len(arrays) > 1 {
+		var err error
+		if items, err = b.arrayItems(arrays); err != nil {
+			return b.undecidable(t, s, err.Error())
+		}
+	}
 	for _, k := range jsonKinds {
 		for _, vi := range byKind[k] {
-			if len(byKind[k]) > 1 && k != "object" {
+			if len(byKind[k]) > 1 && k != "object" && k != "array" {
 				return b.undecidable(t, s, fmt.Sprintf("two variants are of JSON type %s", k))
 			}
 			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
+			if it := items[vi]; it != nil {
+				v.ItemKind, v.ItemKeys = it.kind, it.keys
+			}
 			for name := range vi.req {
 				v.Keys = append(v.Keys, name)
 			}
@@ -1135,6 +1145,60 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		return u.Variants[i].JSONKind == "object" && u.Variants[j].JSONKind == "object" && len(u.Variants[i].Keys) > len(u.Variants[j].Keys)
 	})
 	return nil
+}
+
+type itemInfo struct {
+	kind string
+	keys []string
+}
+
+// arrayItems decides array variants by their first element: each variant's
+// items must be of a JSON type no other variant's items are, or objects
+// told apart by required members.
+func (b *builder) arrayItems(arrays []*variantInfo) (map[*variantInfo]*itemInfo, error) {
+	out := map[*variantInfo]*itemInfo{}
+	reqs := map[*variantInfo]map[string]bool{}
+	for _, vi := range arrays {
+		if vi.res.Items == nil {
+			return nil, fmt.Errorf("two variants are arrays and %s does not describe its items", vi.s.Loc.Pointer)
+		}
+		n, err := b.normalize(vi.res.Items)
+		if err != nil {
+			return nil, err
+		}
+		is := n.s
+		if n.target != nil {
+			is = n.target
+		}
+		k := kindOf(is)
+		if k == "" {
+			return nil, fmt.Errorf("two variants are arrays and the items of %s have no single JSON type", vi.s.Loc.Pointer)
+		}
+		it := &itemInfo{kind: k}
+		if k == "object" {
+			_, req, _, err := b.props(is, map[*load.Schema]bool{})
+			if err != nil {
+				return nil, err
+			}
+			reqs[vi] = req
+			for name := range req {
+				it.keys = append(it.keys, name)
+			}
+			sort.Strings(it.keys)
+		}
+		out[vi] = it
+	}
+	for i, a := range arrays {
+		for j, c := range arrays {
+			if i == j || out[a].kind != out[c].kind {
+				continue
+			}
+			if out[a].kind != "object" || (subset(reqs[a], reqs[c]) && subset(reqs[c], reqs[a])) {
+				return nil, fmt.Errorf("two variants are arrays whose elements cannot be told apart (%s and %s)", a.s.Loc.Pointer, c.s.Loc.Pointer)
+			}
+		}
+	}
+	return out, nil
 }
 
 func (b *builder) undecidable(t *Type, s *load.Schema, why string) error {

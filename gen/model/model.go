@@ -252,5 +252,10 @@ type Variant struct {
 	JSONKind string
 	// Keys are the required members of a ByKeys variant, which decide it.
 	Keys []string
+	// ItemKind and ItemKeys decide among several array variants by the
+	// first element: its JSON kind and, for objects, its required members.
+	// An empty array is the first array variant.
+	ItemKind string
+	ItemKeys []string
 	Doc  string
 }

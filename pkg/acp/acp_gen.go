@@ -5971,8 +5971,12 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[5] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		case "_meta":
 			if seen[6] {
@@ -6050,7 +6054,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		x.Meta.EncodeWire(e)
@@ -6072,9 +6076,9 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 	if x.Meta != nil {
 		p := wire.Join(p, "_meta")
@@ -6158,46 +6162,576 @@ func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 
 // The values of a `select` option: either one flat list or a list of labelled groups.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (two variants are of JSON type array).
-type SessionConfigSelectOptions json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsSessionConfigSelectOptionList, SessionConfigSelectOptionsSessionConfigSelectGroupList.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"group", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsSessionConfigSelectGroupList)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsSessionConfigSelectOptionList)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsSessionConfigSelectOptionList)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsSessionConfigSelectOptionList:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsSessionConfigSelectGroupList:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsSessionConfigSelectOptionList:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsSessionConfigSelectGroupList:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// One value of a `select` configuration option.
+type SessionConfigSelectOption struct {
+	// Identifier of the value, sent back when the user picks it.
+	Value SessionConfigValueID `json:"value"`
+	// Label of the value, for display.
+	Name string `json:"name"`
+	// Optional explanation of the value for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptions) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = SessionConfigSelectOptions(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptions) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptions) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+	if x.Meta != nil {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptions) Validate() error {
+func (x *SessionConfigSelectOption) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A flat list of values.
+type SessionConfigSelectOptionsSessionConfigSelectOptionList []SessionConfigSelectOption
+
+func (SessionConfigSelectOptionsSessionConfigSelectOptionList) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsSessionConfigSelectOptionList(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsSessionConfigSelectOptionList) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A labelled group of values of a `select` configuration option.
+type SessionConfigSelectGroup struct {
+	// Identifier of the group.
+	Group SessionConfigGroupID `json:"group"`
+	// Heading of the group, for display.
+	Name string `json:"name"`
+	// The values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "group":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "group")
+			}
+			seen[0] = true
+			if err := x.Group.DecodeWire(d); err != nil {
+				return wire.At(err, "group")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "group")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"group\":")
+	x.Group.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "group")
+		x.Group.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Values arranged under group headings.
+type SessionConfigSelectOptionsSessionConfigSelectGroupList []SessionConfigSelectGroup
+
+func (SessionConfigSelectOptionsSessionConfigSelectGroupList) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsSessionConfigSelectGroupList(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsSessionConfigSelectGroupList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -6420,356 +6954,6 @@ func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// One value of a `select` configuration option.
-type SessionConfigSelectOption struct {
-	// Identifier of the value, sent back when the user picks it.
-	Value SessionConfigValueID `json:"value"`
-	// Label of the value, for display.
-	Name string `json:"name"`
-	// Optional explanation of the value for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-	if x.Meta != nil {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A labelled group of values of a `select` configuration option.
-type SessionConfigSelectGroup struct {
-	// Identifier of the group.
-	Group SessionConfigGroupID `json:"group"`
-	// Heading of the group, for display.
-	Name string `json:"name"`
-	// The values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "group":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "group")
-			}
-			seen[0] = true
-			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "group")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"group\":")
-	x.Group.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "group")
-		x.Group.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -17972,8 +18156,12 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -18026,7 +18214,7 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -18047,7 +18235,7 @@ func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 	if x.Meta != nil {
@@ -18075,46 +18263,355 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 
 // A value the user entered in a form field.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (an integer variant and a number variant cannot be told apart).
-type ElicitationContentValue json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueElicitationBooleanValue, ElicitationContentValueElicitationIntegerValue, ElicitationContentValueElicitationNumberValue, ElicitationContentValueElicitationStringValue, ElicitationContentValueElicitationStringArrayValue.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// DecodeElicitationContentValue decodes a ElicitationContentValue from d.
+func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(ElicitationContentValueElicitationBooleanValue)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		// A plain integer literal is the integer variant; any other number the number variant.
+		if d.PeekInteger() {
+			v := new(ElicitationContentValueElicitationIntegerValue)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		{
+			v := new(ElicitationContentValueElicitationNumberValue)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+	case wire.KindString:
+		v := new(ElicitationContentValueElicitationStringValue)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ElicitationContentValueElicitationStringArrayValue)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("boolean or integer or number or string or array")
+}
+
+// EncodeElicitationContentValue encodes v to e; a nil v is null.
+func EncodeElicitationContentValue(e *wire.Encoder, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueElicitationBooleanValue:
+		v.EncodeWire(e)
+	case ElicitationContentValueElicitationIntegerValue:
+		v.EncodeWire(e)
+	case ElicitationContentValueElicitationNumberValue:
+		v.EncodeWire(e)
+	case ElicitationContentValueElicitationStringValue:
+		v.EncodeWire(e)
+	case ElicitationContentValueElicitationStringArrayValue:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationContentValue records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationContentValue(c *wire.Checker, p string, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueElicitationBooleanValue:
+		v.CheckWire(c, p)
+	case ElicitationContentValueElicitationIntegerValue:
+		v.CheckWire(c, p)
+	case ElicitationContentValueElicitationNumberValue:
+		v.CheckWire(c, p)
+	case ElicitationContentValueElicitationStringValue:
+		v.CheckWire(c, p)
+	case ElicitationContentValueElicitationStringArrayValue:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalElicitationContentValue decodes a ElicitationContentValue from data, strictly.
+func UnmarshalElicitationContentValue(data []byte) (ElicitationContentValue, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationContentValue(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationContentValue encodes v.
+func MarshalElicitationContentValue(v ElicitationContentValue) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationContentValue(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationContentValue checks v against its schema's constraints and returns every violation.
+func ValidateElicitationContentValue(v ElicitationContentValue) error {
+	var c wire.Checker
+	CheckElicitationContentValue(&c, "", v)
+	return c.Err()
+}
+
+// Yes or no.
+type ElicitationContentValueElicitationBooleanValue bool
+
+func (ElicitationContentValueElicitationBooleanValue) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationContentValue) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
+func (x *ElicitationContentValueElicitationBooleanValue) DecodeWire(d *wire.Decoder) error {
+	var v bool
 	{
-		v1, err := wire.DecodeRaw(d)
+		v1, err := d.Bool()
 		if err != nil {
 			return err
 		}
 		v = v1
 	}
-	*x = ElicitationContentValue(v)
+	*x = ElicitationContentValueElicitationBooleanValue(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationContentValue) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *ElicitationContentValueElicitationBooleanValue) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValue) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationContentValueElicitationBooleanValue) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValue) Validate() error {
+func (x *ElicitationContentValueElicitationBooleanValue) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValue) UnmarshalJSON(data []byte) error {
+func (x *ElicitationContentValueElicitationBooleanValue) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
+func (x ElicitationContentValueElicitationBooleanValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A whole number.
+type ElicitationContentValueElicitationIntegerValue int64
+
+func (ElicitationContentValueElicitationIntegerValue) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueElicitationIntegerValue) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueElicitationIntegerValue(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueElicitationIntegerValue) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueElicitationIntegerValue) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueElicitationIntegerValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueElicitationIntegerValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueElicitationIntegerValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A number.
+type ElicitationContentValueElicitationNumberValue float64
+
+func (ElicitationContentValueElicitationNumberValue) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueElicitationNumberValue) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueElicitationNumberValue(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueElicitationNumberValue) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueElicitationNumberValue) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueElicitationNumberValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueElicitationNumberValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueElicitationNumberValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Text, or one chosen value.
+type ElicitationContentValueElicitationStringValue string
+
+func (ElicitationContentValueElicitationStringValue) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueElicitationStringValue) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueElicitationStringValue(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueElicitationStringValue) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueElicitationStringValue) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueElicitationStringValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueElicitationStringValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueElicitationStringValue) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The values chosen in a multiple choice.
+type ElicitationContentValueElicitationStringArrayValue []string
+
+func (ElicitationContentValueElicitationStringArrayValue) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueElicitationStringArrayValue) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = ElicitationContentValueElicitationStringArrayValue(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueElicitationStringArrayValue) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueElicitationStringArrayValue) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueElicitationStringArrayValue) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueElicitationStringArrayValue) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueElicitationStringArrayValue) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20200,50 +20697,119 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 
 // The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or a response. This schema checks the envelope only; the method's params or result are checked with the method's own schema (see dispatch.json). ACP sends one message per line over stdio; batches are not used. The three kinds are listed with `anyOf` because a malformed message can fit two of them (a `method` and a `result`); the kind is decided by the keys present: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /anyOf/1 and /anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type Envelope json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
+type Envelope interface {
+	isEnvelope()
+}
 
-// DecodeWire decodes the value from d.
-func (x *Envelope) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeEnvelope decodes a Envelope from d.
+func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "jsonrpc", "method"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x7) == uint64(0x7) {
+			v := new(Request)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			v := new(Notification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(Response)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Request (id, jsonrpc, method); Notification (jsonrpc, method); Response (id, jsonrpc)",
+			Offset: d.Offset(),
+		}
 	}
-	*x = Envelope(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *Envelope) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeEnvelope encodes v to e; a nil v is null.
+func EncodeEnvelope(e *wire.Encoder, v Envelope) {
+	switch v := v.(type) {
+	case *Request:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Notification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Response:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Envelope) CheckWire(c *wire.Checker, p string) {}
+// CheckEnvelope records in c every constraint v breaks, under the JSON pointer p.
+func CheckEnvelope(c *wire.Checker, p string, v Envelope) {
+	switch v := v.(type) {
+	case *Request:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Notification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Response:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Envelope) Validate() error {
+// UnmarshalEnvelope decodes a Envelope from data, strictly.
+func UnmarshalEnvelope(data []byte) (Envelope, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeEnvelope(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalEnvelope encodes v.
+func MarshalEnvelope(v Envelope) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeEnvelope(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateEnvelope checks v against its schema's constraints and returns every violation.
+func ValidateEnvelope(v Envelope) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckEnvelope(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Envelope) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Envelope) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A call that expects an answer: it carries an `id`, which the answer repeats.
+// A request.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 type Request struct {
@@ -20256,6 +20822,8 @@ type Request struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*Request) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
 func (x *Request) DecodeWire(d *wire.Decoder) error {
@@ -20403,7 +20971,7 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A one-way message: it has a method but no `id`, and gets no answer.
+// A notification.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 type Notification struct {
@@ -20416,6 +20984,8 @@ type Notification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*Notification) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
 func (x *Notification) DecodeWire(d *wire.Decoder) error {
@@ -20557,7 +21127,7 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The answer to a request: the request's `id` and exactly one of `result` or `error`.
+// A response.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 type Response struct {
@@ -20570,6 +21140,8 @@ type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*Response) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
 func (x *Response) DecodeWire(d *wire.Decoder) error {
@@ -20700,21 +21272,6 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.Error != nil {
 		p := wire.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
-	}
-	{
-		matched := 0
-		if x.Result != nil {
-			matched++
-		}
-		if x.Error != nil {
-			matched++
-		}
-		if matched == 0 {
-			c.Fail(p, "needs result, or error")
-		}
-		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
-		}
 	}
 }
 
@@ -20934,6 +21491,498 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A call that expects an answer: it carries an `id`, which the answer repeats.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type Request2 struct {
+	// Identifier chosen by the caller, repeated in the answer.
+	ID RequestID `json:"id"`
+	// Name of the method to call. Names starting with `_` are extension methods.
+	Method string `json:"method"`
+	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Request2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Request2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Request2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Request2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Request2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Request2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Request2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Request2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A one-way message: it has a method but no `id`, and gets no answer.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type Notification2 struct {
+	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
+	Method string `json:"method"`
+	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Never present: a message with an `id` is a request or a response.
+	ID json.RawMessage `json:"id,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Notification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Notification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		case "id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Notification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Notification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	if x.ID != nil {
+		e.RawKey("\"id\":")
+		e.Raw(x.ID)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Notification2) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Notification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Notification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Notification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The answer to a request: the request's `id` and exactly one of `result` or `error`.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type Response2 struct {
+	// The `id` of the request being answered; null when it could not be determined.
+	ID RequestID `json:"id"`
+	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Response2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Response2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "result":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "result")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "result")
+				}
+				x.Result = v0
+			}
+		case "error":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[3] = true
+			{
+				v := new(Error)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Response2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Response2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	if x.Result != nil {
+		e.RawKey("\"result\":")
+		e.Raw(x.Result)
+	}
+	if x.Error != nil {
+		e.RawKey("\"error\":")
+		(*x.Error).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Response2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Error != nil {
+		p := wire.Join(p, "error")
+		(*x.Error).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Result != nil {
+			matched++
+		}
+		if x.Error != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs result, or error")
+		}
+		if matched > 1 {
+			c.Fail(p, "must have exactly one of: result; error")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Response2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Response2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Response2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -26676,7 +27725,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -26782,7 +27831,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationAcceptAction).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationAcceptAction)
 				return v, v.DecodeWire(d)
@@ -26810,15 +27859,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/ElicitationContentValue":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ElicitationContentValue).CheckWire(c, p)
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ElicitationContentValue)
-				return v, v.DecodeWire(d)
+				return DecodeElicitationContentValue(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ElicitationContentValue).EncodeWire(e)
+				u, _ := v.(ElicitationContentValue)
+				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
 		}, true
@@ -27568,7 +28618,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -27613,7 +28663,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionConfigSelect).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionConfigSelect)
 				return v, v.DecodeWire(d)
@@ -27656,15 +28706,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionConfigSelectOptions).CheckWire(c, p)
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionConfigSelectOptions)
-				return v, v.DecodeWire(d)
+				return DecodeSessionConfigSelectOptions(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionConfigSelectOptions).EncodeWire(e)
+				u, _ := v.(SessionConfigSelectOptions)
+				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
 		}, true
@@ -28157,7 +29208,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -28260,15 +29311,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Envelope).CheckWire(c, p)
+				u, _ := v.(Envelope)
+				CheckEnvelope(c, p, u)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Envelope)
-				return v, v.DecodeWire(d)
+				return DecodeEnvelope(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Envelope).EncodeWire(e)
+				u, _ := v.(Envelope)
+				EncodeEnvelope(e, u)
 			},
 			Name: "Envelope",
 		}, true
@@ -28305,32 +29357,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Notification).CheckWire(c, p)
+				v.(*Notification2).CheckWire(c, p)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Notification)
+				v := new(Notification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Notification).EncodeWire(e)
+				v.(*Notification2).EncodeWire(e)
 			},
-			Name: "Notification",
+			Name: "Notification2",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Request).CheckWire(c, p)
+				v.(*Request2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Request)
+				v := new(Request2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Request).EncodeWire(e)
+				v.(*Request2).EncodeWire(e)
 			},
-			Name: "Request",
+			Name: "Request2",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -28351,17 +29403,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Response).CheckWire(c, p)
+				v.(*Response2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Response)
+				v := new(Response2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Response).EncodeWire(e)
+				v.(*Response2).EncodeWire(e)
 			},
-			Name: "Response",
+			Name: "Response2",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.params.json#":
 		return wire.Codec{
@@ -28518,7 +29570,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(LoadSessionResponse)
 				return v, v.DecodeWire(d)
@@ -28548,7 +29600,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -28638,7 +29690,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -28669,7 +29721,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)

@@ -1,6 +1,9 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // Decodable is a value a Decoder can fill. Every generated type is one.
 type Decodable interface {
@@ -225,4 +228,39 @@ func (c Codec) Validate(v any) error {
 	var ch Checker
 	c.Check(&ch, "", v)
 	return ch.Err()
+}
+
+// PeekFirst looks at the first element of the array at the read position
+// without consuming anything: its kind (KindInvalid for an empty array)
+// and, when it is an object, which of keys (at most 64) it has.
+func (d *Decoder) PeekFirst(keys []string) (Kind, uint64, error) {
+	pos, depth := d.pos, d.depth
+	defer func() { d.pos, d.depth = pos, depth }()
+	if err := d.BeginArray(); err != nil {
+		return KindInvalid, 0, err
+	}
+	more, err := d.NextElem()
+	if err != nil || !more {
+		return KindInvalid, 0, err
+	}
+	k := d.Kind()
+	if k != KindObject || len(keys) == 0 {
+		return k, 0, nil
+	}
+	set, err := d.PeekKeys(keys)
+	return k, set, err
+}
+
+// PeekInteger reports whether the next value is a number written as a
+// plain integer that fits in an int64 (no fraction, no exponent), without
+// consuming it.
+func (d *Decoder) PeekInteger() bool {
+	pos := d.pos
+	defer func() { d.pos = pos }()
+	b, plain, err := d.number()
+	if err != nil || !plain {
+		return false
+	}
+	_, err = strconv.ParseInt(string(b), 10, 64)
+	return err == nil
 }

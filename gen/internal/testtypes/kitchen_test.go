@@ -308,3 +308,54 @@ func TestNamesAndCollisions(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestUnionsByElementLiteralAndKeySets(t *testing.T) {
+	inv := map[string]string{
+		`["a","b"]`:                       "Names",
+		`[{"name":"a"}]`:                  "Entries",
+		`[{"name":"a","version":"1"}]`:    "Pairs",
+		`[]`:                              "Names",
+		`[{"version":"1","name":"a"},{}]`: "error",
+	}
+	for in, want := range inv {
+		v, err := kitchen.UnmarshalInventory([]byte(in))
+		got := "error"
+		switch v.(type) {
+		case kitchen.InventoryNames:
+			got = "Names"
+		case kitchen.InventoryEntries:
+			got = "Entries"
+		case kitchen.InventoryPairs:
+			got = "Pairs"
+		}
+		if got != want || (want == "error") != (err != nil) {
+			t.Errorf("inventory %s = %s, %v; want %s", in, got, err, want)
+		}
+	}
+	for in, want := range map[string]string{`5`: "Whole", `-12`: "Whole", `5.0`: "Fraction", `1e3`: "Fraction", `99999999999999999999`: "Fraction"} {
+		v, err := kitchen.UnmarshalAmount([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got := "Fraction"
+		if _, ok := v.(kitchen.AmountWhole); ok {
+			got = "Whole"
+		}
+		if got != want {
+			t.Errorf("amount %s = %s, want %s", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{`{"method":"m"}`: "Call", `{"id":1,"method":"m"}`: "CallWithID"} {
+		v, err := kitchen.UnmarshalRPC([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got := "Call"
+		if _, ok := v.(*kitchen.CallWithID); ok {
+			got = "CallWithID"
+		}
+		if got != want {
+			t.Errorf("rpc %s = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -340,7 +340,7 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from agent to client.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/1 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type AgentRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -10379,7 +10379,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -14527,8 +14527,12 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[7] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -14607,7 +14611,7 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	x.Unknown.Encode(e)
 }
 
@@ -14625,9 +14629,9 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
 
@@ -14801,46 +14805,627 @@ func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 
 // Possible values for a session configuration option.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (two variants are of JSON type array).
-type SessionConfigSelectOptions json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"group", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsGrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsUngrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsUngrouped)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsGrouped:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsGrouped:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptions) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = SessionConfigSelectOptions(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptions) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptions) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptions) Validate() error {
+func (x *SessionConfigSelectOption) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsUngrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	Group SessionConfigGroupID `json:"group"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "group":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "group")
+			}
+			seen[0] = true
+			if err := x.Group.DecodeWire(d); err != nil {
+				return wire.At(err, "group")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "group")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"group\":")
+	x.Group.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "group")
+		x.Group.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigGroupID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigGroupID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsGrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsGrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15089,407 +15674,6 @@ func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	Group SessionConfigGroupID `json:"group"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "group":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "group")
-			}
-			seen[0] = true
-			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "group")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"group\":")
-	x.Group.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "group")
-		x.Group.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigGroupID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigGroupID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value.
@@ -15531,8 +15715,12 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[1] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -15576,7 +15764,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	x.Unknown.Encode(e)
 }
 
@@ -15586,9 +15774,9 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
 
@@ -17175,7 +17363,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params AgentNotificationParams `json:"params,omitempty"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -17215,8 +17403,22 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[AgentNotificationParams]()
+			} else {
+				var v AgentNotificationParams
+				{
+					v1, err := DecodeAgentNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17256,18 +17458,22 @@ func (x *AgentNotification) EncodeWire(e *wire.Encoder) {
 func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeAgentNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -17295,52 +17501,127 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentNotification/properties/params/anyOf/0/anyOf/2 and /$defs/AgentNotification/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type AgentNotificationParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are SessionNotification, CompleteElicitationNotification, ExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *AgentNotificationParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(SessionNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(CompleteElicitationNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: SessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); ExtNotification ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = AgentNotificationParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *AgentNotificationParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
+	switch v := v.(type) {
+	case *SessionNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *CompleteElicitationNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentNotificationParams) CheckWire(c *wire.Checker, p string) {}
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
+	switch v := v.(type) {
+	case *SessionNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CompleteElicitationNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentNotificationParams) Validate() error {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification containing a session update from the agent.
+// Handles session update notifications from the agent.
 //
-// Used to stream real-time progress and results during prompt processing.
+// This is a notification endpoint (no response expected) that receives
+// real-time updates about session progress, including message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before responding with the cancelled stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
 type SessionNotification struct {
@@ -17357,6 +17638,8 @@ type SessionNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*SessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
@@ -20876,6 +21159,367 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CompleteElicitationNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompleteElicitationNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "elicitationId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "elicitationId")
+			}
+			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				return wire.At(err, "elicitationId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "elicitationId")
+		x.ElicitationID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompleteElicitationNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ExtNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification containing a session update from the agent.
+//
+// Used to stream real-time progress and results during prompt processing.
+//
+// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+type SessionNotification2 struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "update":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "update")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionUpdate(d)
+				if err != nil {
+					return wire.At(err, "update")
+				}
+				x.Update = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "update")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"update\":")
+	EncodeSessionUpdate(e, x.Update)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "update")
+		CheckSessionUpdate(c, p, x.Update)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // All text that was typed after the command name is provided as input.
 type UnstructuredCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
@@ -20998,7 +21642,7 @@ func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 }
 
 // Notification sent by the agent when a URL-based elicitation is complete.
-type CompleteElicitationNotification struct {
+type CompleteElicitationNotification2 struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21014,10 +21658,10 @@ type CompleteElicitationNotification struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = CompleteElicitationNotification2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21079,14 +21723,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -21097,7 +21741,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -21105,19 +21749,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *CompleteElicitationNotification2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21269,7 +21913,7 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from client to agent.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -26186,7 +26830,7 @@ func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -28120,8 +28764,12 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -28178,7 +28826,7 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -28195,7 +28843,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 }
@@ -28219,46 +28867,355 @@ func (x Accept) MarshalJSON() ([]byte, error) {
 
 // Allowed wire representations for `ElicitationContentValue`.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (an integer variant and a number variant cannot be told apart).
-type ElicitationContentValue json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueBoolean, ElicitationContentValueInteger, ElicitationContentValueNumber, ElicitationContentValueString, ElicitationContentValueStringArray.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// DecodeElicitationContentValue decodes a ElicitationContentValue from d.
+func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(ElicitationContentValueBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		// A plain integer literal is the integer variant; any other number the number variant.
+		if d.PeekInteger() {
+			v := new(ElicitationContentValueInteger)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		{
+			v := new(ElicitationContentValueNumber)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+	case wire.KindString:
+		v := new(ElicitationContentValueString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ElicitationContentValueStringArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("boolean or integer or number or string or array")
+}
+
+// EncodeElicitationContentValue encodes v to e; a nil v is null.
+func EncodeElicitationContentValue(e *wire.Encoder, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.EncodeWire(e)
+	case ElicitationContentValueInteger:
+		v.EncodeWire(e)
+	case ElicitationContentValueNumber:
+		v.EncodeWire(e)
+	case ElicitationContentValueString:
+		v.EncodeWire(e)
+	case ElicitationContentValueStringArray:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationContentValue records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationContentValue(c *wire.Checker, p string, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.CheckWire(c, p)
+	case ElicitationContentValueInteger:
+		v.CheckWire(c, p)
+	case ElicitationContentValueNumber:
+		v.CheckWire(c, p)
+	case ElicitationContentValueString:
+		v.CheckWire(c, p)
+	case ElicitationContentValueStringArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalElicitationContentValue decodes a ElicitationContentValue from data, strictly.
+func UnmarshalElicitationContentValue(data []byte) (ElicitationContentValue, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationContentValue(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationContentValue encodes v.
+func MarshalElicitationContentValue(v ElicitationContentValue) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationContentValue(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationContentValue checks v against its schema's constraints and returns every violation.
+func ValidateElicitationContentValue(v ElicitationContentValue) error {
+	var c wire.Checker
+	CheckElicitationContentValue(&c, "", v)
+	return c.Err()
+}
+
+// Boolean value accepted in elicitation response content.
+type ElicitationContentValueBoolean bool
+
+func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationContentValue) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
+func (x *ElicitationContentValueBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
 	{
-		v1, err := wire.DecodeRaw(d)
+		v1, err := d.Bool()
 		if err != nil {
 			return err
 		}
 		v = v1
 	}
-	*x = ElicitationContentValue(v)
+	*x = ElicitationContentValueBoolean(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationContentValue) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *ElicitationContentValueBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValue) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationContentValueBoolean) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValue) Validate() error {
+func (x *ElicitationContentValueBoolean) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValue) UnmarshalJSON(data []byte) error {
+func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
+func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Integer value accepted in elicitation response content.
+type ElicitationContentValueInteger int64
+
+func (ElicitationContentValueInteger) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueInteger) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Number value accepted in elicitation response content.
+type ElicitationContentValueNumber float64
+
+func (ElicitationContentValueNumber) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueNumber) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueNumber) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// String value accepted in elicitation response content.
+type ElicitationContentValueString string
+
+func (ElicitationContentValueString) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// String array value accepted in elicitation response content.
+type ElicitationContentValueStringArray []string
+
+func (ElicitationContentValueStringArray) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = ElicitationContentValueStringArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueStringArray) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueStringArray) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueStringArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -28569,8 +29526,12 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -28615,7 +29576,7 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -28632,7 +29593,7 @@ func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 }
@@ -28659,7 +29620,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params ClientNotificationParams `json:"params,omitempty"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -28699,8 +29660,22 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[ClientNotificationParams]()
+			} else {
+				var v ClientNotificationParams
+				{
+					v1, err := DecodeClientNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -28740,18 +29715,22 @@ func (x *ClientNotification) EncodeWire(e *wire.Encoder) {
 func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeClientNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -28779,50 +29758,110 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientNotification/properties/params/anyOf/0/anyOf/1 and /$defs/ClientNotification/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type ClientNotificationParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CancelNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(CancelNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ClientNotificationParamsExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: CancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = ClientNotificationParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *CancelNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ClientNotificationParamsExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParams) CheckWire(c *wire.Checker, p string) {}
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *CancelNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ClientNotificationParamsExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParams) Validate() error {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification to cancel ongoing operations for a session.
+// Cancels ongoing operations for a session.
+//
+// This is a notification sent by the client to cancel an ongoing prompt turn.
+//
+// Upon receiving this notification, the Agent SHOULD:
+// - Stop all language model requests as soon as possible
+// - Abort all tool call invocations in progress
+// - Send any pending `session/update` notifications
+// - Respond to the original `session/prompt` request with the `cancelled` stop reason
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
 type CancelNotification struct {
@@ -28837,6 +29876,8 @@ type CancelNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*CancelNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
@@ -28943,6 +29984,213 @@ func (x *CancelNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x CancelNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientNotificationParamsExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientNotificationParamsExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification to cancel ongoing operations for a session.
+//
+// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+type CancelNotification2 struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29382,17 +30630,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelNotification).CheckWire(c, p)
+				v.(*CancelNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelNotification)
+				v := new(CancelNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelNotification).EncodeWire(e)
+				v.(*CancelNotification2).EncodeWire(e)
 			},
-			Name: "CancelNotification",
+			Name: "CancelNotification2",
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -29429,7 +30677,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ClientNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ClientNotification)
 				return v, v.DecodeWire(d)
@@ -29593,24 +30841,24 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification).CheckWire(c, p)
+				v.(*CompleteElicitationNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification)
+				v := new(CompleteElicitationNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification).EncodeWire(e)
+				v.(*CompleteElicitationNotification2).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification",
+			Name: "CompleteElicitationNotification2",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -29703,7 +30951,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -29808,7 +31056,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationAcceptAction).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationAcceptAction)
 				return v, v.DecodeWire(d)
@@ -29836,15 +31084,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ElicitationContentValue).CheckWire(c, p)
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ElicitationContentValue)
-				return v, v.DecodeWire(d)
+				return DecodeElicitationContentValue(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ElicitationContentValue).EncodeWire(e)
+				u, _ := v.(ElicitationContentValue)
+				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
 		}, true
@@ -30277,7 +31526,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(LoadSessionResponse)
 				return v, v.DecodeWire(d)
@@ -30474,7 +31723,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -30866,7 +32115,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -31002,7 +32251,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -31047,7 +32296,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionConfigSelect).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionConfigSelect)
 				return v, v.DecodeWire(d)
@@ -31090,15 +32339,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionConfigSelectOptions).CheckWire(c, p)
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionConfigSelectOptions)
-				return v, v.DecodeWire(d)
+				return DecodeSessionConfigSelectOptions(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionConfigSelectOptions).EncodeWire(e)
+				u, _ := v.(SessionConfigSelectOptions)
+				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
 		}, true
@@ -31240,17 +32490,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionNotification).CheckWire(c, p)
+				v.(*SessionNotification2).CheckWire(c, p)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionNotification)
+				v := new(SessionNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionNotification).EncodeWire(e)
+				v.(*SessionNotification2).EncodeWire(e)
 			},
-			Name: "SessionNotification",
+			Name: "SessionNotification2",
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -31304,7 +32554,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)

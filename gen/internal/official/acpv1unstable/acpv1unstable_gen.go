@@ -340,7 +340,7 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from agent to client.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/1 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type AgentRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -10663,7 +10663,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/3 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -17483,8 +17483,12 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[7] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17563,7 +17567,7 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	x.Unknown.Encode(e)
 }
 
@@ -17581,9 +17585,9 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
 
@@ -17757,46 +17761,627 @@ func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 
 // Possible values for a session configuration option.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (two variants are of JSON type array).
-type SessionConfigSelectOptions json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"group", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsGrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsUngrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsUngrouped)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsGrouped:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsGrouped:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptions) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = SessionConfigSelectOptions(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptions) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptions) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptions) Validate() error {
+func (x *SessionConfigSelectOption) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsUngrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	Group SessionConfigGroupID `json:"group"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "group":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "group")
+			}
+			seen[0] = true
+			if err := x.Group.DecodeWire(d); err != nil {
+				return wire.At(err, "group")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "group")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"group\":")
+	x.Group.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "group")
+		x.Group.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigGroupID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigGroupID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsGrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsGrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -18045,407 +18630,6 @@ func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	Group SessionConfigGroupID `json:"group"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "group":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "group")
-			}
-			seen[0] = true
-			if err := x.Group.DecodeWire(d); err != nil {
-				return wire.At(err, "group")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "group")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"group\":")
-	x.Group.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "group")
-		x.Group.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigGroupID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigGroupID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value.
@@ -18487,8 +18671,12 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[1] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -18532,7 +18720,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	x.Unknown.Encode(e)
 }
 
@@ -18542,9 +18730,9 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
 
@@ -21215,7 +21403,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params AgentNotificationParams `json:"params,omitempty"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -21255,8 +21443,22 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[AgentNotificationParams]()
+			} else {
+				var v AgentNotificationParams
+				{
+					v1, err := DecodeAgentNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -21296,18 +21498,22 @@ func (x *AgentNotification) EncodeWire(e *wire.Encoder) {
 func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeAgentNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -21335,52 +21541,144 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentNotification/properties/params/anyOf/0/anyOf/3 and /$defs/AgentNotification/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type AgentNotificationParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are SessionNotification, CompleteElicitationNotification, AuthStatusUpdateNotification, ExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *AgentNotificationParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId", "state"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(SessionNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(CompleteElicitationNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x8) == uint64(0x8) {
+			v := new(AuthStatusUpdateNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: SessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); AuthStatusUpdateNotification (state); ExtNotification ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = AgentNotificationParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *AgentNotificationParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
+	switch v := v.(type) {
+	case *SessionNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *CompleteElicitationNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AuthStatusUpdateNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentNotificationParams) CheckWire(c *wire.Checker, p string) {}
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
+	switch v := v.(type) {
+	case *SessionNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CompleteElicitationNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AuthStatusUpdateNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentNotificationParams) Validate() error {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification containing a session update from the agent.
+// Handles session update notifications from the agent.
 //
-// Used to stream real-time progress and results during prompt processing.
+// This is a notification endpoint (no response expected) that receives
+// real-time updates about session progress, including message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before responding with the cancelled stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
 type SessionNotification struct {
@@ -21397,6 +21695,8 @@ type SessionNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*SessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
@@ -27763,6 +28063,547 @@ func (x SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CompleteElicitationNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompleteElicitationNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "elicitationId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "elicitationId")
+			}
+			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				return wire.At(err, "elicitationId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "elicitationId")
+		x.ElicitationID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompleteElicitationNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed at any point.
+//
+// Notification that the agent's authentication state changed.
+//
+// Only sent by agents that advertise the `auth.status` capability.
+type AuthStatusUpdateNotification struct {
+	// Whether the agent can start sessions without the user signing in first.
+	//
+	// This is the only field clients should act on. Clients MUST treat values they
+	// do not recognize as `unknown`.
+	State AuthState `json:"state"`
+	// The accounts the agent has configured, for display.
+	//
+	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
+	// Agents that hold credentials for several providers or accounts SHOULD list each
+	// of them and mark the ones in effect with `active`.
+	Accounts []AuthAccount `json:"accounts,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AuthStatusUpdateNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AuthStatusUpdateNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "state":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "state")
+			}
+			seen[0] = true
+			if err := x.State.DecodeWire(d); err != nil {
+				return wire.At(err, "state")
+			}
+		case "accounts":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "accounts")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "accounts")
+				}
+				s0 := make([]AuthAccount, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "accounts")
+					}
+					if !more {
+						break
+					}
+					var e0 AuthAccount
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "accounts")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Accounts = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "state")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"state\":")
+	x.State.EncodeWire(e)
+	if x.Accounts != nil {
+		e.RawKey("\"accounts\":")
+		e.BeginArray()
+		for i0 := range x.Accounts {
+			x.Accounts[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "state")
+		x.State.CheckWire(c, p)
+	}
+	if x.Accounts != nil {
+		p := wire.Join(p, "accounts")
+		for i0 := range x.Accounts {
+			p := wire.JoinIndex(p, i0)
+			x.Accounts[i0].CheckWire(c, p)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthStatusUpdateNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ExtNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification containing a session update from the agent.
+//
+// Used to stream real-time progress and results during prompt processing.
+//
+// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
+type SessionNotification2 struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "update":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "update")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionUpdate(d)
+				if err != nil {
+					return wire.At(err, "update")
+				}
+				x.Update = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "update")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"update\":")
+	EncodeSessionUpdate(e, x.Update)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "update")
+		CheckSessionUpdate(c, p, x.Update)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // All text that was typed after the command name is provided as input.
 type UnstructuredCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
@@ -29310,7 +30151,7 @@ func (x None) MarshalJSON() ([]byte, error) {
 }
 
 // Notification sent by the agent when a URL-based elicitation is complete.
-type CompleteElicitationNotification struct {
+type CompleteElicitationNotification2 struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29326,10 +30167,10 @@ type CompleteElicitationNotification struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = CompleteElicitationNotification2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29391,14 +30232,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -29409,7 +30250,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -29417,19 +30258,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *CompleteElicitationNotification2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29442,7 +30283,7 @@ func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 // Carries the same fields as the `auth/status` response. Agents that advertise the
 // `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 // send it when the reported status differs from the last one sent on the connection.
-type AuthStatusUpdateNotification struct {
+type AuthStatusUpdateNotification2 struct {
 	// Whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
@@ -29465,10 +30306,10 @@ type AuthStatusUpdateNotification struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AuthStatusUpdateNotification2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AuthStatusUpdateNotification{}
+	*x = AuthStatusUpdateNotification2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29556,14 +30397,14 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
+func (x *AuthStatusUpdateNotification2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AuthStatusUpdateNotification2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"state\":")
 	x.State.EncodeWire(e)
 	if x.Accounts != nil {
@@ -29582,7 +30423,7 @@ func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AuthStatusUpdateNotification2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
@@ -29597,19 +30438,19 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthStatusUpdateNotification) Validate() error {
+func (x *AuthStatusUpdateNotification2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+func (x *AuthStatusUpdateNotification2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
+func (x AuthStatusUpdateNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29761,7 +30602,7 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from client to agent.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -37022,7 +37863,7 @@ func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -38956,8 +39797,12 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -39014,7 +39859,7 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -39031,7 +39876,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 }
@@ -39055,46 +39900,355 @@ func (x Accept) MarshalJSON() ([]byte, error) {
 
 // Allowed wire representations for `ElicitationContentValue`.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (an integer variant and a number variant cannot be told apart).
-type ElicitationContentValue json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueBoolean, ElicitationContentValueInteger, ElicitationContentValueNumber, ElicitationContentValueString, ElicitationContentValueStringArray.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// DecodeElicitationContentValue decodes a ElicitationContentValue from d.
+func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(ElicitationContentValueBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		// A plain integer literal is the integer variant; any other number the number variant.
+		if d.PeekInteger() {
+			v := new(ElicitationContentValueInteger)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		{
+			v := new(ElicitationContentValueNumber)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+	case wire.KindString:
+		v := new(ElicitationContentValueString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ElicitationContentValueStringArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("boolean or integer or number or string or array")
+}
+
+// EncodeElicitationContentValue encodes v to e; a nil v is null.
+func EncodeElicitationContentValue(e *wire.Encoder, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.EncodeWire(e)
+	case ElicitationContentValueInteger:
+		v.EncodeWire(e)
+	case ElicitationContentValueNumber:
+		v.EncodeWire(e)
+	case ElicitationContentValueString:
+		v.EncodeWire(e)
+	case ElicitationContentValueStringArray:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationContentValue records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationContentValue(c *wire.Checker, p string, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.CheckWire(c, p)
+	case ElicitationContentValueInteger:
+		v.CheckWire(c, p)
+	case ElicitationContentValueNumber:
+		v.CheckWire(c, p)
+	case ElicitationContentValueString:
+		v.CheckWire(c, p)
+	case ElicitationContentValueStringArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalElicitationContentValue decodes a ElicitationContentValue from data, strictly.
+func UnmarshalElicitationContentValue(data []byte) (ElicitationContentValue, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationContentValue(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationContentValue encodes v.
+func MarshalElicitationContentValue(v ElicitationContentValue) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationContentValue(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationContentValue checks v against its schema's constraints and returns every violation.
+func ValidateElicitationContentValue(v ElicitationContentValue) error {
+	var c wire.Checker
+	CheckElicitationContentValue(&c, "", v)
+	return c.Err()
+}
+
+// Boolean value accepted in elicitation response content.
+type ElicitationContentValueBoolean bool
+
+func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationContentValue) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
+func (x *ElicitationContentValueBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
 	{
-		v1, err := wire.DecodeRaw(d)
+		v1, err := d.Bool()
 		if err != nil {
 			return err
 		}
 		v = v1
 	}
-	*x = ElicitationContentValue(v)
+	*x = ElicitationContentValueBoolean(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationContentValue) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *ElicitationContentValueBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValue) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationContentValueBoolean) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValue) Validate() error {
+func (x *ElicitationContentValueBoolean) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValue) UnmarshalJSON(data []byte) error {
+func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
+func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Integer value accepted in elicitation response content.
+type ElicitationContentValueInteger int64
+
+func (ElicitationContentValueInteger) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueInteger) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Number value accepted in elicitation response content.
+type ElicitationContentValueNumber float64
+
+func (ElicitationContentValueNumber) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueNumber) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueNumber) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// String value accepted in elicitation response content.
+type ElicitationContentValueString string
+
+func (ElicitationContentValueString) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// String array value accepted in elicitation response content.
+type ElicitationContentValueStringArray []string
+
+func (ElicitationContentValueStringArray) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = ElicitationContentValueStringArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueStringArray) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueStringArray) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueStringArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -39405,8 +40559,12 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -39451,7 +40609,7 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -39468,7 +40626,7 @@ func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 }
@@ -39981,7 +41139,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params ClientNotificationParams `json:"params,omitempty"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -40021,8 +41179,22 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[ClientNotificationParams]()
+			} else {
+				var v ClientNotificationParams
+				{
+					v1, err := DecodeClientNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -40062,18 +41234,22 @@ func (x *ClientNotification) EncodeWire(e *wire.Encoder) {
 func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeClientNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -40101,50 +41277,127 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientNotification/properties/params/anyOf/0/anyOf/2 and /$defs/ClientNotification/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type ClientNotificationParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MessageMCPNotification, CancelNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"method", "requestId", "serverId", "sessionId"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x7) == uint64(0x7) {
+			v := new(MessageMCPNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x8) == uint64(0x8) {
+			v := new(CancelNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ClientNotificationParamsExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: MessageMCPNotification (method, requestId, serverId); CancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = ClientNotificationParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *MessageMCPNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *CancelNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ClientNotificationParamsExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParams) CheckWire(c *wire.Checker, p string) {}
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *MessageMCPNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CancelNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ClientNotificationParamsExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParams) Validate() error {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification to cancel ongoing operations for a session.
+// Cancels ongoing operations for a session.
+//
+// This is a notification sent by the client to cancel an ongoing prompt turn.
+//
+// Upon receiving this notification, the Agent SHOULD:
+// - Stop all language model requests as soon as possible
+// - Abort all tool call invocations in progress
+// - Send any pending `session/update` notifications
+// - Respond to the original `session/prompt` request with the `cancelled` stop reason
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
 type CancelNotification struct {
@@ -40159,6 +41412,8 @@ type CancelNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*CancelNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
@@ -40272,10 +41527,7 @@ func (x CancelNotification) MarshalJSON() ([]byte, error) {
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
 //
-// Notification parameters for `mcp/message`.
-//
-// Sent by the provider to the consumer for an active request (including
-// subscription acknowledgements and updates). The outer envelope has no `id`.
+// Sends an MCP-over-ACP notification.
 type MessageMCPNotification struct {
 	// The declared ACP MCP server handling the associated request.
 	ServerID MCPServerACPID `json:"serverId"`
@@ -40296,6 +41548,8 @@ type MessageMCPNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*MessageMCPNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
@@ -40452,6 +41706,400 @@ func (x *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientNotificationParamsExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientNotificationParamsExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification to cancel ongoing operations for a session.
+//
+// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
+type CancelNotification2 struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelNotification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed at any point.
+//
+// Notification parameters for `mcp/message`.
+//
+// Sent by the provider to the consumer for an active request (including
+// subscription acknowledgements and updates). The outer envelope has no `id`.
+type MessageMCPNotification2 struct {
+	// The declared ACP MCP server handling the associated request.
+	ServerID MCPServerACPID `json:"serverId"`
+	// The identifier of the active inner MCP request.
+	RequestID MCPRequestID `json:"requestId"`
+	// The inner MCP method name.
+	Method string `json:"method"`
+	// Optional inner MCP params.
+	//
+	// If omitted or set to `null`, the inner MCP message has no params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *MessageMCPNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MessageMCPNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "serverId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "serverId")
+			}
+			seen[0] = true
+			if err := x.ServerID.DecodeWire(d); err != nil {
+				return wire.At(err, "serverId")
+			}
+		case "requestId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[1] = true
+			if err := x.RequestID.DecodeWire(d); err != nil {
+				return wire.At(err, "requestId")
+			}
+		case "method":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "serverId")
+	}
+	if !seen[1] {
+		missing = append(missing, "requestId")
+	}
+	if !seen[2] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MessageMCPNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MessageMCPNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"serverId\":")
+	x.ServerID.EncodeWire(e)
+	e.RawKey("\"requestId\":")
+	x.RequestID.EncodeWire(e)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MessageMCPNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "serverId")
+		x.ServerID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "requestId")
+		x.RequestID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MessageMCPNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MessageMCPNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MessageMCPNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -41507,8 +43155,12 @@ func (x *ProxyResponseResult) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "result")
 			}
 			seen[1] = true
-			if err := x.Result.DecodeWire(d); err != nil {
-				return wire.At(err, "result")
+			{
+				v0, err := DecodeProxyResponseResultResult(d)
+				if err != nil {
+					return wire.At(err, "result")
+				}
+				x.Result = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -41552,7 +43204,7 @@ func (x *ProxyResponseResult) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"result\":")
-	x.Result.EncodeWire(e)
+	EncodeProxyResponseResultResult(e, x.Result)
 	x.Unknown.Encode(e)
 }
 
@@ -41562,9 +43214,9 @@ func (x *ProxyResponseResult) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Result != nil {
+	{
 		p := wire.Join(p, "result")
-		x.Result.CheckWire(c, p)
+		CheckProxyResponseResultResult(c, p, x.Result)
 	}
 }
 
@@ -41587,46 +43239,406 @@ func (x ProxyResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ProxyResponse/anyOf/0/properties/result/anyOf/1 and /$defs/ProxyResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type ProxyResponseResultResult json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are InitializeProxyResponse, ProxySuccessorResponse.
+type ProxyResponseResultResult interface {
+	isProxyResponseResultResult()
+}
+
+// DecodeProxyResponseResultResult decodes a ProxyResponseResultResult from d.
+func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"protocolVersion"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(InitializeProxyResponse)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ProxySuccessorResponse)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: InitializeProxyResponse (protocolVersion); ProxySuccessorResponse ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeProxyResponseResultResult encodes v to e; a nil v is null.
+func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResult) {
+	switch v := v.(type) {
+	case *InitializeProxyResponse:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ProxySuccessorResponse:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckProxyResponseResultResult records in c every constraint v breaks, under the JSON pointer p.
+func CheckProxyResponseResultResult(c *wire.Checker, p string, v ProxyResponseResultResult) {
+	switch v := v.(type) {
+	case *InitializeProxyResponse:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ProxySuccessorResponse:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalProxyResponseResultResult decodes a ProxyResponseResultResult from data, strictly.
+func UnmarshalProxyResponseResultResult(data []byte) (ProxyResponseResultResult, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeProxyResponseResultResult(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalProxyResponseResultResult encodes v.
+func MarshalProxyResponseResultResult(v ProxyResponseResultResult) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeProxyResponseResultResult(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateProxyResponseResultResult checks v against its schema's constraints and returns every violation.
+func ValidateProxyResponseResultResult(v ProxyResponseResultResult) error {
+	var c wire.Checker
+	CheckProxyResponseResultResult(&c, "", v)
+	return c.Err()
+}
+
+// Successful result returned for a `proxy/initialize` request.
+type InitializeProxyResponse struct {
+	// The protocol version the client specified if supported by the agent,
+	// or the latest protocol version supported by the agent.
+	//
+	// The client should disconnect, if it doesn't support this version.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the agent.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Information about the Agent name and version sent to the Client.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*InitializeProxyResponse) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
-func (x *ProxyResponseResultResult) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *InitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = InitializeProxyResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "protocolVersion":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "protocolVersion")
+			}
+			seen[0] = true
+			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
+				return wire.At(err, "protocolVersion")
+			}
+		case "agentCapabilities":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "agentCapabilities")
+			}
+			seen[1] = true
+			{
+				v := new(AgentCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "agentCapabilities")
+				}
+				x.AgentCapabilities = v
+			}
+		case "authMethods":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "authMethods")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "authMethods")
+				}
+				s0 := make([]AuthMethod, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "authMethods")
+					}
+					if !more {
+						break
+					}
+					var e0 AuthMethod
+					{
+						v1, err := DecodeAuthMethod(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "authMethods")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AuthMethods = s0
+			}
+		case "agentInfo":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "agentInfo")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "agentInfo")
+			}
+			if isNull {
+				x.AgentInfo = wire.Null[Implementation]()
+			} else {
+				var v Implementation
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "agentInfo")
+				}
+				x.AgentInfo = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = ProxyResponseResultResult(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "protocolVersion")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxyResponseResultResult) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *InitializeProxyResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *InitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"protocolVersion\":")
+	x.ProtocolVersion.EncodeWire(e)
+	if x.AgentCapabilities != nil {
+		e.RawKey("\"agentCapabilities\":")
+		(*x.AgentCapabilities).EncodeWire(e)
+	}
+	if x.AuthMethods != nil {
+		e.RawKey("\"authMethods\":")
+		e.BeginArray()
+		for i0 := range x.AuthMethods {
+			EncodeAuthMethod(e, x.AuthMethods[i0])
+		}
+		e.EndArray()
+	}
+	if !x.AgentInfo.IsAbsent() {
+		e.RawKey("\"agentInfo\":")
+		if v, ok := x.AgentInfo.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxyResponseResultResult) CheckWire(c *wire.Checker, p string) {}
+func (x *InitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "protocolVersion")
+		x.ProtocolVersion.CheckWire(c, p)
+	}
+	if x.AgentCapabilities != nil {
+		p := wire.Join(p, "agentCapabilities")
+		(*x.AgentCapabilities).CheckWire(c, p)
+	}
+	if x.AuthMethods != nil {
+		p := wire.Join(p, "authMethods")
+		for i0 := range x.AuthMethods {
+			p := wire.JoinIndex(p, i0)
+			CheckAuthMethod(c, p, x.AuthMethods[i0])
+		}
+	}
+	if v, ok := x.AgentInfo.Get(); ok {
+		p := wire.Join(p, "agentInfo")
+		v.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxyResponseResultResult) Validate() error {
+func (x *InitializeProxyResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxyResponseResultResult) UnmarshalJSON(data []byte) error {
+func (x *InitializeProxyResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxyResponseResultResult) MarshalJSON() ([]byte, error) {
+func (x InitializeProxyResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Successful result returned for a `proxy/successor` request.
+type ProxySuccessorResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ProxySuccessorResponse) isProxyResponseResultResult() {}
+
+// DecodeWire decodes the value from d.
+func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ProxySuccessorResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProxySuccessorResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -41764,7 +43776,7 @@ func (x ProxyResponseError) MarshalJSON() ([]byte, error) {
 // The same as the `initialize` response. The proxy builds it from its successor's
 // `initialize` response and answers with the capabilities of the chain from itself onward.
 // It MUST NOT change `protocolVersion`.
-type InitializeProxyResponse = InitializeResponse
+type InitializeProxyResponse2 = InitializeResponse
 
 // A JSON-RPC notification object.
 type ProxyNotification struct {
@@ -42333,17 +44345,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
+				v.(*AuthStatusUpdateNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(AuthStatusUpdateNotification)
+				v := new(AuthStatusUpdateNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*AuthStatusUpdateNotification).EncodeWire(e)
+				v.(*AuthStatusUpdateNotification2).EncodeWire(e)
 			},
-			Name: "AuthStatusUpdateNotification",
+			Name: "AuthStatusUpdateNotification2",
 		}, true
 	case "#/$defs/AuthenticateRequest":
 		return wire.Codec{
@@ -42468,17 +44480,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelNotification).CheckWire(c, p)
+				v.(*CancelNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelNotification)
+				v := new(CancelNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelNotification).EncodeWire(e)
+				v.(*CancelNotification2).EncodeWire(e)
 			},
-			Name: "CancelNotification",
+			Name: "CancelNotification2",
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -42515,7 +44527,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ClientNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ClientNotification)
 				return v, v.DecodeWire(d)
@@ -42679,24 +44691,24 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification).CheckWire(c, p)
+				v.(*CompleteElicitationNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification)
+				v := new(CompleteElicitationNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification).EncodeWire(e)
+				v.(*CompleteElicitationNotification2).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification",
+			Name: "CompleteElicitationNotification2",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -42789,7 +44801,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -42924,7 +44936,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationAcceptAction).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationAcceptAction)
 				return v, v.DecodeWire(d)
@@ -42952,15 +44964,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ElicitationContentValue).CheckWire(c, p)
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ElicitationContentValue)
-				return v, v.DecodeWire(d)
+				return DecodeElicitationContentValue(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ElicitationContentValue).EncodeWire(e)
+				u, _ := v.(ElicitationContentValue)
+				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
 		}, true
@@ -43258,7 +45271,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ForkSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ForkSessionResponse)
 				return v, v.DecodeWire(d)
@@ -43499,7 +45512,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*LoadSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(LoadSessionResponse)
 				return v, v.DecodeWire(d)
@@ -43708,17 +45721,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/MessageMcpNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*MessageMCPNotification).CheckWire(c, p)
+				v.(*MessageMCPNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(MessageMCPNotification)
+				v := new(MessageMCPNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*MessageMCPNotification).EncodeWire(e)
+				v.(*MessageMCPNotification2).EncodeWire(e)
 			},
-			Name: "MessageMCPNotification",
+			Name: "MessageMCPNotification2",
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
@@ -43802,7 +45815,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -44254,7 +46267,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ProxyResponse)
 				CheckProxyResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeProxyResponse(d)
 			},
@@ -44466,7 +46479,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -44662,7 +46675,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -44707,7 +46720,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionConfigSelect).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionConfigSelect)
 				return v, v.DecodeWire(d)
@@ -44750,15 +46763,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionConfigSelectOptions).CheckWire(c, p)
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionConfigSelectOptions)
-				return v, v.DecodeWire(d)
+				return DecodeSessionConfigSelectOptions(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionConfigSelectOptions).EncodeWire(e)
+				u, _ := v.(SessionConfigSelectOptions)
+				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
 		}, true
@@ -44945,17 +46959,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionNotification).CheckWire(c, p)
+				v.(*SessionNotification2).CheckWire(c, p)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionNotification)
+				v := new(SessionNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionNotification).EncodeWire(e)
+				v.(*SessionNotification2).EncodeWire(e)
 			},
-			Name: "SessionNotification",
+			Name: "SessionNotification2",
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -45159,7 +47173,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)

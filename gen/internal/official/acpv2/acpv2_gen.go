@@ -16,7 +16,7 @@ type AgentRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentRequestParams `json:"params,omitempty"`
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -68,8 +68,22 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[2] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[AgentRequestParams]()
+			} else {
+				var v AgentRequestParams
+				{
+					v1, err := DecodeAgentRequestParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -114,9 +128,13 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeAgentRequestParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -127,9 +145,9 @@ func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckAgentRequestParams(c, p, v)
 	}
 }
 
@@ -324,52 +342,127 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from agent to client.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/2 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type AgentRequestParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are RequestPermissionRequest, CreateElicitationRequest, ExtMethodRequest.
+type AgentRequestParams interface {
+	isAgentRequestParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *AgentRequestParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeAgentRequestParams decodes a AgentRequestParams from d.
+func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"options", "sessionId", "title", "message"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x7) == uint64(0x7) {
+			v := new(RequestPermissionRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x8) == uint64(0x8) {
+			v := new(CreateElicitationRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ExtMethodRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: RequestPermissionRequest (options, sessionId, title); CreateElicitationRequest (message); ExtMethodRequest ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = AgentRequestParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *AgentRequestParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeAgentRequestParams encodes v to e; a nil v is null.
+func EncodeAgentRequestParams(e *wire.Encoder, v AgentRequestParams) {
+	switch v := v.(type) {
+	case *RequestPermissionRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *CreateElicitationRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ExtMethodRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentRequestParams) CheckWire(c *wire.Checker, p string) {}
+// CheckAgentRequestParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentRequestParams(c *wire.Checker, p string, v AgentRequestParams) {
+	switch v := v.(type) {
+	case *RequestPermissionRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CreateElicitationRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ExtMethodRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentRequestParams) Validate() error {
+// UnmarshalAgentRequestParams decodes a AgentRequestParams from data, strictly.
+func UnmarshalAgentRequestParams(data []byte) (AgentRequestParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentRequestParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentRequestParams encodes v.
+func MarshalAgentRequestParams(v AgentRequestParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentRequestParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentRequestParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentRequestParams(v AgentRequestParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckAgentRequestParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request for user permission to proceed with an operation.
+// Requests permission from the user for an operation.
 //
-// Sent when the agent needs authorization before performing a sensitive operation.
+// Called by the agent when it needs user authorization before executing
+// a potentially sensitive operation. The client should present the options
+// to the user and return their decision.
+//
+// After `session/cancel`, the agent stops waiting for requests of the cancelled
+// foreground work and SHOULD cancel them with `$/cancel_request`. The client
+// answers a cancelled request with the `cancelled` outcome.
 //
 // See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
 type RequestPermissionRequest struct {
@@ -402,6 +495,8 @@ type RequestPermissionRequest struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*RequestPermissionRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
@@ -7095,6 +7190,485 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Requests structured user input via a form or URL.
+//
+// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+type CreateElicitationRequest struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CreateElicitationRequest) isAgentRequestParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *CreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CreateElicitationRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "message":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CreateElicitationRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CreateElicitationRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension method requests from the agent.
+//
+// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while maintaining
+// protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtMethodRequest struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ExtMethodRequest) isAgentRequestParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ExtMethodRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ExtMethodRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtMethodRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ExtMethodRequest) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtMethodRequest) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtMethodRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtMethodRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtMethodRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request for user permission to proceed with an operation.
+//
+// Sent when the agent needs authorization before performing a sensitive operation.
+//
+// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
+type RequestPermissionRequest2 struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Human-readable title for the permission prompt.
+	//
+	// This title is specific to the permission prompt and does not update any
+	// subject's displayed title.
+	Title string `json:"title"`
+	// Optional human-readable explanation of why permission is needed.
+	//
+	// This text is specific to the permission prompt and does not update any
+	// subject's displayed content. Omitted and `null` are equivalent and mean no separate
+	// permission description was provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional structured context about the operation requiring permission.
+	//
+	// Omitted and `null` are equivalent and mean no structured subject was provided.
+	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
+	// Available permission options for the user to choose from.
+	// Must contain at least one option.
+	Options []PermissionOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *RequestPermissionRequest2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = RequestPermissionRequest2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "title")
+				}
+				x.Title = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "subject":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "subject")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "subject")
+			}
+			if isNull {
+				x.Subject = wire.Null[RequestPermissionSubject]()
+			} else {
+				var v RequestPermissionSubject
+				{
+					v1, err := DecodeRequestPermissionSubject(d)
+					if err != nil {
+						return wire.At(err, "subject")
+					}
+					v = v1
+				}
+				x.Subject = wire.Some(v)
+			}
+		case "options":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[4] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]PermissionOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 PermissionOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "title")
+	}
+	if !seen[4] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *RequestPermissionRequest2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *RequestPermissionRequest2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"title\":")
+	e.String(x.Title)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Subject.IsAbsent() {
+		e.RawKey("\"subject\":")
+		if v, ok := x.Subject.Get(); ok {
+			EncodeRequestPermissionSubject(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *RequestPermissionRequest2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if v, ok := x.Subject.Get(); ok {
+		p := wire.Join(p, "subject")
+		CheckRequestPermissionSubject(c, p, v)
+	}
+	{
+		p := wire.Join(p, "options")
+		if len(x.Options) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+		}
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *RequestPermissionRequest2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *RequestPermissionRequest2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x RequestPermissionRequest2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Text-based resource contents.
 type TextResourceContents2 struct {
 	// Text payload carried by this content block.
@@ -7682,23 +8256,23 @@ func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
 //
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest2, which keeps the JSON as it was.
+type CreateElicitationRequest2 interface {
+	isCreateElicitationRequest2()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
+// UnknownCreateElicitationRequest2 is a variant of CreateElicitationRequest2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest2 struct {
 	// Tag is the value of the member "mode".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
+func (*UnknownCreateElicitationRequest2) isCreateElicitationRequest2() {}
 
-// DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
-func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, error) {
+// DecodeCreateElicitationRequest2 decodes a CreateElicitationRequest2 from d.
+func DecodeCreateElicitationRequest2(d *wire.Decoder) (CreateElicitationRequest2, error) {
 	tag, ok, err := d.PeekTag("mode")
 	if err != nil {
 		return nil, err
@@ -7728,14 +8302,14 @@ func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, 
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownCreateElicitationRequest{
+	return &UnknownCreateElicitationRequest2{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeCreateElicitationRequest encodes v to e; a nil v is null.
-func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest) {
+// EncodeCreateElicitationRequest2 encodes v to e; a nil v is null.
+func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest2) {
 	switch v := v.(type) {
 	case *Form:
 		if v == nil {
@@ -7749,7 +8323,7 @@ func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest)
 			return
 		}
 		v.EncodeWire(e)
-	case *UnknownCreateElicitationRequest:
+	case *UnknownCreateElicitationRequest2:
 		if v == nil {
 			e.Null()
 			return
@@ -7767,8 +8341,8 @@ func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest)
 	}
 }
 
-// CheckCreateElicitationRequest records in c every constraint v breaks, under the JSON pointer p.
-func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitationRequest) {
+// CheckCreateElicitationRequest2 records in c every constraint v breaks, under the JSON pointer p.
+func CheckCreateElicitationRequest2(c *wire.Checker, p string, v CreateElicitationRequest2) {
 	switch v := v.(type) {
 	case *Form:
 		if v != nil {
@@ -7781,28 +8355,28 @@ func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitatio
 	}
 }
 
-// UnmarshalCreateElicitationRequest decodes a CreateElicitationRequest from data, strictly.
-func UnmarshalCreateElicitationRequest(data []byte) (CreateElicitationRequest, error) {
+// UnmarshalCreateElicitationRequest2 decodes a CreateElicitationRequest2 from data, strictly.
+func UnmarshalCreateElicitationRequest2(data []byte) (CreateElicitationRequest2, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeCreateElicitationRequest(d)
+	v, err := DecodeCreateElicitationRequest2(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalCreateElicitationRequest encodes v.
-func MarshalCreateElicitationRequest(v CreateElicitationRequest) ([]byte, error) {
+// MarshalCreateElicitationRequest2 encodes v.
+func MarshalCreateElicitationRequest2(v CreateElicitationRequest2) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeCreateElicitationRequest(e, v)
+	EncodeCreateElicitationRequest2(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateCreateElicitationRequest checks v against its schema's constraints and returns every violation.
-func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
+// ValidateCreateElicitationRequest2 checks v against its schema's constraints and returns every violation.
+func ValidateCreateElicitationRequest2(v CreateElicitationRequest2) error {
 	var c wire.Checker
-	CheckCreateElicitationRequest(&c, "", v)
+	CheckCreateElicitationRequest2(&c, "", v)
 	return c.Err()
 }
 
@@ -7824,7 +8398,7 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Form) isCreateElicitationRequest() {}
+func (*Form) isCreateElicitationRequest2() {}
 
 // DecodeWire decodes the value from d.
 func (x *Form) DecodeWire(d *wire.Decoder) error {
@@ -10774,7 +11348,7 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*URL) isCreateElicitationRequest() {}
+func (*URL) isCreateElicitationRequest2() {}
 
 // DecodeWire decodes the value from d.
 func (x *URL) DecodeWire(d *wire.Decoder) error {
@@ -12128,7 +12702,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -16303,8 +16877,12 @@ func (x *Select) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[7] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -16383,7 +16961,7 @@ func (x *Select) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	x.Unknown.Encode(e)
 }
 
@@ -16401,9 +16979,9 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
 
@@ -16577,46 +17155,632 @@ func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 
 // Possible values for a session configuration option.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (two variants are of JSON type array).
-type SessionConfigSelectOptions json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"groupId", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsGrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsUngrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsUngrouped)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsGrouped:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsGrouped:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptions) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = SessionConfigSelectOptions(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptions) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptions) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptions) Validate() error {
+func (x *SessionConfigSelectOption) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptions) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigSelectOptions) MarshalJSON() ([]byte, error) {
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsUngrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	GroupID SessionConfigGroupID `json:"groupId"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group. MUST contain at least one value.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "groupId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "groupId")
+			}
+			seen[0] = true
+			if err := x.GroupID.DecodeWire(d); err != nil {
+				return wire.At(err, "groupId")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "groupId")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"groupId\":")
+	x.GroupID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "groupId")
+		x.GroupID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		if len(x.Options) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+		}
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigGroupID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigGroupID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsGrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsGrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -17409,412 +18573,6 @@ func (x TextCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	GroupID SessionConfigGroupID `json:"groupId"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group. MUST contain at least one value.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "groupId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "groupId")
-			}
-			seen[0] = true
-			if err := x.GroupID.DecodeWire(d); err != nil {
-				return wire.At(err, "groupId")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "groupId")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"groupId\":")
-	x.GroupID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "groupId")
-		x.GroupID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
-		}
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigGroupID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigGroupID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A single-value selector (dropdown) session configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value. MUST be one of the `value`s in `options`.
@@ -17857,8 +18615,12 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "options")
 			}
 			seen[1] = true
-			if err := x.Options.DecodeWire(d); err != nil {
-				return wire.At(err, "options")
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -17902,7 +18664,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
-	x.Options.EncodeWire(e)
+	EncodeSessionConfigSelectOptions(e, x.Options)
 	x.Unknown.Encode(e)
 }
 
@@ -17912,9 +18674,9 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
 	}
-	if x.Options != nil {
+	{
 		p := wire.Join(p, "options")
-		x.Options.CheckWire(c, p)
+		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
 }
 
@@ -19751,7 +20513,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params AgentNotificationParams `json:"params,omitempty"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -19791,8 +20553,22 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[AgentNotificationParams]()
+			} else {
+				var v AgentNotificationParams
+				{
+					v1, err := DecodeAgentNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -19832,18 +20608,22 @@ func (x *AgentNotification) EncodeWire(e *wire.Encoder) {
 func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeAgentNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -19871,52 +20651,128 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentNotification/properties/params/anyOf/0/anyOf/2 and /$defs/AgentNotification/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type AgentNotificationParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UpdateSessionNotification, CompleteElicitationNotification, ExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *AgentNotificationParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UpdateSessionNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(CompleteElicitationNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: UpdateSessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); ExtNotification ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = AgentNotificationParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *AgentNotificationParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
+	switch v := v.(type) {
+	case *UpdateSessionNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *CompleteElicitationNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentNotificationParams) CheckWire(c *wire.Checker, p string) {}
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
+	switch v := v.(type) {
+	case *UpdateSessionNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CompleteElicitationNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentNotificationParams) Validate() error {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification containing a session update from the agent.
+// Handles session update notifications from the agent.
 //
-// Agents can send session updates at any point while the session exists.
+// This is a notification endpoint (no response expected) that receives
+// updates about session activity, including message updates, message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before reporting an idle `state_update` with the cancelled
+// stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
 type UpdateSessionNotification struct {
@@ -19933,6 +20789,8 @@ type UpdateSessionNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*UpdateSessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
@@ -25144,6 +26002,365 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CompleteElicitationNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompleteElicitationNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "elicitationId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "elicitationId")
+			}
+			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				return wire.At(err, "elicitationId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "elicitationId")
+		x.ElicitationID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompleteElicitationNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ExtNotification) isAgentNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification containing a session update from the agent.
+//
+// Agents can send session updates at any point while the session exists.
+//
+// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+type UpdateSessionNotification2 struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *UpdateSessionNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UpdateSessionNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "update":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "update")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionUpdate(d)
+				if err != nil {
+					return wire.At(err, "update")
+				}
+				x.Update = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "update")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UpdateSessionNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UpdateSessionNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"update\":")
+	EncodeSessionUpdate(e, x.Update)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UpdateSessionNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "update")
+		CheckSessionUpdate(c, p, x.Update)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UpdateSessionNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UpdateSessionNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UpdateSessionNotification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // One piece of work running independently of the session's foreground work.
 //
 // Items reference entities the Client already tracks. The Agent MUST announce each item
@@ -27996,7 +29213,7 @@ func (x Idle) MarshalJSON() ([]byte, error) {
 // Notification sent by the agent when a URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
-type CompleteElicitationNotification struct {
+type CompleteElicitationNotification2 struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28010,10 +29227,10 @@ type CompleteElicitationNotification struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = CompleteElicitationNotification2{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28075,14 +29292,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -28093,7 +29310,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -28101,19 +29318,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *CompleteElicitationNotification2) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -28265,7 +29482,7 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from client to agent.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/4 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -32576,7 +33793,7 @@ func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -34183,7 +35400,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params ClientNotificationParams `json:"params,omitempty"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -34223,8 +35440,22 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			if err := x.Params.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[ClientNotificationParams]()
+			} else {
+				var v ClientNotificationParams
+				{
+					v1, err := DecodeClientNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -34264,18 +35495,22 @@ func (x *ClientNotification) EncodeWire(e *wire.Encoder) {
 func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		x.Params.EncodeWire(e)
+		if v, ok := x.Params.Get(); ok {
+			EncodeClientNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Params != nil {
+	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		x.Params.CheckWire(c, p)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -34303,50 +35538,129 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientNotification/properties/params/anyOf/0/anyOf/1 and /$defs/ClientNotification/properties/params/anyOf/0/anyOf/0 have no tag and the required members of the first are all required by the second too; give every variant a property with a distinct const (a tag)).
-type ClientNotificationParams json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CancelSessionNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
 
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId"})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		v = v1
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(CancelSessionNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ClientNotificationParamsExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: CancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
+			Offset: d.Offset(),
+		}
 	}
-	*x = ClientNotificationParams(v)
-	return nil
+	return nil, d.TypeError("object")
 }
 
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *CancelSessionNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ClientNotificationParamsExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParams) CheckWire(c *wire.Checker, p string) {}
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
+	switch v := v.(type) {
+	case *CancelSessionNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ClientNotificationParamsExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParams) Validate() error {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	x.CheckWire(&c, "")
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification to cancel a session's foreground work and its prompts not yet inserted.
+// Cancels a session's foreground work and its prompts not yet inserted.
+//
+// Work in the latest `background` list is not covered and keeps running. The
+// Agent MAY stop background activity it does not list.
+//
+// Upon receiving this notification, the Agent SHOULD stop all language model
+// requests and all tool call invocations of the cancelled foreground work as soon
+// as possible.
+//
+// The Agent MUST stop waiting for pending `session/request_permission` requests of
+// the cancelled work and treat them as not approved. It SHOULD cancel each of them
+// with `$/cancel_request`.
+//
+// After all ongoing operations have been successfully aborted and pending
+// updates have been sent, the Agent MUST send an idle `state_update` session
+// update with the `cancelled` stop reason if cancellation ended active
+// foreground work. No additional completion update is required if no
+// foreground work was active.
+//
+// After cancellation completes, the Agent SHOULD ignore late answers rather
+// than use them to resume the cancelled work.
+//
+// Agents MUST catch errors caused by aborting cancelled work and report the
+// `cancelled` stop reason, not `error`.
+//
+// The Agent MAY send content or tool call updates after receiving
+// `session/cancel`, but MUST send them before the idle `state_update` that
+// reports cancellation.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
 type CancelSessionNotification struct {
@@ -34361,6 +35675,8 @@ type CancelSessionNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+func (*CancelSessionNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
@@ -34467,6 +35783,213 @@ func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientNotificationParamsExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientNotificationParamsExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification to cancel a session's foreground work and its prompts not yet inserted.
+//
+// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
+type CancelSessionNotification2 struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelSessionNotification2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelSessionNotification2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelSessionNotification2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelSessionNotification2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelSessionNotification2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelSessionNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelSessionNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelSessionNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -34667,7 +36190,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentNotification)
 				return v, v.DecodeWire(d)
@@ -34682,7 +36205,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentRequest).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentRequest)
 				return v, v.DecodeWire(d)
@@ -34955,17 +36478,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelSessionNotification).CheckWire(c, p)
+				v.(*CancelSessionNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelSessionNotification)
+				v := new(CancelSessionNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelSessionNotification).EncodeWire(e)
+				v.(*CancelSessionNotification2).EncodeWire(e)
 			},
-			Name: "CancelSessionNotification",
+			Name: "CancelSessionNotification2",
 		}, true
 	case "#/$defs/CancelTerminalRequest":
 		return wire.Codec{
@@ -35077,7 +36600,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ClientNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ClientNotification)
 				return v, v.DecodeWire(d)
@@ -35241,24 +36764,24 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification).CheckWire(c, p)
+				v.(*CompleteElicitationNotification2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification)
+				v := new(CompleteElicitationNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification).EncodeWire(e)
+				v.(*CompleteElicitationNotification2).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification",
+			Name: "CompleteElicitationNotification2",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ConfigOptionUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ConfigOptionUpdate)
 				return v, v.DecodeWire(d)
@@ -35332,18 +36855,18 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(CreateElicitationRequest)
-				CheckCreateElicitationRequest(c, p, u)
+				u, _ := v.(CreateElicitationRequest2)
+				CheckCreateElicitationRequest2(c, p, u)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeCreateElicitationRequest(d)
+				return DecodeCreateElicitationRequest2(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(CreateElicitationRequest)
-				EncodeCreateElicitationRequest(e, u)
+				u, _ := v.(CreateElicitationRequest2)
+				EncodeCreateElicitationRequest2(e, u)
 			},
-			Name: "CreateElicitationRequest",
+			Name: "CreateElicitationRequest2",
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -36214,7 +37737,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*NewSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(NewSessionResponse)
 				return v, v.DecodeWire(d)
@@ -36591,17 +38114,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*RequestPermissionRequest).CheckWire(c, p)
+				v.(*RequestPermissionRequest2).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(RequestPermissionRequest)
+				v := new(RequestPermissionRequest2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*RequestPermissionRequest).EncodeWire(e)
+				v.(*RequestPermissionRequest2).EncodeWire(e)
 			},
-			Name: "RequestPermissionRequest",
+			Name: "RequestPermissionRequest2",
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -36684,7 +38207,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ResumeSessionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ResumeSessionResponse)
 				return v, v.DecodeWire(d)
@@ -36820,7 +38343,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionConfigOption)
 				CheckSessionConfigOption(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionConfigOption(d)
 			},
@@ -36850,7 +38373,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionConfigSelect).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionConfigSelect)
 				return v, v.DecodeWire(d)
@@ -36893,15 +38416,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionConfigSelectOptions":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionConfigSelectOptions).CheckWire(c, p)
+				u, _ := v.(SessionConfigSelectOptions)
+				CheckSessionConfigSelectOptions(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionConfigSelectOptions)
-				return v, v.DecodeWire(d)
+				return DecodeSessionConfigSelectOptions(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionConfigSelectOptions).EncodeWire(e)
+				u, _ := v.(SessionConfigSelectOptions)
+				EncodeSessionConfigSelectOptions(e, u)
 			},
 			Name: "SessionConfigSelectOptions",
 		}, true
@@ -37016,7 +38540,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -37047,7 +38571,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SetSessionConfigOptionResponse).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SetSessionConfigOptionResponse)
 				return v, v.DecodeWire(d)
@@ -37497,17 +39021,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/UpdateSessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UpdateSessionNotification).CheckWire(c, p)
+				v.(*UpdateSessionNotification2).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UpdateSessionNotification)
+				v := new(UpdateSessionNotification2)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*UpdateSessionNotification).EncodeWire(e)
+				v.(*UpdateSessionNotification2).EncodeWire(e)
 			},
-			Name: "UpdateSessionNotification",
+			Name: "UpdateSessionNotification2",
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{

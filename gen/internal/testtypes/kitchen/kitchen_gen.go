@@ -2784,6 +2784,1010 @@ func (x AddOp) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Arrays told apart by their first element.
+//
+// It is a union decided by the JSON type of the value. Its variants are InventoryNames, InventoryEntries, InventoryPairs.
+type Inventory interface {
+	isInventory()
+}
+
+// DecodeInventory decodes a Inventory from d.
+func DecodeInventory(d *wire.Decoder) (Inventory, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"name", "version"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x3) == uint64(0x3) {
+			v := new(InventoryPairs)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0x1) == uint64(0x1) {
+			v := new(InventoryEntries)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindString {
+			v := new(InventoryNames)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(InventoryNames)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeInventory encodes v to e; a nil v is null.
+func EncodeInventory(e *wire.Encoder, v Inventory) {
+	switch v := v.(type) {
+	case InventoryNames:
+		v.EncodeWire(e)
+	case InventoryEntries:
+		v.EncodeWire(e)
+	case InventoryPairs:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckInventory records in c every constraint v breaks, under the JSON pointer p.
+func CheckInventory(c *wire.Checker, p string, v Inventory) {
+	switch v := v.(type) {
+	case InventoryNames:
+		v.CheckWire(c, p)
+	case InventoryEntries:
+		v.CheckWire(c, p)
+	case InventoryPairs:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalInventory decodes a Inventory from data, strictly.
+func UnmarshalInventory(data []byte) (Inventory, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeInventory(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalInventory encodes v.
+func MarshalInventory(v Inventory) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeInventory(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateInventory checks v against its schema's constraints and returns every violation.
+func ValidateInventory(v Inventory) error {
+	var c wire.Checker
+	CheckInventory(&c, "", v)
+	return c.Err()
+}
+
+// Flat names.
+type InventoryNames []string
+
+func (InventoryNames) isInventory() {}
+
+// DecodeWire decodes the value from d.
+func (x *InventoryNames) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = InventoryNames(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InventoryNames) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InventoryNames) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InventoryNames) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InventoryNames) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InventoryNames) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An entry.
+type Entry struct {
+	// N.
+	Name string `json:"name"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Entry) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Entry{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Entry) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Entry) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Entry) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Entry) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Entry) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Entry) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Rich entries.
+type InventoryEntries []Entry
+
+func (InventoryEntries) isInventory() {}
+
+// DecodeWire decodes the value from d.
+func (x *InventoryEntries) DecodeWire(d *wire.Decoder) error {
+	var v []Entry
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]Entry, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 Entry
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = InventoryEntries(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InventoryEntries) EncodeWire(e *wire.Encoder) {
+	v := []Entry(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InventoryEntries) CheckWire(c *wire.Checker, p string) {
+	v := []Entry(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InventoryEntries) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InventoryEntries) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InventoryEntries) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type InventoryPairsItem struct {
+	// N.
+	Name string `json:"name"`
+	// V.
+	Version string `json:"version"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *InventoryPairsItem) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = InventoryPairsItem{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "version":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "version")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "version")
+				}
+				x.Version = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "version")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InventoryPairsItem) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *InventoryPairsItem) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"version\":")
+	e.String(x.Version)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InventoryPairsItem) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InventoryPairsItem) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InventoryPairsItem) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InventoryPairsItem) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Entries with a version too.
+type InventoryPairs []InventoryPairsItem
+
+func (InventoryPairs) isInventory() {}
+
+// DecodeWire decodes the value from d.
+func (x *InventoryPairs) DecodeWire(d *wire.Decoder) error {
+	var v []InventoryPairsItem
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]InventoryPairsItem, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 InventoryPairsItem
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = InventoryPairs(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InventoryPairs) EncodeWire(e *wire.Encoder) {
+	v := []InventoryPairsItem(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InventoryPairs) CheckWire(c *wire.Checker, p string) {
+	v := []InventoryPairsItem(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InventoryPairs) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InventoryPairs) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InventoryPairs) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An integer variant and a number variant, told apart by the literal.
+//
+// It is a union decided by the JSON type of the value. Its variants are AmountWhole, AmountFraction.
+type Amount interface {
+	isAmount()
+}
+
+// DecodeAmount decodes a Amount from d.
+func DecodeAmount(d *wire.Decoder) (Amount, error) {
+	switch d.Kind() {
+	case wire.KindNumber:
+		// A plain integer literal is the integer variant; any other number the number variant.
+		if d.PeekInteger() {
+			v := new(AmountWhole)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		{
+			v := new(AmountFraction)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+	}
+	return nil, d.TypeError("integer or number")
+}
+
+// EncodeAmount encodes v to e; a nil v is null.
+func EncodeAmount(e *wire.Encoder, v Amount) {
+	switch v := v.(type) {
+	case AmountWhole:
+		v.EncodeWire(e)
+	case AmountFraction:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAmount records in c every constraint v breaks, under the JSON pointer p.
+func CheckAmount(c *wire.Checker, p string, v Amount) {
+	switch v := v.(type) {
+	case AmountWhole:
+		v.CheckWire(c, p)
+	case AmountFraction:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalAmount decodes a Amount from data, strictly.
+func UnmarshalAmount(data []byte) (Amount, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAmount(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAmount encodes v.
+func MarshalAmount(v Amount) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAmount(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAmount checks v against its schema's constraints and returns every violation.
+func ValidateAmount(v Amount) error {
+	var c wire.Checker
+	CheckAmount(&c, "", v)
+	return c.Err()
+}
+
+// A plain integer.
+type AmountWhole int64
+
+func (AmountWhole) isAmount() {}
+
+// DecodeWire decodes the value from d.
+func (x *AmountWhole) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AmountWhole(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AmountWhole) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AmountWhole) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AmountWhole) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AmountWhole) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AmountWhole) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Any other number.
+type AmountFraction float64
+
+func (AmountFraction) isAmount() {}
+
+// DecodeWire decodes the value from d.
+func (x *AmountFraction) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AmountFraction(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AmountFraction) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AmountFraction) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AmountFraction) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AmountFraction) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AmountFraction) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Objects whose required members nest: the variant with more required members wins.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CallWithID, Call.
+type RPC interface {
+	isRPC()
+}
+
+// DecodeRPC decodes a RPC from d.
+func DecodeRPC(d *wire.Decoder) (RPC, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "method"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(CallWithID)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(Call)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: CallWithID (id, method); Call (method)",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeRPC encodes v to e; a nil v is null.
+func EncodeRPC(e *wire.Encoder, v RPC) {
+	switch v := v.(type) {
+	case *CallWithID:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Call:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckRPC records in c every constraint v breaks, under the JSON pointer p.
+func CheckRPC(c *wire.Checker, p string, v RPC) {
+	switch v := v.(type) {
+	case *CallWithID:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Call:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalRPC decodes a RPC from data, strictly.
+func UnmarshalRPC(data []byte) (RPC, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeRPC(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalRPC encodes v.
+func MarshalRPC(v RPC) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeRPC(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateRPC checks v against its schema's constraints and returns every violation.
+func ValidateRPC(v RPC) error {
+	var c wire.Checker
+	CheckRPC(&c, "", v)
+	return c.Err()
+}
+
+// A notification.
+type Call struct {
+	// M.
+	Method string `json:"method"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Call) isRPC() {}
+
+// DecodeWire decodes the value from d.
+func (x *Call) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Call{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "method":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Call) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Call) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Call) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Call) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Call) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Call) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A request.
+type CallWithID struct {
+	// M.
+	Method string `json:"method"`
+	// I.
+	ID int64 `json:"id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CallWithID) isRPC() {}
+
+// DecodeWire decodes the value from d.
+func (x *CallWithID) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CallWithID{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "method":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Int64()
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "method")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CallWithID) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CallWithID) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	e.RawKey("\"id\":")
+	e.Int64(int64(x.ID))
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CallWithID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CallWithID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CallWithID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CallWithID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // x-go-name wins over the key.
 type BetterName struct {
 	// Initialisms.
@@ -3171,6 +4175,37 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Envelope",
 		}, true
+	case "https://example.test/kitchen/shapes.json#/$defs/Amount":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Amount)
+				CheckAmount(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeAmount(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Amount)
+				EncodeAmount(e, u)
+			},
+			Name: "Amount",
+		}, true
+	case "https://example.test/kitchen/shapes.json#/$defs/Entry":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Entry).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Entry)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Entry).EncodeWire(e)
+			},
+			Name: "Entry",
+		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Event":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -3186,6 +4221,22 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeEvent(e, u)
 			},
 			Name: "Event",
+		}, true
+	case "https://example.test/kitchen/shapes.json#/$defs/Inventory":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Inventory)
+				CheckInventory(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeInventory(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Inventory)
+				EncodeInventory(e, u)
+			},
+			Name: "Inventory",
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Limits":
 		return wire.Codec{
@@ -3308,6 +4359,22 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeRequestID(e, u)
 			},
 			Name: "RequestID",
+		}, true
+	case "https://example.test/kitchen/shapes.json#/$defs/Rpc":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(RPC)
+				CheckRPC(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeRPC(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(RPC)
+				EncodeRPC(e, u)
+			},
+			Name: "RPC",
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Server":
 		return wire.Codec{
