@@ -257,5 +257,5 @@ type Variant struct {
 	// An empty array is the first array variant.
 	ItemKind string
 	ItemKeys []string
-	Doc  string
+	Doc      string
 }
