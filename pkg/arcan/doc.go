@@ -33,6 +33,21 @@
 //			}
 //			return err
 //		}
-//		handle(ev.Data)
+//		event, err := arcan.UnmarshalAgentEvent(ev.Data)
+//		if err != nil {
+//			return err
+//		}
+//		switch e := event.(type) {
+//		case *arcan.TextDelta: // e.Delta
+//		case *arcan.ToolCallRequested: // e.Call.ToolName, e.Call.Input
+//		case *arcan.UnknownAgentEvent: // a newer Arcan's event: e.Tag, e.Raw
+//		}
 //	}
+//
+// The generated types (arcan_gen.go) reproduce serde's output byte for byte:
+// fields in serde's order, members serde always writes (final_answer,
+// state_patch, reason) written as null when empty, members serde skips left
+// out, numbers as serde_json formats them, and members or event kinds a
+// newer Arcan adds kept as they came. Every type has Validate for the
+// schema's constraints (u32 and u64 ranges, enums).
 package arcan

@@ -1,7 +1,6 @@
 package arcan_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -29,18 +28,6 @@ data: {"part_type":"text_delta","run_id":"r1","session_id":"demo","iteration":2,
 data: {"part_type":"run_finished","run_id":"r1","session_id":"demo","reason":"completed","total_iterations":2,"final_answer":null}
 
 `
-	// The few fields this example needs; the generated types describe them all.
-	type event struct {
-		PartType string `json:"part_type"`
-		Delta    string `json:"delta"`
-		Call     struct {
-			CallID   string          `json:"call_id"`
-			ToolName string          `json:"tool_name"`
-			Input    json.RawMessage `json:"input"`
-		} `json:"call"`
-		Reason string `json:"reason"`
-	}
-
 	r := arcan.NewSSEReader(strings.NewReader(stream))
 	for {
 		frame, err := r.Next()
@@ -51,17 +38,17 @@ data: {"part_type":"run_finished","run_id":"r1","session_id":"demo","reason":"co
 			fmt.Println("error:", err)
 			return
 		}
-		var ev event
-		if err := json.Unmarshal(frame.Data, &ev); err != nil {
+		ev, err := arcan.UnmarshalAgentEvent(frame.Data)
+		if err != nil {
 			fmt.Printf("line %d: %v\n", frame.Line, err)
 			continue
 		}
-		switch ev.PartType {
-		case "text_delta":
+		switch ev := ev.(type) {
+		case *arcan.TextDelta:
 			fmt.Printf("text: %q\n", ev.Delta)
-		case "tool_call_requested":
+		case *arcan.ToolCallRequested:
 			fmt.Printf("tool call %s: %s %s (line %d)\n", ev.Call.CallID, ev.Call.ToolName, ev.Call.Input, frame.Line)
-		case "run_finished":
+		case *arcan.RunFinished:
 			fmt.Println("finished:", ev.Reason)
 		}
 	}
