@@ -37,7 +37,7 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	}
 	f.ImportName(WirePath, "wire")
 	f.ImportName(jsonPath, "json")
-	g := &gen{f: f, serde: p.SerdeFloats}
+	g := &gen{f: f, serde: p.SerdeFloats, patterns: map[string]string{}}
 	for _, t := range p.Types {
 		if t.External != nil {
 			continue
@@ -47,6 +47,14 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 		}
 	}
 	g.lookup(p)
+	if len(g.order) > 0 {
+		var defs []jen.Code
+		for _, p := range g.order {
+			defs = append(defs, jen.Id(g.patterns[p]).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(p)))
+		}
+		g.f.Comment("The schemas' patterns, compiled once.")
+		g.f.Var().Defs(defs...)
+	}
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("emit: rendering package %s: %w", p.Name, err)
@@ -59,8 +67,23 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 }
 
 type gen struct {
-	f     *jen.File
-	serde bool // write floats as serde_json does
+	f        *jen.File
+	serde    bool              // write floats as serde_json does
+	patterns map[string]string // regular expression → name of its package-level variable
+	order    []string          // patterns in the order they were first used
+}
+
+// pattern returns the package-level variable that holds the compiled
+// pattern, creating it on first use. Patterns are compiled once, when the
+// package is initialised; the variables are never written afterwards.
+func (g *gen) pattern(p string) *jen.Statement {
+	name, ok := g.patterns[p]
+	if !ok {
+		name = "pattern" + strconv.Itoa(len(g.order))
+		g.patterns[p] = name
+		g.order = append(g.order, p)
+	}
+	return jen.Id(name)
 }
 
 func wire(name string) *jen.Statement { return jen.Qual(WirePath, name) }
@@ -188,7 +211,7 @@ func (g *gen) structType(t *model.Type) error {
 		}
 		fields = append(fields, comment(f.Doc), jen.Id(f.Name).Add(fieldType(f)).Tag(map[string]string{"json": tag}))
 	}
-	if st.Open {
+	if st.ExtraName != "" {
 		fields = append(fields, jen.Comment("Members the schema does not define, kept in order so that nothing is lost."),
 			jen.Id(st.ExtraName).Add(wire("Members")).Tag(map[string]string{"json": "-"}))
 	}
@@ -230,15 +253,34 @@ func (g *gen) structType(t *model.Type) error {
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Continue(),
 	))
+	keep := []jen.Code{
+		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(WirePath, "DecodeRaw").Call(jen.Id("d")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wire("At").Call(jen.Err(), jen.String().Parens(jen.Id("key"))))),
+		jen.Id("x").Dot(st.ExtraName).Op("=").Append(jen.Id("x").Dot(st.ExtraName), wire("Member").Values(jen.Dict{
+			jen.Id("Key"): jen.String().Parens(jen.Id("key")), jen.Id("Value"): jen.Id("raw"),
+		})),
+	}
 	if st.Open {
-		def = append(def,
-			jen.List(jen.Id("raw"), jen.Err()).Op(":=").Qual(WirePath, "DecodeRaw").Call(jen.Id("d")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wire("At").Call(jen.Err(), jen.String().Parens(jen.Id("key"))))),
-			jen.Id("x").Dot(st.ExtraName).Op("=").Append(jen.Id("x").Dot(st.ExtraName), wire("Member").Values(jen.Dict{
-				jen.Id("Key"): jen.String().Parens(jen.Id("key")), jen.Id("Value"): jen.Id("raw"),
-			})),
-		)
+		def = append(def, keep...)
 	} else {
+		if len(st.Patterns) > 0 {
+			var cond *jen.Statement
+			for _, p := range st.Patterns {
+				if !PatternOK(p) {
+					// Go cannot compile it: accept any name rather than
+					// reject a valid member (Validate is incomplete here).
+					cond = jen.True()
+					break
+				}
+				m := g.pattern(p).Dot("MatchString").Call(jen.String().Parens(jen.Id("key")))
+				if cond == nil {
+					cond = m
+				} else {
+					cond = cond.Op("||").Add(m)
+				}
+			}
+			def = append(def, jen.If(cond).Block(append(keep, jen.Continue())...))
+		}
 		var allowed []jen.Code
 		allowed = append(allowed, jen.Id("d").Dot("Offset").Call(), jen.String().Parens(jen.Id("key")))
 		for _, f := range st.Fields {
@@ -284,7 +326,7 @@ func (g *gen) structType(t *model.Type) error {
 	for _, f := range st.Fields {
 		enc = append(enc, g.encodeField(f)...)
 	}
-	if st.Open {
+	if st.ExtraName != "" {
 		enc = append(enc, jen.Id("x").Dot(st.ExtraName).Dot("Encode").Call(jen.Id("e")))
 	}
 	g.f.Comment("EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.")
@@ -293,7 +335,7 @@ func (g *gen) structType(t *model.Type) error {
 	// CheckWire
 	var chk []jen.Code
 	for _, f := range st.Fields {
-		chk = append(chk, checkField(f)...)
+		chk = append(chk, g.checkField(f)...)
 	}
 	chk = append(chk, checkAlternatives(st)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
@@ -606,32 +648,32 @@ func (g *gen) encodeValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Co
 // ---- checking
 
 // needsCheck reports whether Validate has anything to check in a value.
-func needsCheck(r *model.Ref) bool {
+func (g *gen) needsCheck(r *model.Ref) bool {
 	r = resolve(r)
 	switch r.Kind {
 	case model.Builtin:
-		return len(checkBuiltin(r.Builtin, r.Check, jen.Id("v"))) > 0
+		return len(g.checkBuiltin(r.Builtin, r.Check, jen.Id("v"))) > 0
 	case model.NamedRef:
 		return true
 	case model.Slice:
-		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || needsCheck(r.Elem)
+		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || g.needsCheck(r.Elem)
 	case model.Map:
-		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || needsCheck(r.Elem)
+		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || g.needsCheck(r.Elem)
 	}
 	return false
 }
 
-func checkField(f *model.Field) []jen.Code {
+func (g *gen) checkField(f *model.Field) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
 	ptr := wire("Join").Call(jen.Id("p"), jen.Lit(f.JSON))
 	switch f.Repr() {
 	case model.NoField:
 		return nil
 	case model.Value:
-		if !needsCheck(f.Type) {
+		if !g.needsCheck(f.Type) {
 			return nil
 		}
-		return []jen.Code{jen.Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, checkValue(f.Type, target, 0)...)...)}
+		return []jen.Code{jen.Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...)}
 	case model.Nilable:
 		r := resolve(f.Type)
 		var out []jen.Code
@@ -639,31 +681,31 @@ func checkField(f *model.Field) []jen.Code {
 			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
 				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))))
 		}
-		if !needsCheck(f.Type) {
+		if !g.needsCheck(f.Type) {
 			return out
 		}
-		return append(out, jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, checkValue(f.Type, target, 0)...)...))
+		return append(out, jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...))
 	case model.Pointer:
-		if !needsCheck(f.Type) {
+		if !g.needsCheck(f.Type) {
 			return nil
 		}
-		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, checkValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...)}
+		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...)}
 	case model.Opt:
-		if !needsCheck(f.Type) {
+		if !g.needsCheck(f.Type) {
 			return nil
 		}
 		return []jen.Code{jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(target.Clone()).Dot("Get").Call(), jen.Id("ok")).Block(
-			append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, checkValue(f.Type, jen.Id("v"), 1)...)...)}
+			append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, jen.Id("v"), 1)...)...)}
 	}
 	return nil
 }
 
 // checkValue checks expr, addressable, under the pointer variable p.
-func checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
+func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
 	r = resolve(r)
 	switch r.Kind {
 	case model.Builtin:
-		return checkBuiltin(r.Builtin, r.Check, expr)
+		return g.checkBuiltin(r.Builtin, r.Check, expr)
 	case model.NamedRef:
 		if r.Type.Kind == model.Union {
 			return []jen.Code{fn("Check", r.Type).Call(jen.Id("c"), jen.Id("p"), expr)}
@@ -671,29 +713,29 @@ func checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Code {
 		return []jen.Code{expr.Clone().Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))}
 	case model.Slice:
 		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
-		if needsCheck(r.Elem) {
+		if g.needsCheck(r.Elem) {
 			i := "i" + strconv.Itoa(depth)
 			item := expr.Clone().Index(jen.Id(i))
 			var inner []jen.Code
 			if r.ElemNullable {
-				inner = []jen.Code{jen.If(item.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(wire("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, checkValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)...)}
+				inner = []jen.Code{jen.If(item.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(wire("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)...)}
 			} else {
-				inner = append([]jen.Code{jen.Id("p").Op(":=").Add(wire("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, checkValue(r.Elem, item, depth+1)...)
+				inner = append([]jen.Code{jen.Id("p").Op(":=").Add(wire("JoinIndex")).Call(jen.Id("p"), jen.Id(i))}, g.checkValue(r.Elem, item, depth+1)...)
 			}
 			out = append(out, jen.For(jen.Id(i).Op(":=").Range().Add(expr.Clone())).Block(inner...))
 		}
 		return out
 	case model.Map:
 		out := checkCount(r.Check.MinProps, r.Check.MaxProps, expr, "members")
-		if needsCheck(r.Elem) {
+		if g.needsCheck(r.Elem) {
 			k, v := "k"+strconv.Itoa(depth), "v"+strconv.Itoa(depth)
 			var inner []jen.Code
 			inner = append(inner, jen.Id(v).Op(":=").Add(expr.Clone()).Index(jen.Id(k)))
 			if r.ElemNullable {
-				inner = append(inner, jen.If(jen.Id(v).Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id(k))}, checkValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)...))
+				inner = append(inner, jen.If(jen.Id(v).Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id(k))}, g.checkValue(r.Elem, jen.Parens(jen.Op("*").Id(v)), depth+1)...)...))
 			} else {
 				inner = append(inner, jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id(k)))
-				inner = append(inner, checkValue(r.Elem, jen.Id(v), depth+1)...)
+				inner = append(inner, g.checkValue(r.Elem, jen.Id(v), depth+1)...)
 			}
 			out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id(k)).Op(":=").Range().Add(wire("SortedKeys")).Call(expr)).Block(inner...))
 		}
@@ -715,7 +757,7 @@ func checkCount(lo, hi *uint64, expr *jen.Statement, what string) []jen.Code {
 	return out
 }
 
-func checkBuiltin(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
+func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) []jen.Code {
 	var out []jen.Code
 	switch {
 	case b == "string":
@@ -728,7 +770,7 @@ func checkBuiltin(b string, c model.Constraints, expr *jen.Statement) []jen.Code
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
 		}
 		if c.Pattern != "" && PatternOK(c.Pattern) {
-			out = append(out, jen.If(jen.Op("!").Qual("regexp", "MustCompile").Call(jen.Lit(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
+			out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q does not match the pattern "+c.Pattern), jen.String().Parens(expr))))
 		}
 		if len(c.Enum) > 0 {
@@ -905,9 +947,9 @@ func (g *gen) namedType(t *model.Type) error {
 	var chk []jen.Code
 	r := *t.Under
 	r.Check = t.Check
-	if needsCheck(&r) {
+	if g.needsCheck(&r) {
 		chk = append(chk, jen.Id("v").Op(":=").Add(under.Clone()).Parens(jen.Op("*").Id("x")))
-		chk = append(chk, checkValue(&r, jen.Id("v"), 1)...)
+		chk = append(chk, g.checkValue(&r, jen.Id("v"), 1)...)
 	}
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -199,10 +200,23 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 	return nil
 }
 
+func patternCompiles(p string) bool {
+	_, err := regexp.Compile(p)
+	return err == nil
+}
+
 func unchecked(s *load.Schema) []string {
 	out := append([]string(nil), s.Unknown...)
-	if len(s.PatternProperties) > 0 {
-		out = append(out, "patternProperties")
+	if len(s.PatternProperties) > 0 && !(s.AdditionalProperties != nil && s.AdditionalProperties.Bool != nil && !*s.AdditionalProperties.Bool) {
+		// In an open object, members matching a pattern are kept raw and
+		// their schemas are not checked. (A closed object checks the names;
+		// see fillStructSkip.)
+		for _, pp := range s.PatternProperties {
+			if structural(pp.Schema) || pp.Schema.Ref != "" {
+				out = append(out, "patternProperties")
+				break
+			}
+		}
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Bool == nil && len(s.Properties) > 0 {
 		out = append(out, "additionalProperties")
@@ -724,6 +738,19 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 	}
 	closed = closed || c
 	st := &StructType{Open: !closed}
+	if closed {
+		for _, src := range []*load.Schema{base, s} {
+			if src == nil {
+				continue
+			}
+			for _, pp := range src.PatternProperties {
+				st.Patterns = append(st.Patterns, pp.Name)
+				if structural(pp.Schema) || pp.Schema.Ref != "" || !patternCompiles(pp.Name) {
+					t.Unchecked = append(t.Unchecked, "patternProperties "+pp.Name)
+				}
+			}
+		}
+	}
 	fields := newNamer()
 	for name := range reservedMethods {
 		fields.used[name] = true
@@ -738,7 +765,7 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		st.Fields = append(st.Fields, f)
 	}
-	if st.Open {
+	if st.Open || len(st.Patterns) > 0 {
 		st.ExtraName = fields.take("Unknown", "UnknownMembers")
 	}
 	t.Kind, t.Struct = Struct, st

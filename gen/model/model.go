@@ -133,6 +133,9 @@ type StructType struct {
 	// or oneOf that only constrains presence. Validate checks it.
 	RequiredAlternatives [][]string
 	OneOfRequired        bool
+	// Patterns are the patternProperties of a closed object: members whose
+	// names match one are kept in the ExtraName field, others rejected.
+	Patterns []string
 }
 
 // Field is a member of a struct.

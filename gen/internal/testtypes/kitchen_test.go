@@ -359,3 +359,20 @@ func TestUnionsByElementLiteralAndKeySets(t *testing.T) {
 		}
 	}
 }
+
+func TestClosedObjectWithPatternProperties(t *testing.T) {
+	var v kitchen.Vendored
+	in := `{"optional":true,"x-vendor.acme.cost":{"usd":1}}`
+	if err := wire.Unmarshal([]byte(in), &v); err != nil {
+		t.Fatal(err)
+	}
+	if got := encode(t, &v); got != in {
+		t.Errorf("got %s", got)
+	}
+	for _, bad := range []string{`{"x-acme":1}`, `{"x-vendor.acme":1}`, `{"other":1}`} {
+		var v kitchen.Vendored
+		if err := wire.Unmarshal([]byte(bad), &v); err == nil || !strings.Contains(err.Error(), "not allowed") {
+			t.Errorf("%s: err = %v, want a member that is not allowed", bad, err)
+		}
+	}
+}

@@ -846,7 +846,7 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		}
 		for i0 := range x.Tags {
 			p := wire.JoinIndex(p, i0)
-			if !regexp.MustCompile("^[a-z]+$").MatchString(string(x.Tags[i0])) {
+			if !pattern0.MatchString(string(x.Tags[i0])) {
 				c.Fail(p, "%q does not match the pattern ^[a-z]+$", string(x.Tags[i0]))
 			}
 		}
@@ -3998,6 +3998,109 @@ func (x Strict) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// A closed object that allows vendor members by name pattern.
+type Vendored struct {
+	// O.
+	Optional *bool `json:"optional,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Vendored) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Vendored{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "optional":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "optional")
+			}
+			seen[0] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "optional")
+					}
+					(*v) = v1
+				}
+				x.Optional = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			if pattern1.MatchString(string(key)) {
+				raw, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, string(key))
+				}
+				x.Unknown = append(x.Unknown, wire.Member{
+					Key:   string(key),
+					Value: raw,
+				})
+				continue
+			}
+			return wire.UnknownError(d.Offset(), string(key), "optional")
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Vendored) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Vendored) EncodeWireFields(e *wire.Encoder) {
+	if x.Optional != nil {
+		e.RawKey("\"optional\":")
+		e.Bool((*x.Optional))
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Vendored) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Vendored) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Vendored) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Vendored) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // patternProperties keep members raw.
 type Patterned struct {
 	// F.
@@ -4423,6 +4526,27 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "Strict",
 		}, true
+	case "https://example.test/kitchen/shapes.json#/$defs/Vendored":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*Vendored).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(Vendored)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*Vendored).EncodeWire(e)
+			},
+			Name: "Vendored",
+		}, true
 	}
 	return wire.Codec{}, false
 }
+
+// The schemas' patterns, compiled once.
+var (
+	pattern0 = regexp.MustCompile("^[a-z]+$")
+	pattern1 = regexp.MustCompile("^x-vendor(\\.[a-z]+){2,}$")
+)
