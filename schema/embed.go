@@ -26,10 +26,12 @@ const IDPrefix = "https://agentproto.dev/schema/"
 // protocol version folder that maps a message to its schema file.
 const DispatchTable = "dispatch.json"
 
-// isData reports whether a .json file in Files is data rather than a schema:
-// the dispatch tables and ARCP's table of dialect deviations.
+// isData reports whether a .json file in Files is data rather than a
+// source schema: the dispatch tables, ARCP's table of dialect deviations,
+// and the generated single-file bundles (*.bundle.json), which repeat the
+// source schemas for other languages.
 func isData(base string) bool {
-	return base == DispatchTable || base == "deviations.json"
+	return base == DispatchTable || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
 // Paths lists the schema files (*.json except data files such as the dispatch

@@ -113,7 +113,7 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 // isDataFile reports the JSON files next to agentproto schemas that are
 // data, not schemas.
 func isDataFile(base string) bool {
-	return base == "dispatch.json" || base == "deviations.json"
+	return base == "dispatch.json" || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
 func unwrapPathError(err error) error {
