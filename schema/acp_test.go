@@ -373,11 +373,8 @@ func acpCheckConventions(t *testing.T, file, ptr string, m map[string]any, role 
 
 // acpUnionShape describes a tagged union read from a oneOf.
 type acpUnionShape struct {
-	tag       string
-	consts    []string
-	titles    []string
-	defaultOK bool // has a variant used when the tag is absent
-	catchAll  bool // has a variant for tags this revision does not define
+	tag    string
+	consts []string
 }
 
 // acpReadUnion returns the shape of a oneOf whose variants fix a tag with const,

@@ -39,22 +39,6 @@ func updates(b *testing.B) [][]byte {
 // encoding/json would write them: one struct with every member of every
 // update kind. It cannot keep unknown members, tell absent from null, or
 // keep a newer peer's update kind intact.
-type plainContent struct {
-	Type     string          `json:"type"`
-	Text     string          `json:"text,omitempty"`
-	Data     string          `json:"data,omitempty"`
-	MimeType string          `json:"mimeType,omitempty"`
-	URI      string          `json:"uri,omitempty"`
-	Name     string          `json:"name,omitempty"`
-	Resource json.RawMessage `json:"resource,omitempty"`
-	Path     string          `json:"path,omitempty"`
-	OldText  *string         `json:"oldText,omitempty"`
-	NewText  string          `json:"newText,omitempty"`
-	Content  *plainContent   `json:"content,omitempty"`
-	Terminal string          `json:"terminalId,omitempty"`
-	Meta     json.RawMessage `json:"_meta,omitempty"`
-}
-
 type plainUpdate struct {
 	SessionUpdate     string            `json:"sessionUpdate"`
 	Content           json.RawMessage   `json:"content,omitempty"`
