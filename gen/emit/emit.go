@@ -769,6 +769,10 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 			out = append(out, jen.If(jen.Qual("unicode/utf8", "RuneCountInString").Call(jen.String().Parens(expr)).Op(">").Lit(int(*c.MaxLength))).Block(
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
 		}
+		if fn, ok := model.CheckedFormats[c.Format]; ok {
+			out = append(out, jen.If(jen.Op("!").Add(wire(fn)).Call(jen.String().Parens(expr))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not a valid "+c.Format), jen.String().Parens(expr))))
+		}
 		if c.Pattern != "" && PatternOK(c.Pattern) {
 			out = append(out, jen.If(jen.Op("!").Add(g.pattern(c.Pattern)).Dot("MatchString").Call(jen.String().Parens(expr))).Block(
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q does not match the pattern "+c.Pattern), jen.String().Parens(expr))))

@@ -33,7 +33,7 @@ func (c *completeness) typ(t *model.Type) bool {
 		if t.Under != nil {
 			ok = ok && c.ref(t.Under)
 		}
-		if t.Check.Pattern != "" && !PatternOK(t.Check.Pattern) {
+		if !checkable(t.Check) {
 			ok = false
 		}
 	}
@@ -46,11 +46,22 @@ func (c *completeness) ref(r *model.Ref) bool {
 	case model.Raw:
 		return !r.Lossy
 	case model.Builtin:
-		return r.Check.Pattern == "" || PatternOK(r.Check.Pattern)
+		return checkable(r.Check)
 	case model.NamedRef:
 		return r.Type.External == nil && c.typ(r.Type)
 	case model.Slice, model.Map:
 		return c.ref(r.Elem)
+	}
+	return true
+}
+
+// checkable reports whether Validate checks every constraint of a value.
+func checkable(c model.Constraints) bool {
+	if c.Pattern != "" && !PatternOK(c.Pattern) {
+		return false
+	}
+	if _, ok := model.CheckedFormats[c.Format]; c.Format != "" && !ok {
+		return false
 	}
 	return true
 }

@@ -556,6 +556,9 @@ func constraints(s *load.Schema) Constraints {
 	c := Constraints{MinLength: s.MinLength, MaxLength: s.MaxLength, Pattern: s.Pattern, Minimum: s.Minimum,
 		Maximum: s.Maximum, ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum,
 		MultipleOf: s.MultipleOf, MinItems: s.MinItems, MaxItems: s.MaxItems, MinProps: s.MinProperties, MaxProps: s.MaxProperties}
+	if s.HasType("string") {
+		c.Format = s.Format
+	}
 	for _, v := range s.Enum {
 		raw, _ := json.Marshal(v)
 		c.Enum = append(c.Enum, string(raw))

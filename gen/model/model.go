@@ -111,13 +111,20 @@ type Constraints struct {
 	MinProps, MaxProps   *uint64
 	// Enum lists the allowed values of a builtin value, encoded as JSON.
 	Enum []string
+	// Format is the string format ("date-time", "uri", …). Validate checks
+	// the formats in CheckedFormats; others make a type incomplete.
+	Format string
 }
+
+// CheckedFormats are the string formats generated Validate methods check,
+// the way JSON Schema validators that assert formats do.
+var CheckedFormats = map[string]string{"date-time": "IsDateTime", "uri": "IsURI"}
 
 // Empty reports whether there is nothing to check.
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == ""
 }
 
 // StructType is a JSON object.

@@ -18048,6 +18048,12 @@ func (x *ElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
 	}
+	{
+		p := wire.Join(p, "url")
+		if !wire.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
+	}
 	if x.SessionID != nil {
 		p := wire.Join(p, "sessionId")
 		(*x.SessionID).CheckWire(c, p)
@@ -19310,6 +19316,12 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "url")
+		if !wire.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
 	}
 	if x.SessionID != nil {
 		p := wire.Join(p, "sessionId")

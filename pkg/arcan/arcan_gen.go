@@ -6485,6 +6485,12 @@ func (x *StoreRecord) EncodeWireFields(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StoreRecord) CheckWire(c *wire.Checker, p string) {
 	{
+		p := wire.Join(p, "timestamp")
+		if !wire.IsDateTime(string(x.Timestamp)) {
+			c.Fail(p, "%q is not a valid date-time", string(x.Timestamp))
+		}
+	}
+	{
 		p := wire.Join(p, "event")
 		CheckAgentEvent(c, p, x.Event)
 	}

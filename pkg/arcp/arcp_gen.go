@@ -276,6 +276,9 @@ func (x *Timestamp) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
+	if !wire.IsDateTime(string(v)) {
+		c.Fail(p, "%q is not a valid date-time", string(v))
+	}
 	if !pattern1.MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}
@@ -324,6 +327,9 @@ func (x *UtcTimestamp) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UtcTimestamp) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
+	if !wire.IsDateTime(string(v)) {
+		c.Fail(p, "%q is not a valid date-time", string(v))
+	}
 	if !pattern2.MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?[Zz]$", string(v))
 	}
@@ -3080,6 +3086,9 @@ func (x *Credential) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(x.Endpoint)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
+		if !wire.IsURI(string(x.Endpoint)) {
+			c.Fail(p, "%q is not a valid uri", string(x.Endpoint))
+		}
 	}
 	if x.Profile != nil {
 		p := wire.Join(p, "profile")
@@ -3698,6 +3707,9 @@ func (x *ArtifactRefBody) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "uri")
 		if utf8.RuneCountInString(string(x.URI)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+		if !wire.IsURI(string(x.URI)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
 	{

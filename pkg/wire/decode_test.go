@@ -127,3 +127,21 @@ func TestOpt(t *testing.T) {
 		t.Error("Some(0) lost its value")
 	}
 }
+
+func TestFormats(t *testing.T) {
+	for s, want := range map[string]bool{
+		"2026-11-22T02:12:34Z": true, "2026-11-22t02:12:34.5+05:30": true, "2024-02-29T00:00:00Z": true,
+		"2023-02-29T00:00:00Z": false, "2026-13-01T00:00:00Z": false, "2026-11-22 02:12:34Z": false,
+		"2026-11-22T02:12:34": false, "2026-11-22T24:00:00Z": false, "2016-12-31T23:59:60Z": true,
+		"2016-12-31T23:59:60+01:00": false, "2016-12-31T22:59:60-01:00": true, "2026-11-22T02:12:34.Z": false,
+	} {
+		if got := wire.IsDateTime(s); got != want {
+			t.Errorf("IsDateTime(%q) = %v", s, got)
+		}
+	}
+	for s, want := range map[string]bool{"https://example.com/a?b#c": true, "urn:isbn:0451450523": true, "/relative/path": false, "": false} {
+		if got := wire.IsURI(s); got != want {
+			t.Errorf("IsURI(%q) = %v", s, got)
+		}
+	}
+}

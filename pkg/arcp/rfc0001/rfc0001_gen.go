@@ -674,6 +674,9 @@ func (x *Timestamp) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Timestamp) CheckWire(c *wire.Checker, p string) {
 	v := string(*x)
+	if !wire.IsDateTime(string(v)) {
+		c.Fail(p, "%q is not a valid date-time", string(v))
+	}
 	if !pattern1.MatchString(string(v)) {
 		c.Fail(p, "%q does not match the pattern ^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$", string(v))
 	}

@@ -9167,6 +9167,12 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
 	}
+	{
+		p := wire.Join(p, "url")
+		if !wire.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.

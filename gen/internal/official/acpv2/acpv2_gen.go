@@ -2839,6 +2839,12 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		x.MIMEType.CheckWire(c, p)
 	}
+	if v, ok := x.URI.Get(); ok {
+		p := wire.Join(p, "uri")
+		if !wire.IsURI(string(v)) {
+			c.Fail(p, "%q is not a valid uri", string(v))
+		}
+	}
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
@@ -3420,6 +3426,12 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "uri")
+		if !wire.IsURI(string(x.URI)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URI))
+		}
+	}
 	if v, ok := x.Icons.Get(); ok {
 		p := wire.Join(p, "icons")
 		for i1 := range v {
@@ -3679,6 +3691,12 @@ func (x *Icon) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Icon) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "src")
+		if !wire.IsURI(string(x.Src)) {
+			c.Fail(p, "%q is not a valid uri", string(x.Src))
+		}
+	}
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -4172,6 +4190,12 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "uri")
+		if !wire.IsURI(string(x.URI)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URI))
+		}
+	}
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -4349,6 +4373,12 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "uri")
+		if !wire.IsURI(string(x.URI)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URI))
+		}
+	}
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -7821,6 +7851,12 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "uri")
+		if !wire.IsURI(string(x.URI)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URI))
+		}
+	}
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -7996,6 +8032,12 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "uri")
+		if !wire.IsURI(string(x.URI)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URI))
+		}
+	}
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -11489,6 +11531,12 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "url")
+		if !wire.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
 	}
 }
 
@@ -19214,6 +19262,12 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 			x.AdditionalDirectories[i0].CheckWire(c, p)
 		}
 	}
+	if v, ok := x.UpdatedAt.Get(); ok {
+		p := wire.Join(p, "updatedAt")
+		if !wire.IsDateTime(string(v)) {
+			c.Fail(p, "%q is not a valid date-time", string(v))
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24927,7 +24981,14 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.UpdatedAt.Get(); ok {
+		p := wire.Join(p, "updatedAt")
+		if !wire.IsDateTime(string(v)) {
+			c.Fail(p, "%q is not a valid date-time", string(v))
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionInfoUpdate) Validate() error {
@@ -31240,6 +31301,12 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "url")
+		if !wire.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
+	}
 	if x.Headers != nil {
 		p := wire.Join(p, "headers")
 		for i0 := range x.Headers {
@@ -37117,7 +37184,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationPropertySchema)
 				CheckElicitationPropertySchema(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -38632,7 +38699,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*StringPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(StringPropertySchema)
 				return v, v.DecodeWire(d)

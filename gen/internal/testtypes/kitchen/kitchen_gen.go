@@ -859,6 +859,12 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mode")
 		(*x.Mode).CheckWire(c, p)
 	}
+	if x.At != nil {
+		p := wire.Join(p, "at")
+		if !wire.IsDateTime(string((*x.At))) {
+			c.Fail(p, "%q is not a valid date-time", string((*x.At)))
+		}
+	}
 	if x.Limits != nil {
 		p := wire.Join(p, "limits")
 		(*x.Limits).CheckWire(c, p)
