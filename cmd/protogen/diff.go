@@ -55,12 +55,13 @@ func unifiedDiff(nameA, nameB, a, b string) string {
 				ops = append(ops, op{' ', mx[i], pre + i, pre + j})
 				i++
 				j++
-			case j < len(my) && (i == len(mx) || lcs[i][j+1] >= lcs[i+1][j]):
-				ops = append(ops, op{'+', my[j], -1, pre + j})
-				j++
-			default:
+			case i < len(mx) && (j == len(my) || lcs[i+1][j] >= lcs[i][j+1]):
+				// Deletions before insertions, as diff -u writes them.
 				ops = append(ops, op{'-', mx[i], pre + i, -1})
 				i++
+			default:
+				ops = append(ops, op{'+', my[j], -1, pre + j})
+				j++
 			}
 		}
 	}

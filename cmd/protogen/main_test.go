@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const schemaText = `{"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://example.test/p.json","title":"Point","type":"object","properties":{"x":{"type":"integer"}},"required":["x"]}`
+
+func runCLI(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestWriteThenCheck(t *testing.T) {
+	dir := t.TempDir()
+	schemaFile := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(schemaFile, []byte(schemaText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// -o names a directory: the file is PKG_gen.go inside it.
+	if code, _, stderr := runCLI("-pkg", "points", "-o", dir, schemaFile); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	gen := filepath.Join(dir, "points_gen.go")
+	if _, err := os.Stat(gen); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runCLI("-pkg", "points", "-o", gen, "-check", schemaFile); code != 0 || out != "" {
+		t.Fatalf("fresh file: exit %d, %q %q", code, out, stderr)
+	}
+	// A stale file: exit 1 with a unified diff on stdout.
+	data, _ := os.ReadFile(gen)
+	stale := strings.Replace(string(data), "type Point struct", "type Point struct // edited", 1)
+	if err := os.WriteFile(gen, []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCLI("-pkg", "points", "-o", gen, "-check", schemaFile)
+	if code != 1 {
+		t.Fatalf("stale file: exit %d, want 1", code)
+	}
+	for _, want := range []string{"--- " + gen + " (on disk)", "+++ " + gen + " (generated)", "@@ -", "-type Point struct // edited", "+type Point struct {"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("diff lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr, "is stale") {
+		t.Errorf("stderr %q", stderr)
+	}
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"title":"B","type":"text"}`), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"x.json"}, "-pkg is required"},
+		{[]string{"-pkg", "p"}, "no schema files"},
+		{[]string{"-pkg", "p", "-check", "x.json"}, "-check needs -o"},
+		{[]string{"-pkg", "p", "-map", "nonsense", "x.json"}, "ID-PREFIX=IMPORT/PATH"},
+		{[]string{"-pkg", "p", "-float-format", "rust", "x.json"}, "-float-format is js or serde"},
+		{[]string{"-pkg", "1p", bad}, "not a Go identifier"},
+		{[]string{"-pkg", "p", filepath.Join(dir, "missing.json")}, "no such file"},
+		{[]string{"-pkg", "p", bad}, bad + `#/type: unknown type "text"`},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCLI(c.args...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+		if strings.Count(strings.TrimSpace(stderr), "\n") > 1 && !strings.Contains(stderr, "Usage") {
+			t.Errorf("%v: want one line, got %q", c.args, stderr)
+		}
+	}
+}
+
+func TestHelpShowsAGoGenerateLine(t *testing.T) {
+	code, _, stderr := runCLI("-h")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"//go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg", "-check", "-map", "-ref", "-float-format"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	a := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
+	b := "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n"
+	got := unifiedDiff("a", "b", a, b)
+	want := "--- a\n+++ b\n@@ -2,9 +2,10 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n 9\n 10\n+11\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

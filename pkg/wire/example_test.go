@@ -1,0 +1,83 @@
+package wire_test
+
+import (
+	"fmt"
+
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+// point is written by hand here the way protogen writes it: a DecodeWire
+// that walks the members, an EncodeWire that writes them.
+type point struct {
+	X, Y    int64
+	Unknown wire.Members
+}
+
+func (p *point) DecodeWire(d *wire.Decoder) error {
+	*p = point{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil || !more {
+			return err
+		}
+		switch string(key) {
+		case "x":
+			if p.X, err = d.Int64(); err != nil {
+				return wire.At(err, "x")
+			}
+		case "y":
+			if p.Y, err = d.Int64(); err != nil {
+				return wire.At(err, "y")
+			}
+		default:
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			p.Unknown = append(p.Unknown, wire.Member{Key: string(key), Value: raw})
+		}
+	}
+}
+
+func (p *point) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey(`"x":`)
+	e.Int64(p.X)
+	e.RawKey(`"y":`)
+	e.Int64(p.Y)
+	p.Unknown.Encode(e)
+	e.EndObject()
+}
+
+func ExampleUnmarshal() {
+	var p point
+	// Names match case-sensitively: "X" is not "x", so it is kept as an
+	// unknown member rather than filling X.
+	if err := wire.Unmarshal([]byte(`{"x":1,"y":2,"X":3,"label":"a"}`), &p); err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, _ := wire.Marshal(&p)
+	fmt.Println(p.X, p.Y, string(out))
+
+	// Errors carry the JSON pointer of the offending value.
+	err := wire.Unmarshal([]byte(`{"x":1,"y":"two"}`), &p)
+	fmt.Println(err)
+	// Output:
+	// 1 2 {"x":1,"y":2,"X":3,"label":"a"}
+	// /y: got a string, want a number (at byte 11)
+}
+
+func ExampleOpt() {
+	for _, o := range []wire.Opt[string]{{}, wire.Null[string](), wire.Some("")} {
+		v, ok := o.Get()
+		fmt.Printf("absent=%v null=%v value=%q ok=%v\n", o.IsAbsent(), o.IsNull(), v, ok)
+	}
+	// Output:
+	// absent=true null=false value="" ok=false
+	// absent=false null=true value="" ok=false
+	// absent=false null=false value="" ok=true
+}
