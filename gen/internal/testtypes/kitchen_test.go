@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentproto/agentproto/gen/internal/testtypes/downstream"
 	"github.com/agentproto/agentproto/gen/internal/testtypes/draft7"
 	"github.com/agentproto/agentproto/gen/internal/testtypes/kitchen"
 	"github.com/agentproto/agentproto/gen/internal/testtypes/mapped"
+	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
@@ -375,5 +377,24 @@ func TestClosedObjectWithPatternProperties(t *testing.T) {
 		if err := wire.Unmarshal([]byte(bad), &v); err == nil || !strings.Contains(err.Error(), "not allowed") {
 			t.Errorf("%s: err = %v, want a member that is not allowed", bad, err)
 		}
+	}
+}
+
+// TestOurSchemasMapToOurPackages: a downstream schema that refers to a
+// published agentproto schema by $id gets pkg/acp's types, not copies.
+func TestOurSchemasMapToOurPackages(t *testing.T) {
+	var n downstream.Note
+	in := `{"author":"a","content":{"type":"text","text":"hi"},"stop":"end_turn"}`
+	if err := wire.Unmarshal([]byte(in), &n); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := n.Content.(*acp.TextContent); !ok || c.Text != "hi" {
+		t.Errorf("content = %#v, want *acp.TextContent", n.Content)
+	}
+	if *n.Stop != acp.StopReasonEndTurn {
+		t.Errorf("stop = %v", *n.Stop)
+	}
+	if got := encode(t, &n); got != in {
+		t.Errorf("got %s", got)
 	}
 }
