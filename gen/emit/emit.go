@@ -217,7 +217,10 @@ func (g *gen) structType(t *model.Type) error {
 	}
 	doc := t.Doc
 	for _, f := range st.Fields {
-		if f.Const != "" {
+		switch {
+		case f.Forbidden:
+			doc = strings.TrimSpace(doc + "\n\nThe member \"" + f.JSON + "\" must be absent; decoding rejects it.")
+		case f.Const != "" && f.Name != "tag":
 			doc = strings.TrimSpace(doc + "\n\nThe member \"" + f.JSON + "\" is always " + f.Const + "; it is written on encoding and checked on decoding.")
 		}
 	}
@@ -284,7 +287,9 @@ func (g *gen) structType(t *model.Type) error {
 		var allowed []jen.Code
 		allowed = append(allowed, jen.Id("d").Dot("Offset").Call(), jen.String().Parens(jen.Id("key")))
 		for _, f := range st.Fields {
-			allowed = append(allowed, jen.Lit(f.JSON))
+			if !f.Forbidden {
+				allowed = append(allowed, jen.Lit(f.JSON))
+			}
 		}
 		def = append(def, jen.Return(wire("UnknownError").Call(allowed...)))
 	}
@@ -408,6 +413,13 @@ func retErr(wrap wrapFn) jen.Code {
 
 func decodeField(f *model.Field, wrap wrapFn) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
+	if f.Forbidden {
+		return []jen.Code{jen.Return(wrap(jen.Op("&").Add(wire("Error")).Values(jen.Dict{
+			jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
+			jen.Id("Msg"):    jen.Lit("member \"" + f.JSON + "\" must be absent"),
+			jen.Id("Code"):   wire("CodeUnknown"),
+		})))}
+	}
 	switch f.Repr() {
 	case model.NoField:
 		if s, err := strconv.Unquote(f.Const); err == nil && strings.HasPrefix(f.Const, `"`) {
@@ -554,6 +566,9 @@ func decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []
 
 func (g *gen) encodeField(f *model.Field) []jen.Code {
 	target := jen.Id("x").Dot(f.Name)
+	if f.Forbidden {
+		return nil
+	}
 	switch f.Repr() {
 	case model.NoField:
 		return []jen.Code{key(f), jen.Id("e").Dot("RawValue").Call(jen.Lit(f.Const))}

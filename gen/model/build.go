@@ -200,6 +200,40 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 	return nil
 }
 
+// forbidden reports whether a property schema allows no value at all: the
+// schema false, or {"not": {}} (not anything).
+func forbidden(s *load.Schema) bool {
+	if s.Bool != nil {
+		return !*s.Bool
+	}
+	if s.Not == nil || structural(s) || s.Ref != "" || len(s.AllOf) > 0 {
+		return false
+	}
+	n := s.Not
+	return (n.Bool != nil && *n.Bool) || (n.Bool == nil && !structural(n) && n.Ref == "" && len(n.AllOf) == 0 && n.Not == nil && n.If == nil && len(n.Unknown) == 0)
+}
+
+// mergedUnchecked lists the unchecked constraints of the schemas an object
+// merges through allOf and $ref.
+func (b *builder) mergedUnchecked(s *load.Schema, seen map[*load.Schema]bool) []string {
+	if seen[s] {
+		return nil
+	}
+	seen[s] = true
+	var out []string
+	if s.Ref != "" {
+		if t, err := b.l.Resolve(s); err == nil {
+			out = append(out, unchecked(t)...)
+			out = append(out, b.mergedUnchecked(t, seen)...)
+		}
+	}
+	for _, a := range s.AllOf {
+		out = append(out, unchecked(a)...)
+		out = append(out, b.mergedUnchecked(a, seen)...)
+	}
+	return out
+}
+
 func patternCompiles(p string) bool {
 	_, err := regexp.Compile(p)
 	return err == nil
@@ -268,6 +302,10 @@ func (b *builder) normalize(s *load.Schema) (normalized, error) {
 			return n, nil
 		case cur.Ref == "" && len(cur.AllOf) == 1 && !structural(cur):
 			n.s = cur.AllOf[0]
+			continue
+		case cur.Ref == "" && len(cur.AllOf) == 0 && len(cur.OneOf)+len(cur.AnyOf) == 1 && len(cur.Type) == 0 && len(cur.Properties) == 0 && !cur.HasConst && len(cur.Enum) == 0:
+			// A oneOf (or anyOf) of one alternative is that alternative.
+			n.s = append(cur.OneOf, cur.AnyOf...)[0]
 			continue
 		case len(cur.Type) == 2 && cur.HasType("null"):
 			n.nullable = true
@@ -740,6 +778,13 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		req[k] = true
 	}
 	closed = closed || c
+	// Constraints of the merged allOf members (an if/then, a not) now
+	// belong to this struct: Validate does not check them.
+	for _, src := range []*load.Schema{base, s} {
+		if src != nil {
+			t.Unchecked = append(t.Unchecked, b.mergedUnchecked(src, map[*load.Schema]bool{})...)
+		}
+	}
 	st := &StructType{Open: !closed}
 	if closed {
 		for _, src := range []*load.Schema{base, s} {
@@ -782,6 +827,11 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 		goName = s.GoName
 	}
 	f := &Field{JSON: p.Name, Doc: s.Description, Loc: s.Loc, Required: required}
+	if forbidden(s) {
+		// The schema false (or not: {}): the member must be absent.
+		f.Forbidden, f.Type, f.Name = true, &Ref{Kind: Raw}, p.Name
+		return f, nil
+	}
 	f.Name = names.take(goName, goName+"Field", goName+"Value")
 	n, err := b.normalize(s)
 	if err != nil {

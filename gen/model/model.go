@@ -157,6 +157,9 @@ type Field struct {
 	// Const, when set, is the member's only allowed value as JSON: the
 	// field is not stored; encoding always writes it, decoding checks it.
 	Const string
+	// Forbidden members (schema false) are not stored; decoding rejects
+	// them.
+	Forbidden bool
 }
 
 // Repr is how a field is held in Go.
@@ -173,7 +176,7 @@ const (
 
 // Repr decides how the field is held.
 func (f *Field) Repr() Repr {
-	if f.Const != "" {
+	if f.Const != "" || f.Forbidden {
 		return NoField
 	}
 	nilable := f.Type.Nilable()

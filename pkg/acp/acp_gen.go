@@ -12480,7 +12480,7 @@ type AvailableCommand struct {
 	// What the command does, for display.
 	Description string `json:"description"`
 	// What input the command takes, if any.
-	Input AvailableCommandInput `json:"input,omitempty"`
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
 	// Extension metadata for this object (see Meta). Absent and null both mean none.
 	Meta Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -12534,8 +12534,18 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "input")
 			}
 			seen[2] = true
-			if err := x.Input.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "input")
+			}
+			if isNull {
+				x.Input = wire.Null[AvailableCommandInput]()
+			} else {
+				var v AvailableCommandInput
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "input")
+				}
+				x.Input = wire.Some(v)
 			}
 		case "_meta":
 			if seen[3] {
@@ -12588,9 +12598,13 @@ func (x *AvailableCommand) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.Name)
 	e.RawKey("\"description\":")
 	e.String(x.Description)
-	if x.Input != nil {
+	if !x.Input.IsAbsent() {
 		e.RawKey("\"input\":")
-		x.Input.EncodeWire(e)
+		if v, ok := x.Input.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
@@ -12601,9 +12615,9 @@ func (x *AvailableCommand) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
-	if x.Input != nil {
+	if v, ok := x.Input.Get(); ok {
 		p := wire.Join(p, "input")
-		x.Input.CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 	if x.Meta != nil {
 		p := wire.Join(p, "_meta")
@@ -12629,45 +12643,123 @@ func (x AvailableCommand) MarshalJSON() ([]byte, error) {
 }
 
 // How a command takes its input.
-type AvailableCommandInput json.RawMessage
+type AvailableCommandInput = UnstructuredCommandInput
+
+// Free-text command input: whatever the user types after the command name.
+type UnstructuredCommandInput struct {
+	// Placeholder text shown while no input has been typed.
+	Hint string `json:"hint"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
-func (x *AvailableCommandInput) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UnstructuredCommandInput{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "hint":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "hint")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "hint")
+				}
+				x.Hint = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = AvailableCommandInput(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "hint")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AvailableCommandInput) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *UnstructuredCommandInput) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"hint\":")
+	e.String(x.Hint)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AvailableCommandInput) CheckWire(c *wire.Checker, p string) {}
+func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AvailableCommandInput) Validate() error {
+func (x *UnstructuredCommandInput) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AvailableCommandInput) UnmarshalJSON(data []byte) error {
+func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AvailableCommandInput) MarshalJSON() ([]byte, error) {
+func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -14117,124 +14209,6 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Free-text command input: whatever the user types after the command name.
-type UnstructuredCommandInput struct {
-	// Placeholder text shown while no input has been typed.
-	Hint string `json:"hint"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UnstructuredCommandInput{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "hint":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "hint")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "hint")
-				}
-				x.Hint = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "hint")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UnstructuredCommandInput) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"hint\":")
-	e.String(x.Hint)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnstructuredCommandInput) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // One answer the user can give to a permission request.
 type PermissionOption struct {
 	// Identifier returned when the user picks this answer.
@@ -14629,8 +14603,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 }
 
 // The turn was cancelled while the question was still open. A client that sent `session/cancel` must answer every pending permission request with this outcome.
-//
-// The member "outcome" is always "cancelled"; it is written on encoding and checked on decoding.
 type CancelledPermissionOutcome struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -18866,8 +18838,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Input through a form the client renders.
-//
-// The member "mode" is always "form"; it is written on encoding and checked on decoding.
 type CreateElicitationRequestElicitationFormMode struct {
 	// Tells the user what is being asked and why.
 	Message string `json:"message"`
@@ -19100,8 +19070,6 @@ func (x CreateElicitationRequestElicitationFormMode) MarshalJSON() ([]byte, erro
 }
 
 // Input through a web page the user opens.
-//
-// The member "mode" is always "url"; it is written on encoding and checked on decoding.
 type CreateElicitationRequestElicitationURLMode struct {
 	// Tells the user what is being asked and why.
 	Message string `json:"message"`
@@ -19506,8 +19474,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 }
 
 // The user explicitly said no.
-//
-// The member "action" is always "decline"; it is written on encoding and checked on decoding.
 type ElicitationDeclineAction struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean none.
 	Meta Meta `json:"_meta,omitempty"`
@@ -19626,8 +19592,6 @@ func (x ElicitationDeclineAction) MarshalJSON() ([]byte, error) {
 }
 
 // The user dismissed the request without deciding.
-//
-// The member "action" is always "cancel"; it is written on encoding and checked on decoding.
 type ElicitationCancelAction struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean none.
 	Meta Meta `json:"_meta,omitempty"`
@@ -20986,13 +20950,13 @@ func (x Request) MarshalJSON() ([]byte, error) {
 // A notification.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
 type Notification struct {
 	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
 	Method string `json:"method"`
 	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
 	Params json.RawMessage `json:"params,omitempty"`
-	// Never present: a message with an `id` is a request or a response.
-	ID json.RawMessage `json:"id,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -21058,13 +21022,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
+			return wire.At(&wire.Error{
+				Code:   wire.CodeUnknown,
+				Msg:    "member \"id\" must be absent",
+				Offset: d.Offset(),
+			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -21111,10 +21073,6 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 	if x.Params != nil {
 		e.RawKey("\"params\":")
 		e.Raw(x.Params)
-	}
-	if x.ID != nil {
-		e.RawKey("\"id\":")
-		e.Raw(x.ID)
 	}
 	x.Unknown.Encode(e)
 }
@@ -21669,13 +21627,13 @@ func (x Request2) MarshalJSON() ([]byte, error) {
 // A one-way message: it has a method but no `id`, and gets no answer.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
 type Notification2 struct {
 	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
 	Method string `json:"method"`
 	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
 	Params json.RawMessage `json:"params,omitempty"`
-	// Never present: a message with an `id` is a request or a response.
-	ID json.RawMessage `json:"id,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -21739,13 +21697,11 @@ func (x *Notification2) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "id")
 			}
 			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
+			return wire.At(&wire.Error{
+				Code:   wire.CodeUnknown,
+				Msg:    "member \"id\" must be absent",
+				Offset: d.Offset(),
+			}, "id")
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -21792,10 +21748,6 @@ func (x *Notification2) EncodeWireFields(e *wire.Encoder) {
 	if x.Params != nil {
 		e.RawKey("\"params\":")
 		e.Raw(x.Params)
-	}
-	if x.ID != nil {
-		e.RawKey("\"id\":")
-		e.Raw(x.ID)
 	}
 	x.Unknown.Encode(e)
 }
@@ -25027,8 +24979,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 }
 
 // Sets a `boolean` option. Only sent when the client advertised `session.configOptions.boolean`.
-//
-// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type SetSessionConfigOptionBoolean struct {
 	// The session whose option changes.
 	SessionID SessionID `json:"sessionId"`
@@ -27542,7 +27492,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommand).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommand)
 				return v, v.DecodeWire(d)
@@ -27552,27 +27502,12 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AvailableCommand",
 		}, true
-	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*AvailableCommandInput).CheckWire(c, p)
-			},
-			Complete: false,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(AvailableCommandInput)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*AvailableCommandInput).EncodeWire(e)
-			},
-			Name: "AvailableCommandInput",
-		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommandsUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommandsUpdate)
 				return v, v.DecodeWire(d)
@@ -28887,7 +28822,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -29326,7 +29261,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Envelope)
 				CheckEnvelope(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeEnvelope(d)
 			},
@@ -29371,7 +29306,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Notification2).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Notification2)
 				return v, v.DecodeWire(d)
@@ -29778,7 +29713,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionNotification)
 				return v, v.DecodeWire(d)

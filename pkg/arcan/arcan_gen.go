@@ -4564,8 +4564,6 @@ func ValidateToolContent(v ToolContent) error {
 }
 
 // A block of plain text.
-//
-// The member "type" is always "text"; it is written on encoding and checked on decoding.
 type ToolContentText struct {
 	// The text.
 	Text string `json:"text"`
@@ -4684,8 +4682,6 @@ func (x ToolContentText) MarshalJSON() ([]byte, error) {
 }
 
 // An image carried inline.
-//
-// The member "type" is always "image"; it is written on encoding and checked on decoding.
 type ToolContentImage struct {
 	// The image bytes, base64-encoded.
 	Data string `json:"data"`
@@ -4823,8 +4819,6 @@ func (x ToolContentImage) MarshalJSON() ([]byte, error) {
 }
 
 // A structured JSON value.
-//
-// The member "type" is always "json"; it is written on encoding and checked on decoding.
 type ToolContentJSON struct {
 	// The value, any JSON. Arcan writes object keys in sorted order.
 	Value json.RawMessage `json:"value"`
@@ -5340,8 +5334,6 @@ func ValidateModelDirective(v ModelDirective) error {
 }
 
 // A piece of answer text.
-//
-// The member "kind" is always "text"; it is written on encoding and checked on decoding.
 type ModelDirectiveText struct {
 	// The text.
 	Delta string `json:"delta"`
@@ -5460,8 +5452,6 @@ func (x ModelDirectiveText) MarshalJSON() ([]byte, error) {
 }
 
 // A request to run a tool.
-//
-// The member "kind" is always "tool_call"; it is written on encoding and checked on decoding.
 type ModelDirectiveToolCall struct {
 	// The requested call.
 	Call ToolCall `json:"call"`
@@ -5581,8 +5571,6 @@ func (x ModelDirectiveToolCall) MarshalJSON() ([]byte, error) {
 }
 
 // A change to the agent state asked for by the model.
-//
-// The member "kind" is always "state_patch"; it is written on encoding and checked on decoding.
 type ModelDirectiveStatePatch struct {
 	// The change.
 	Patch StatePatch `json:"patch"`
@@ -5702,8 +5690,6 @@ func (x ModelDirectiveStatePatch) MarshalJSON() ([]byte, error) {
 }
 
 // The model's final answer for the run.
-//
-// The member "kind" is always "final_answer"; it is written on encoding and checked on decoding.
 type ModelDirectiveFinalAnswer struct {
 	// The answer text.
 	Text string `json:"text"`

@@ -7970,8 +7970,6 @@ func ValidateJobEventPayload(v JobEventPayload) error {
 }
 
 // A `log` event: a log line.
-//
-// The member "kind" is always "log"; it is written on encoding and checked on decoding.
 type LogEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8110,8 +8108,6 @@ func (x LogEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `thought` event: a piece of the agent's reasoning.
-//
-// The member "kind" is always "thought"; it is written on encoding and checked on decoding.
 type ThoughtEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8250,8 +8246,6 @@ func (x ThoughtEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `tool_call` event: the agent called a tool.
-//
-// The member "kind" is always "tool_call"; it is written on encoding and checked on decoding.
 type ToolCallEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8390,8 +8384,6 @@ func (x ToolCallEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `tool_result` event: a tool call returned.
-//
-// The member "kind" is always "tool_result"; it is written on encoding and checked on decoding.
 type ToolResultEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8530,8 +8522,6 @@ func (x ToolResultEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `status` event: a lifecycle or flow-control marker.
-//
-// The member "kind" is always "status"; it is written on encoding and checked on decoding.
 type StatusEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8670,8 +8660,6 @@ func (x StatusEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `metric` event: a measurement, including costs.
-//
-// The member "kind" is always "metric"; it is written on encoding and checked on decoding.
 type MetricEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8810,8 +8798,6 @@ func (x MetricEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `artifact_ref` event: the agent produced an addressable artifact.
-//
-// The member "kind" is always "artifact_ref"; it is written on encoding and checked on decoding.
 type ArtifactRefEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8950,8 +8936,6 @@ func (x ArtifactRefEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `delegate` event: the agent asked for a sub-job.
-//
-// The member "kind" is always "delegate"; it is written on encoding and checked on decoding.
 type DelegateEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -9094,8 +9078,6 @@ func (x DelegateEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `progress` event: structured progress.
-//
-// The member "kind" is always "progress"; it is written on encoding and checked on decoding.
 type ProgressEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -9234,8 +9216,6 @@ func (x ProgressEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `result_chunk` event: one fragment of a streamed final result.
-//
-// The member "kind" is always "result_chunk"; it is written on encoding and checked on decoding.
 type ResultChunkEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -17544,7 +17524,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ErrorPayload).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ErrorPayload)
 				return v, v.DecodeWire(d)
@@ -18025,7 +18005,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobError).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobError)
 				return v, v.DecodeWire(d)
@@ -18040,7 +18020,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobErrorPayload).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobErrorPayload)
 				return v, v.DecodeWire(d)
@@ -18372,7 +18352,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionError).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionError)
 				return v, v.DecodeWire(d)

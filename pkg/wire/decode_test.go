@@ -145,3 +145,24 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestSeek(t *testing.T) {
+	doc := `{"a":{"b/c":[10,{"d~e":"x"}]},"z":1}`
+	for ptr, want := range map[string]string{"": doc, "/a/b~1c/1/d~0e": `"x"`, "/a/b~1c/0": `10`, "/z": `1`, "/nope": "", "/a/b~1c/2": "", "/a/b~1c/01": "", "/z/x": ""} {
+		d := wire.NewDecoder([]byte(doc))
+		ok, err := d.Seek(ptr)
+		if err != nil {
+			t.Fatalf("%q: %v", ptr, err)
+		}
+		if !ok {
+			if want != "" {
+				t.Errorf("%q: not found", ptr)
+			}
+			continue
+		}
+		raw, err := d.Raw()
+		if err != nil || string(raw) != want {
+			t.Errorf("%q: %s, %v; want %s", ptr, raw, err, want)
+		}
+	}
+}

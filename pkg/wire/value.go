@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // Decodable is a value a Decoder can fill. Every generated type is one.
@@ -263,4 +264,69 @@ func (d *Decoder) PeekInteger() bool {
 	}
 	_, err = strconv.ParseInt(string(b), 10, 64)
 	return err == nil
+}
+
+// Seek moves the read position to the value at a JSON pointer (RFC 6901)
+// relative to the value at the read position, and reports whether it
+// exists. "" is the value itself. Values passed on the way are checked for
+// well-formedness.
+func (d *Decoder) Seek(pointer string) (bool, error) {
+	if pointer == "" {
+		return true, nil
+	}
+	if pointer[0] != '/' {
+		return false, d.errf("JSON pointer %q does not start with '/'", pointer)
+	}
+	for _, tok := range strings.Split(pointer[1:], "/") {
+		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		switch d.Kind() {
+		case KindObject:
+			if err := d.BeginObject(); err != nil {
+				return false, err
+			}
+			found := false
+			for !found {
+				key, more, err := d.NextKey()
+				if err != nil {
+					return false, err
+				}
+				if !more {
+					return false, nil
+				}
+				if string(key) == tok {
+					found = true
+					break
+				}
+				if err := d.skipValue(); err != nil {
+					return false, err
+				}
+			}
+		case KindArray:
+			n, err := strconv.Atoi(tok)
+			if err != nil || n < 0 || (len(tok) > 1 && tok[0] == '0') {
+				return false, nil
+			}
+			if err := d.BeginArray(); err != nil {
+				return false, err
+			}
+			for i := 0; ; i++ {
+				more, err := d.NextElem()
+				if err != nil {
+					return false, err
+				}
+				if !more {
+					return false, nil
+				}
+				if i == n {
+					break
+				}
+				if err := d.skipValue(); err != nil {
+					return false, err
+				}
+			}
+		default:
+			return false, nil
+		}
+	}
+	return true, nil
 }

@@ -6060,8 +6060,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
-//
-// The member "mode" is always "form"; it is written on encoding and checked on decoding.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -6229,7 +6227,7 @@ func (x Form) MarshalJSON() ([]byte, error) {
 // as required by the elicitation specification.
 type ElicitationSchema struct {
 	// Type discriminator. Always `"object"`.
-	Type ElicitationSchemaType `json:"type,omitempty"`
+	Type *ElicitationSchemaType `json:"type,omitempty"`
 	// Optional title for the schema.
 	//
 	// Optional. Omitted and `null` are equivalent and mean no title is provided.
@@ -6279,8 +6277,12 @@ func (x *ElicitationSchema) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
 			seen[0] = true
-			if err := x.Type.DecodeWire(d); err != nil {
-				return wire.At(err, "type")
+			{
+				v := new(ElicitationSchemaType)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "type")
+				}
+				x.Type = v
 			}
 		case "title":
 			if seen[1] {
@@ -6444,7 +6446,7 @@ func (x *ElicitationSchema) EncodeWire(e *wire.Encoder) {
 func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 	if x.Type != nil {
 		e.RawKey("\"type\":")
-		x.Type.EncodeWire(e)
+		(*x.Type).EncodeWire(e)
 	}
 	if !x.Title.IsAbsent() {
 		e.RawKey("\"title\":")
@@ -6495,7 +6497,7 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 	if x.Type != nil {
 		p := wire.Join(p, "type")
-		x.Type.CheckWire(c, p)
+		(*x.Type).CheckWire(c, p)
 	}
 	if x.Properties != nil {
 		p := wire.Join(p, "properties")
@@ -6525,13 +6527,13 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 }
 
 // Type discriminator for elicitation schemas.
-type ElicitationSchemaType json.RawMessage
+type ElicitationSchemaType string
 
 // DecodeWire decodes the value from d.
 func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
+	var v string
 	{
-		v1, err := wire.DecodeRaw(d)
+		v1, err := d.String()
 		if err != nil {
 			return err
 		}
@@ -6543,12 +6545,19 @@ func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
 
 // EncodeWire encodes the value to e.
 func (x *ElicitationSchemaType) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+	v := string(*x)
+	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	switch string(v) {
+	case "object":
+	default:
+		c.Fail(p, "%q is not one of object", string(v))
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSchemaType) Validate() error {
@@ -9004,8 +9013,6 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
-//
-// The member "mode" is always "url"; it is written on encoding and checked on decoding.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -17347,8 +17354,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 }
 
 // Single-value selector (dropdown).
-//
-// The member "type" is always "select"; it is written on encoding and checked on decoding.
 type Select struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -18392,8 +18397,6 @@ func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 }
 
 // Boolean on/off toggle.
-//
-// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type Boolean struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -24581,7 +24584,7 @@ type AvailableCommand struct {
 	// Human-readable description of what the command does.
 	Description string `json:"description"`
 	// Input for the command if required
-	Input AvailableCommandInput `json:"input,omitempty"`
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
 	// these keys.
@@ -24639,8 +24642,18 @@ func (x *AvailableCommand) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "input")
 			}
 			seen[2] = true
-			if err := x.Input.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "input")
+			}
+			if isNull {
+				x.Input = wire.Null[AvailableCommandInput]()
+			} else {
+				var v AvailableCommandInput
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "input")
+				}
+				x.Input = wire.Some(v)
 			}
 		case "_meta":
 			if seen[3] {
@@ -24697,9 +24710,13 @@ func (x *AvailableCommand) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.Name)
 	e.RawKey("\"description\":")
 	e.String(x.Description)
-	if x.Input != nil {
+	if !x.Input.IsAbsent() {
 		e.RawKey("\"input\":")
-		x.Input.EncodeWire(e)
+		if v, ok := x.Input.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
@@ -24710,9 +24727,9 @@ func (x *AvailableCommand) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
-	if x.Input != nil {
+	if v, ok := x.Input.Get(); ok {
 		p := wire.Join(p, "input")
-		x.Input.CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 }
 
@@ -24734,45 +24751,126 @@ func (x AvailableCommand) MarshalJSON() ([]byte, error) {
 }
 
 // The input specification for a command.
-type AvailableCommandInput json.RawMessage
+type AvailableCommandInput = UnstructuredCommandInput
+
+// All text that was typed after the command name is provided as input.
+type UnstructuredCommandInput struct {
+	// A hint to display when the input hasn't been provided yet
+	Hint string `json:"hint"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
+	// these keys.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
-func (x *AvailableCommandInput) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
+func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UnstructuredCommandInput{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
 		if err != nil {
 			return err
 		}
-		v = v1
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "hint":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "hint")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "hint")
+				}
+				x.Hint = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
 	}
-	*x = AvailableCommandInput(v)
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "hint")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AvailableCommandInput) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+func (x *UnstructuredCommandInput) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"hint\":")
+	e.String(x.Hint)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AvailableCommandInput) CheckWire(c *wire.Checker, p string) {}
+func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AvailableCommandInput) Validate() error {
+func (x *UnstructuredCommandInput) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AvailableCommandInput) UnmarshalJSON(data []byte) error {
+func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AvailableCommandInput) MarshalJSON() ([]byte, error) {
+func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -27188,8 +27286,6 @@ func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 }
 
 // The child is ready to process another prompt.
-//
-// The member "state" is always "idle"; it is written on encoding and checked on decoding.
 type Idle struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -28610,127 +28706,6 @@ func (x SessionNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All text that was typed after the command name is provided as input.
-type UnstructuredCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
-	Hint string `json:"hint"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UnstructuredCommandInput{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "hint":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "hint")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "hint")
-				}
-				x.Hint = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "hint")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UnstructuredCommandInput) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"hint\":")
-	e.String(x.Hint)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnstructuredCommandInput) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
@@ -29051,8 +29026,6 @@ func ValidateIdleStateUpdate(v IdleStateUpdate) error {
 }
 
 // The work ended successfully.
-//
-// The member "stopReason" is always "end_turn"; it is written on encoding and checked on decoding.
 type EndTurn struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -29207,8 +29180,6 @@ func (x EndTurn) MarshalJSON() ([]byte, error) {
 }
 
 // The work ended because the agent reached the maximum number of tokens.
-//
-// The member "stopReason" is always "max_tokens"; it is written on encoding and checked on decoding.
 type MaxTokens struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -29364,8 +29335,6 @@ func (x MaxTokens) MarshalJSON() ([]byte, error) {
 
 // The work ended because the agent reached the maximum number of allowed
 // agent requests.
-//
-// The member "stopReason" is always "max_turn_requests"; it is written on encoding and checked on decoding.
 type MaxTurnRequests struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -29520,8 +29489,6 @@ func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
 }
 
 // The work ended because the agent refused to continue.
-//
-// The member "stopReason" is always "refusal"; it is written on encoding and checked on decoding.
 type Refusal struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -29676,8 +29643,6 @@ func (x Refusal) MarshalJSON() ([]byte, error) {
 }
 
 // The work was cancelled.
-//
-// The member "stopReason" is always "cancelled"; it is written on encoding and checked on decoding.
 type Cancelled struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -29832,8 +29797,6 @@ func (x Cancelled) MarshalJSON() ([]byte, error) {
 }
 
 // The work ended because something failed.
-//
-// The member "stopReason" is always "error"; it is written on encoding and checked on decoding.
 type IdleStateUpdateError struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -37113,8 +37076,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 }
 
 // A boolean value (`type: "boolean"`).
-//
-// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -38525,8 +38486,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 // requests with this `cancelled` outcome.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-//
-// The member "outcome" is always "cancelled"; it is written on encoding and checked on decoding.
 type RequestPermissionOutcomeCancelled struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -39711,8 +39670,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 }
 
 // The user accepted and provided content.
-//
-// The member "action" is always "accept"; it is written on encoding and checked on decoding.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -40259,8 +40216,6 @@ func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 }
 
 // The user declined the elicitation.
-//
-// The member "action" is always "decline"; it is written on encoding and checked on decoding.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -40384,8 +40339,6 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 }
 
 // The elicitation was cancelled.
-//
-// The member "action" is always "cancel"; it is written on encoding and checked on decoding.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
@@ -43789,7 +43742,7 @@ type ProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params json.RawMessage `json:"params,omitempty"`
+	Params wire.Opt[ProxySuccessorNotification] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -43829,12 +43782,18 @@ func (x *ProxyNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "params")
 			}
 			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[ProxySuccessorNotification]()
+			} else {
+				var v ProxySuccessorNotification
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "params")
 				}
-				x.Params = v0
+				x.Params = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -43874,15 +43833,24 @@ func (x *ProxyNotification) EncodeWire(e *wire.Encoder) {
 func (x *ProxyNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
-	if x.Params != nil {
+	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
-		e.Raw(x.Params)
+		if v, ok := x.Params.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxyNotification) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxyNotification) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		v.CheckWire(c, p)
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ProxyNotification) Validate() error {
@@ -44096,7 +44064,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentNotification)
 				return v, v.DecodeWire(d)
@@ -44398,7 +44366,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommand).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommand)
 				return v, v.DecodeWire(d)
@@ -44408,27 +44376,12 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AvailableCommand",
 		}, true
-	case "#/$defs/AvailableCommandInput":
-		return wire.Codec{
-			Check: func(c *wire.Checker, p string, v any) {
-				v.(*AvailableCommandInput).CheckWire(c, p)
-			},
-			Complete: false,
-			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(AvailableCommandInput)
-				return v, v.DecodeWire(d)
-			},
-			Encode: func(e *wire.Encoder, v any) {
-				v.(*AvailableCommandInput).EncodeWire(e)
-			},
-			Name: "AvailableCommandInput",
-		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AvailableCommandsUpdate).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AvailableCommandsUpdate)
 				return v, v.DecodeWire(d)
@@ -44791,7 +44744,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationRequest)
 				CheckCreateElicitationRequest(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},
@@ -45065,7 +45018,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchema).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchema)
 				return v, v.DecodeWire(d)
@@ -45080,7 +45033,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchemaType).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchemaType)
 				return v, v.DecodeWire(d)
@@ -46242,7 +46195,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ProxyNotification).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ProxyNotification)
 				return v, v.DecodeWire(d)
@@ -46967,7 +46920,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNotification2).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionNotification2)
 				return v, v.DecodeWire(d)
@@ -47118,7 +47071,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},

@@ -4777,8 +4777,6 @@ func ValidateDiffChange(v DiffChange) error {
 }
 
 // A file was added.
-//
-// The member "operation" is always "add"; it is written on encoding and checked on decoding.
 type Add struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5091,8 +5089,6 @@ func (x AbsolutePath) MarshalJSON() ([]byte, error) {
 }
 
 // A file was deleted.
-//
-// The member "operation" is always "delete"; it is written on encoding and checked on decoding.
 type Delete struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5302,8 +5298,6 @@ func (x Delete) MarshalJSON() ([]byte, error) {
 }
 
 // A file was modified in place.
-//
-// The member "operation" is always "modify"; it is written on encoding and checked on decoding.
 type Modify struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5513,8 +5507,6 @@ func (x Modify) MarshalJSON() ([]byte, error) {
 }
 
 // A file was moved or renamed.
-//
-// The member "operation" is always "move"; it is written on encoding and checked on decoding.
 type Move struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -5743,8 +5735,6 @@ func (x Move) MarshalJSON() ([]byte, error) {
 }
 
 // A file was copied.
-//
-// The member "operation" is always "copy"; it is written on encoding and checked on decoding.
 type Copy struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -8423,8 +8413,6 @@ func ValidateCreateElicitationRequest2(v CreateElicitationRequest2) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
-//
-// The member "mode" is always "form"; it is written on encoding and checked on decoding.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -8857,7 +8845,7 @@ func (x *ElicitationSchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
-	if x.Type != nil {
+	{
 		p := wire.Join(p, "type")
 		x.Type.CheckWire(c, p)
 	}
@@ -8889,13 +8877,13 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 }
 
 // Type discriminator for elicitation schemas.
-type ElicitationSchemaType json.RawMessage
+type ElicitationSchemaType string
 
 // DecodeWire decodes the value from d.
 func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
+	var v string
 	{
-		v1, err := wire.DecodeRaw(d)
+		v1, err := d.String()
 		if err != nil {
 			return err
 		}
@@ -8907,12 +8895,19 @@ func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
 
 // EncodeWire encodes the value to e.
 func (x *ElicitationSchemaType) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
+	v := string(*x)
+	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationSchemaType) CheckWire(c *wire.Checker, p string) {
+	v := string(*x)
+	switch string(v) {
+	case "object":
+	default:
+		c.Fail(p, "%q is not one of object", string(v))
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationSchemaType) Validate() error {
@@ -11371,8 +11366,6 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
-//
-// The member "mode" is always "url"; it is written on encoding and checked on decoding.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -16778,8 +16771,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 }
 
 // Single-value selector (dropdown).
-//
-// The member "type" is always "select"; it is written on encoding and checked on decoding.
 type Select struct {
 	// Unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
@@ -17833,8 +17824,6 @@ func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 }
 
 // Boolean on/off toggle.
-//
-// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type Boolean struct {
 	// Unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
@@ -22364,8 +22353,6 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 }
 
 // A snapshot of the session's aggregate foreground activity.
-//
-// The member "sessionUpdate" is always "state_update"; it is written on encoding and checked on decoding.
 type StateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -27305,8 +27292,6 @@ func ValidateIdleStateUpdate(v IdleStateUpdate) error {
 
 // The active work ended successfully.
 // Includes locally handled commands that required no model call.
-//
-// The member "stopReason" is always "end_turn"; it is written on encoding and checked on decoding.
 type EndTurn struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -27497,8 +27482,6 @@ func (x EndTurn) MarshalJSON() ([]byte, error) {
 }
 
 // The active work ended because the agent reached the maximum number of tokens.
-//
-// The member "stopReason" is always "max_tokens"; it is written on encoding and checked on decoding.
 type MaxTokens struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -27690,8 +27673,6 @@ func (x MaxTokens) MarshalJSON() ([]byte, error) {
 
 // The active work ended because the agent reached the maximum number of
 // model requests for the foreground work.
-//
-// The member "stopReason" is always "max_turn_requests"; it is written on encoding and checked on decoding.
 type MaxTurnRequests struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -27882,8 +27863,6 @@ func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
 }
 
 // The active work ended because the agent refused to continue.
-//
-// The member "stopReason" is always "refusal"; it is written on encoding and checked on decoding.
 type Refusal struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -28083,8 +28062,6 @@ func (x Refusal) MarshalJSON() ([]byte, error) {
 // cancellation ends active foreground work, even if aborting causes
 // exceptions. Agents MUST catch these errors and report `cancelled`, not
 // `error`.
-//
-// The member "stopReason" is always "cancelled"; it is written on encoding and checked on decoding.
 type Cancelled struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -28279,8 +28256,6 @@ func (x Cancelled) MarshalJSON() ([]byte, error) {
 // This includes pre-insertion foreground work. A prompt failure before
 // insertion also requires an error response to `session/prompt`. After
 // insertion, the prompt's response remains successful.
-//
-// The member "stopReason" is always "error"; it is written on encoding and checked on decoding.
 type IdleStateUpdateError struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -29044,8 +29019,6 @@ func ValidateStateUpdate2(v StateUpdate2) error {
 }
 
 // No foreground work is active. Background activity may continue.
-//
-// The member "state" is always "idle"; it is written on encoding and checked on decoding.
 type Idle struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -33083,8 +33056,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 }
 
 // A `SessionConfigValueId` string value (`type: "id"`).
-//
-// The member "type" is always "id"; it is written on encoding and checked on decoding.
 type ID struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -33264,8 +33235,6 @@ func (x ID) MarshalJSON() ([]byte, error) {
 }
 
 // A boolean value (`type: "boolean"`).
-//
-// The member "type" is always "boolean"; it is written on encoding and checked on decoding.
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -34838,8 +34807,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 }
 
 // The user accepted and provided content.
-//
-// The member "action" is always "accept"; it is written on encoding and checked on decoding.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -35073,8 +35040,6 @@ func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
 }
 
 // The user declined the elicitation.
-//
-// The member "action" is always "decline"; it is written on encoding and checked on decoding.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -35196,8 +35161,6 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 }
 
 // The elicitation was cancelled.
-//
-// The member "action" is always "cancel"; it is written on encoding and checked on decoding.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
@@ -37229,7 +37192,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationSchemaType).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationSchemaType)
 				return v, v.DecodeWire(d)

@@ -1068,8 +1068,6 @@ func ValidateEvent(v Event) error {
 }
 
 // Work started.
-//
-// The member "type" is always "started"; it is written on encoding and checked on decoding.
 type Started struct {
 	// When.
 	At string `json:"at"`
@@ -2022,8 +2020,6 @@ func ValidateServer(v Server) error {
 }
 
 // HTTP.
-//
-// The member "type" is always "http"; it is written on encoding and checked on decoding.
 type HTTPServer struct {
 	// Where.
 	URL string `json:"url"`
@@ -2671,8 +2667,6 @@ func ValidatePick(v Pick) error {
 }
 
 // Add.
-//
-// The member "op" is always "add"; it is written on encoding and checked on decoding.
 type AddOp struct {
 	// Amount.
 	N int64 `json:"n"`

@@ -153,8 +153,6 @@ func (x Uses) MarshalJSON() ([]byte, error) {
 }
 
 // Work started.
-//
-// The member "type" is always "started"; it is written on encoding and checked on decoding.
 type Started struct {
 	// When.
 	At string `json:"at"`
