@@ -48,8 +48,8 @@ func fixtureLines(t *testing.T, glob string) map[string][][]byte {
 }
 
 type dispatch struct {
-	Messages    []struct{ Type, Schema string } `json:"messages"`
-	Events      []struct {
+	Messages []struct{ Type, Schema string } `json:"messages"`
+	Events   []struct {
 		PartType string `json:"part_type"`
 		Schema   string `json:"schema"`
 	} `json:"events"`
