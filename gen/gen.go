@@ -24,7 +24,9 @@ const Module = "github.com/agentproto/agentproto"
 // types instead of copies.
 func DefaultMaps() []model.Mapping {
 	return []model.Mapping{
-		{Prefix: schema.IDPrefix + "acp/", Path: Module + "/pkg/acp"},
+		{Prefix: schema.IDPrefix + "acp/v1/", Path: Module + "/pkg/acp"},
+		{Prefix: schema.IDPrefix + "acp/v1-unstable/", Path: Module + "/pkg/acp/unstable"},
+		{Prefix: schema.IDPrefix + "acp/vtcode/", Path: Module + "/pkg/acp/vtcode"},
 		{Prefix: schema.IDPrefix + "arcp/v1.1/", Path: Module + "/pkg/arcp"},
 		{Prefix: schema.IDPrefix + "arcp/rfc0001/", Path: Module + "/pkg/arcp/rfc0001"},
 		{Prefix: schema.IDPrefix + "arcan/", Path: Module + "/pkg/arcan"},

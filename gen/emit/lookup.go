@@ -73,7 +73,7 @@ func (g *gen) lookup(p *model.Package) {
 	var ids []string
 	byID := map[string]*model.Type{}
 	for _, t := range p.Types {
-		if t.External != nil || t.SchemaID == "" || t.Kind == model.Alias {
+		if t.External != nil || t.SchemaID == "" {
 			continue
 		}
 		if _, dup := byID[t.SchemaID]; dup {
@@ -86,6 +86,15 @@ func (g *gen) lookup(p *model.Package) {
 	var cases []jen.Code
 	for _, id := range ids {
 		t := byID[id]
+		if t.Kind == model.Alias {
+			// A schema that only refers to another: the other's codec.
+			target := resolve(t.Under).Type
+			if target.External != nil {
+				cases = append(cases, jen.Case(jen.Lit(id)).Block(jen.Return(jen.Qual(target.External.Path, "Lookup").Call(jen.Lit(target.SchemaID)))))
+				continue
+			}
+			t = target
+		}
 		var dec, enc, chk jen.Code
 		d := jen.Id("d").Op("*").Add(wire("Decoder"))
 		if t.Kind == model.Union {

@@ -67,11 +67,12 @@ func Build(l *load.Loader, opts Options) (*Package, error) {
 	return b.pkg, nil
 }
 
-// describesValue reports whether a document's root is a schema of a value
-// rather than only a container of $defs.
+// describesValue reports whether a document's root (or a $defs entry) is a
+// schema of a value rather than only a container of $defs. A schema with
+// neither structure nor $defs accepts any value: raw JSON.
 func describesValue(s *load.Schema) bool {
 	return s.Bool == nil && (s.Ref != "" || len(s.Type) > 0 || len(s.Properties) > 0 || len(s.OneOf) > 0 ||
-		len(s.AnyOf) > 0 || len(s.AllOf) > 0 || s.HasConst || len(s.Enum) > 0 || s.Items != nil)
+		len(s.AnyOf) > 0 || len(s.AllOf) > 0 || s.HasConst || len(s.Enum) > 0 || s.Items != nil || len(s.Defs) == 0)
 }
 
 // nameOf is the Go name a document root or $defs entry asks for.
@@ -171,6 +172,15 @@ func (b *builder) fill(t *Type, s *load.Schema) error {
 		target, err := b.named(n.target)
 		if err != nil {
 			return err
+		}
+		for u := target; u != nil; {
+			if u == t {
+				return s.Loc.Errorf("this schema only refers to itself through $ref and never says what a value is; give it a type, properties or variants")
+			}
+			if u.Kind != Alias || u.Under == nil {
+				break
+			}
+			u = u.Under.Type
 		}
 		t.Kind, t.Under = Alias, &Ref{Kind: NamedRef, Type: target}
 		if t.Doc == "" {
@@ -949,7 +959,10 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			}
 			name := hint
 			if name == "" || GoName(name) == wt.Name {
-				if wraps[w] == 1 && wt.Kind == Struct {
+				// The shared type itself can be the variant only if it is
+				// generated here: a type of another package cannot gain the
+				// union's method.
+				if wraps[w] == 1 && wt.Kind == Struct && wt.External == nil {
 					v.Type = wt
 					v.TagInStruct = hasConstField(wt, tag)
 					wt.Unions = append(wt.Unions, v)

@@ -398,3 +398,24 @@ func TestOurSchemasMapToOurPackages(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 }
+
+// TestVariantsOfMappedTypes: a union whose variants only wrap types of a
+// mapped package gets defined types of its own (a type of another package
+// cannot be a variant here), tag included.
+func TestVariantsOfMappedTypes(t *testing.T) {
+	in := `{"author":"a","content":{"type":"text","text":"x"},"part":{"kind":"plan","entries":[{"content":"c","priority":"high","status":"pending"}]}}`
+	var n downstream.Note
+	if err := wire.Unmarshal([]byte(in), &n); err != nil {
+		t.Fatal(err)
+	}
+	p, ok := n.Part.(*downstream.Plan)
+	if !ok || len(p.Entries) != 1 {
+		t.Fatalf("part = %#v", n.Part)
+	}
+	if got := encode(t, &n); got != in {
+		t.Errorf("got %s", got)
+	}
+	if got := encode(t, p); got != `{"kind":"plan","entries":[{"content":"c","priority":"high","status":"pending"}]}` {
+		t.Errorf("the variant on its own: %s", got)
+	}
+}

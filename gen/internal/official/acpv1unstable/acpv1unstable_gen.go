@@ -10452,6 +10452,53 @@ func (x MCPRequestID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Allows for sending an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while maintaining
+// protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtRequest json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtRequest(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtRequest) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtRequest) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // A JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
@@ -21407,6 +21454,53 @@ func (x Usage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while maintaining
+// protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtResponse json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtResponse(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // A JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
@@ -30420,6 +30514,53 @@ func (x *AuthStatusUpdateNotification2) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x AuthStatusUpdateNotification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Allows either side to send an arbitrary notification that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtNotification2 json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtNotification2(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification2) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification2) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -43737,6 +43878,53 @@ func (x ProxyResponseError) MarshalJSON() ([]byte, error) {
 // It MUST NOT change `protocolVersion`.
 type InitializeProxyResponse2 = InitializeResponse
 
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed at any point.
+//
+// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
+type ProxySuccessorResponse2 json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ProxySuccessorResponse2) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ProxySuccessorResponse2(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProxySuccessorResponse2) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProxySuccessorResponse2) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProxySuccessorResponse2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProxySuccessorResponse2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProxySuccessorResponse2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // A JSON-RPC notification object.
 type ProxyNotification struct {
 	// The notification method name.
@@ -44375,6 +44563,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*AvailableCommand).EncodeWire(e)
 			},
 			Name: "AvailableCommand",
+		}, true
+	case "#/$defs/AvailableCommandInput":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*UnstructuredCommandInput).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(UnstructuredCommandInput)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*UnstructuredCommandInput).EncodeWire(e)
+			},
+			Name: "UnstructuredCommandInput",
 		}, true
 	case "#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
@@ -45195,6 +45398,51 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ErrorStopReason",
 		}, true
+	case "#/$defs/ExtNotification":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ExtNotification2).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ExtNotification2)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ExtNotification2).EncodeWire(e)
+			},
+			Name: "ExtNotification2",
+		}, true
+	case "#/$defs/ExtRequest":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ExtRequest).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ExtRequest)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ExtRequest).EncodeWire(e)
+			},
+			Name: "ExtRequest",
+		}, true
+	case "#/$defs/ExtResponse":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ExtResponse).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ExtResponse)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ExtResponse).EncodeWire(e)
+			},
+			Name: "ExtResponse",
+		}, true
 	case "#/$defs/FileSystemCapabilities":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -45300,6 +45548,36 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Implementation).EncodeWire(e)
 			},
 			Name: "Implementation",
+		}, true
+	case "#/$defs/InitializeProxyRequest":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*InitializeRequest).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(InitializeRequest)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*InitializeRequest).EncodeWire(e)
+			},
+			Name: "InitializeRequest",
+		}, true
+	case "#/$defs/InitializeProxyResponse":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*InitializeResponse).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(InitializeResponse)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*InitializeResponse).EncodeWire(e)
+			},
+			Name: "InitializeResponse",
 		}, true
 	case "#/$defs/InitializeRequest":
 		return wire.Codec{
@@ -46265,6 +46543,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProxySuccessorRequest2).EncodeWire(e)
 			},
 			Name: "ProxySuccessorRequest2",
+		}, true
+	case "#/$defs/ProxySuccessorResponse":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ProxySuccessorResponse2).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ProxySuccessorResponse2)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ProxySuccessorResponse2).EncodeWire(e)
+			},
+			Name: "ProxySuccessorResponse2",
 		}, true
 	case "#/$defs/ReadTextFileRequest":
 		return wire.Codec{

@@ -12519,6 +12519,53 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Allows for sending an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while maintaining
+// protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtRequest json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtRequest(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtRequest) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtRequest) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // A JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
@@ -20255,6 +20302,53 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x MessageID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while maintaining
+// protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtResponse json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtResponse(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtResponse) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtResponse) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29368,6 +29462,53 @@ func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Allows either side to send an arbitrary notification that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtNotification2 json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtNotification2(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification2) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification2) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // A JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
@@ -37368,6 +37509,51 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ErrorStopReason).EncodeWire(e)
 			},
 			Name: "ErrorStopReason",
+		}, true
+	case "#/$defs/ExtNotification":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ExtNotification2).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ExtNotification2)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ExtNotification2).EncodeWire(e)
+			},
+			Name: "ExtNotification2",
+		}, true
+	case "#/$defs/ExtRequest":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ExtRequest).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ExtRequest)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ExtRequest).EncodeWire(e)
+			},
+			Name: "ExtRequest",
+		}, true
+	case "#/$defs/ExtResponse":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ExtResponse).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ExtResponse)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ExtResponse).EncodeWire(e)
+			},
+			Name: "ExtResponse",
 		}, true
 	case "#/$defs/HttpHeader":
 		return wire.Codec{

@@ -4,6 +4,7 @@
 package downstream
 
 import (
+	"encoding/json"
 	acp "github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
@@ -16,6 +17,8 @@ type Note struct {
 	Content acp.ContentBlock `json:"content"`
 	// An ACP stop reason.
 	Stop *acp.StopReason `json:"stop,omitempty"`
+	// A union of our own whose variants are ACP's types.
+	Part Part `json:"part,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -28,7 +31,7 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -73,6 +76,18 @@ func (x *Note) DecodeWire(d *wire.Decoder) error {
 					return wire.At(err, "stop")
 				}
 				x.Stop = v
+			}
+		case "part":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "part")
+			}
+			seen[3] = true
+			{
+				v0, err := DecodePart(d)
+				if err != nil {
+					return wire.At(err, "part")
+				}
+				x.Part = v0
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -121,6 +136,10 @@ func (x *Note) EncodeWireFields(e *wire.Encoder) {
 		e.RawKey("\"stop\":")
 		(*x.Stop).EncodeWire(e)
 	}
+	if x.Part != nil {
+		e.RawKey("\"part\":")
+		EncodePart(e, x.Part)
+	}
 	x.Unknown.Encode(e)
 }
 
@@ -133,6 +152,10 @@ func (x *Note) CheckWire(c *wire.Checker, p string) {
 	if x.Stop != nil {
 		p := wire.Join(p, "stop")
 		(*x.Stop).CheckWire(c, p)
+	}
+	if x.Part != nil {
+		p := wire.Join(p, "part")
+		CheckPart(c, p, x.Part)
 	}
 }
 
@@ -150,6 +173,222 @@ func (x *Note) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Note) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Text, plain or Markdown. Every agent accepts it in prompts; clients should render it as Markdown.
+type Text acp.TextContent
+
+func (*Text) isContentBlock() {}
+
+// DecodeWire decodes the value from d; the tag "type", if present, must be "text".
+func (x *Text) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "text" {
+		return wire.At(wire.ConstError(d.Offset(), "\"text\""), "type")
+	}
+	d.SkipKey("type")
+	return (*acp.TextContent)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *Text) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"text\"")
+	(*acp.TextContent)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Text) EncodeWireFields(e *wire.Encoder) {
+	(*acp.TextContent)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Text) CheckWire(c *wire.Checker, p string) {
+	(*acp.TextContent)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Text) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Text) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Text) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An image. In prompts it needs the `image` prompt capability.
+type Image acp.ImageContent
+
+func (*Image) isContentBlock() {}
+
+// DecodeWire decodes the value from d; the tag "type", if present, must be "image".
+func (x *Image) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "image" {
+		return wire.At(wire.ConstError(d.Offset(), "\"image\""), "type")
+	}
+	d.SkipKey("type")
+	return (*acp.ImageContent)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *Image) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"image\"")
+	(*acp.ImageContent)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Image) EncodeWireFields(e *wire.Encoder) {
+	(*acp.ImageContent)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Image) CheckWire(c *wire.Checker, p string) {
+	(*acp.ImageContent)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Image) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Image) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Image) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Audio. In prompts it needs the `audio` prompt capability.
+type Audio acp.AudioContent
+
+func (*Audio) isContentBlock() {}
+
+// DecodeWire decodes the value from d; the tag "type", if present, must be "audio".
+func (x *Audio) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "audio" {
+		return wire.At(wire.ConstError(d.Offset(), "\"audio\""), "type")
+	}
+	d.SkipKey("type")
+	return (*acp.AudioContent)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *Audio) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"audio\"")
+	(*acp.AudioContent)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Audio) EncodeWireFields(e *wire.Encoder) {
+	(*acp.AudioContent)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Audio) CheckWire(c *wire.Checker, p string) {
+	(*acp.AudioContent)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Audio) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Audio) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Audio) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A reference to a resource the agent can fetch itself. Every agent accepts it in prompts.
+type ResourceLink acp.ResourceLink
+
+func (*ResourceLink) isContentBlock() {}
+
+// DecodeWire decodes the value from d; the tag "type", if present, must be "resource_link".
+func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "resource_link" {
+		return wire.At(wire.ConstError(d.Offset(), "\"resource_link\""), "type")
+	}
+	d.SkipKey("type")
+	return (*acp.ResourceLink)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *ResourceLink) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"resource_link\"")
+	(*acp.ResourceLink)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
+	(*acp.ResourceLink)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
+	(*acp.ResourceLink)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResourceLink) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResourceLink) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -495,6 +734,298 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// A resource whose contents travel inside the message, which spares the agent a round trip. In prompts it needs the `embeddedContext` prompt capability.
+type Resource acp.EmbeddedResource
+
+func (*Resource) isContentBlock() {}
+
+// DecodeWire decodes the value from d; the tag "type", if present, must be "resource".
+func (x *Resource) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "resource" {
+		return wire.At(wire.ConstError(d.Offset(), "\"resource\""), "type")
+	}
+	d.SkipKey("type")
+	return (*acp.EmbeddedResource)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *Resource) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"type\":")
+	e.RawValue("\"resource\"")
+	(*acp.EmbeddedResource)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Resource) EncodeWireFields(e *wire.Encoder) {
+	(*acp.EmbeddedResource)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Resource) CheckWire(c *wire.Checker, p string) {
+	(*acp.EmbeddedResource)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Resource) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Resource) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Resource) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A text block or a plan, tagged by kind; each variant is only an ACP type.
+//
+// It is a union tagged by the member "kind". Its variants are PartText, Plan; a tag this package does not know decodes to UnknownPart, which keeps the JSON as it was.
+type Part interface {
+	isPart()
+}
+
+// UnknownPart is a variant of Part whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPart struct {
+	// Tag is the value of the member "kind".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownPart) isPart() {}
+
+// DecodePart decodes a Part from d.
+func DecodePart(d *wire.Decoder) (Part, error) {
+	tag, ok, err := d.PeekTag("kind")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"kind\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "text":
+		v := new(PartText)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "plan":
+		v := new(Plan)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownPart{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodePart encodes v to e; a nil v is null.
+func EncodePart(e *wire.Encoder, v Part) {
+	switch v := v.(type) {
+	case *PartText:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Plan:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownPart:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"kind\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckPart records in c every constraint v breaks, under the JSON pointer p.
+func CheckPart(c *wire.Checker, p string, v Part) {
+	switch v := v.(type) {
+	case *PartText:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Plan:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UnknownPart:
+		if v != nil {
+			c.Fail(wire.Join(p, "kind"), "%q is not one of plan, text", v.Tag)
+		}
+	}
+}
+
+// UnmarshalPart decodes a Part from data, strictly.
+func UnmarshalPart(data []byte) (Part, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodePart(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalPart encodes v.
+func MarshalPart(v Part) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodePart(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidatePart checks v against its schema's constraints and returns every violation.
+func ValidatePart(v Part) error {
+	var c wire.Checker
+	CheckPart(&c, "", v)
+	return c.Err()
+}
+
+// ACP text.
+type PartText acp.TextContent
+
+func (*PartText) isPart() {}
+
+// DecodeWire decodes the value from d; the tag "kind", if present, must be "text".
+func (x *PartText) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("kind")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "text" {
+		return wire.At(wire.ConstError(d.Offset(), "\"text\""), "kind")
+	}
+	d.SkipKey("kind")
+	return (*acp.TextContent)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *PartText) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"kind\":")
+	e.RawValue("\"text\"")
+	(*acp.TextContent)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *PartText) EncodeWireFields(e *wire.Encoder) {
+	(*acp.TextContent)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PartText) CheckWire(c *wire.Checker, p string) {
+	(*acp.TextContent)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PartText) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PartText) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PartText) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An ACP plan.
+type Plan acp.Plan
+
+func (*Plan) isPart() {}
+
+// DecodeWire decodes the value from d; the tag "kind", if present, must be "plan".
+func (x *Plan) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("kind")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "plan" {
+		return wire.At(wire.ConstError(d.Offset(), "\"plan\""), "kind")
+	}
+	d.SkipKey("kind")
+	return (*acp.Plan)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *Plan) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"kind\":")
+	e.RawValue("\"plan\"")
+	(*acp.Plan)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Plan) EncodeWireFields(e *wire.Encoder) {
+	(*acp.Plan)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Plan) CheckWire(c *wire.Checker, p string) {
+	(*acp.Plan)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Plan) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Plan) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Plan) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -512,6 +1043,22 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*Note).EncodeWire(e)
 			},
 			Name: "Note",
+		}, true
+	case "https://example.test/downstream/note.json#/$defs/Part":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Part)
+				CheckPart(c, p, u)
+			},
+			Complete: false,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodePart(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Part)
+				EncodePart(e, u)
+			},
+			Name: "Part",
 		}, true
 	}
 	return wire.Codec{}, false

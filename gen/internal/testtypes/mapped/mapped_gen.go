@@ -378,6 +378,48 @@ func (x ThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// A point moved.
+type Moved kitchen.Moved
+
+func (*Moved) isEvent() {}
+
+// DecodeWire decodes the value from d.
+func (x *Moved) DecodeWire(d *wire.Decoder) error {
+	return (*kitchen.Moved)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e.
+func (x *Moved) EncodeWire(e *wire.Encoder) {
+	(*kitchen.Moved)(x).EncodeWire(e)
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *Moved) EncodeWireFields(e *wire.Encoder) {
+	(*kitchen.Moved)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Moved) CheckWire(c *wire.Checker, p string) {
+	(*kitchen.Moved)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Moved) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Moved) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Moved) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
