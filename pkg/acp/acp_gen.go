@@ -27502,6 +27502,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "AvailableCommand",
 		}, true
+	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandInput":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*UnstructuredCommandInput).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(UnstructuredCommandInput)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*UnstructuredCommandInput).EncodeWire(e)
+			},
+			Name: "UnstructuredCommandInput",
+		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/AvailableCommandsUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
