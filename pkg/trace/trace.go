@@ -1,0 +1,312 @@
+// Package trace reads recorded wire traces: JSON Lines (one message per line)
+// or Server-Sent Events text (one message per data frame), optionally gzip
+// compressed, and yields one record per message with the line it starts on.
+//
+// Reading is bounded: a line longer than the configured limit is reported as a
+// record with ErrLineTooLong and its remainder is skipped without being held in
+// memory, so a reader never needs more than about MaxLine bytes whatever the
+// size of the file or of its lines.
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentproto/agentproto/pkg/arcan"
+)
+
+// DefaultMaxLine is the longest line (or SSE frame) read when Options.MaxLine
+// is 0: 16 MiB, far above any real protocol message.
+const DefaultMaxLine = 16 << 20
+
+// Format is the framing of a trace.
+type Format int
+
+const (
+	// JSONL is one JSON value per line. Blank lines are skipped, CRLF line
+	// ends are accepted, and the last line may lack its newline.
+	JSONL Format = iota
+	// SSE is Server-Sent Events text: the data: lines of a frame, joined by
+	// newlines, form one message. Frames are read with arcan.SSEReader:
+	// comments are skipped, event: and id: are kept, and a data: [DONE]
+	// frame ends the stream.
+	SSE
+)
+
+func (f Format) String() string {
+	if f == SSE {
+		return "sse"
+	}
+	return "jsonl"
+}
+
+// Options configure a Reader.
+type Options struct {
+	// MaxLine is the longest line, or SSE frame, kept in bytes (0 means
+	// DefaultMaxLine). Longer ones become a record with ErrLineTooLong.
+	MaxLine int
+	// Format forces the framing; nil sniffs it from the first non-blank line.
+	Format *Format
+}
+
+// Record is one message of a trace.
+type Record struct {
+	// Line is the 1-based line number in the (decompressed) file where the
+	// message starts: for SSE, the line of the frame's first field.
+	Line int
+	// Data is the message text without line terminator. It belongs to the
+	// caller: the Reader does not reuse it.
+	Data []byte
+	// Event and ID are the SSE event: and id: fields of the frame, if any.
+	Event, ID string
+	// Err is set when the message could not be read whole: ErrLineTooLong
+	// (wrapped in a *LineTooLongError). Data is then empty.
+	Err error
+}
+
+// ErrLineTooLong is matched (errors.Is) by the Err of a record whose line was
+// over the limit.
+var ErrLineTooLong = errors.New("line too long")
+
+// LineTooLongError reports a line or frame over Options.MaxLine.
+type LineTooLongError struct {
+	Limit int   // the limit in bytes
+	Size  int64 // the size of the line, or of the frame, in bytes
+}
+
+func (e *LineTooLongError) Error() string {
+	if e.Size <= 0 {
+		return fmt.Sprintf("event longer than the %s limit; skipped (raise it with --max-line)", byteSize(int64(e.Limit)))
+	}
+	return fmt.Sprintf("line of %s is longer than the %s limit; skipped (raise it with --max-line)", byteSize(e.Size), byteSize(int64(e.Limit)))
+}
+
+// Unwrap makes errors.Is(err, ErrLineTooLong) hold.
+func (e *LineTooLongError) Unwrap() error { return ErrLineTooLong }
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Reader yields the records of one trace.
+type Reader struct {
+	br      *bufio.Reader
+	sse     *arcan.SSEReader
+	max     int
+	format  Format
+	gzipped bool
+	line    int // lines consumed so far
+	first   bool
+	done    bool
+}
+
+type physLine struct {
+	n    int
+	data []byte
+	size int64 // full size, when over the limit
+	long bool
+}
+
+// NewReader returns a Reader over r. It reads ahead to recognise gzip (by its
+// magic bytes) and, unless opts.Format is set, the framing. It fails only when
+// r fails before the first bytes or a gzip header is corrupt; later read errors
+// come from Next.
+func NewReader(r io.Reader, opts Options) (*Reader, error) {
+	max := opts.MaxLine
+	if max <= 0 {
+		max = DefaultMaxLine
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	t := &Reader{max: max, first: true}
+	magic, err := br.Peek(2)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("trace: reading: %w", err)
+	}
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("trace: gzip header: %w", err)
+		}
+		t.gzipped = true
+		br = bufio.NewReaderSize(zr, 64<<10)
+	}
+	t.br = br
+	if opts.Format != nil {
+		t.format = *opts.Format
+	} else {
+		// Sniff the framing from the first non-blank line, without
+		// consuming it.
+		head, err := br.Peek(64 << 10)
+		if isSSEField(firstLine(head)) {
+			t.format = SSE
+		}
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			// Peek consumed the error; report it, in order, once the
+			// bytes before it have been read.
+			br = bufio.NewReaderSize(&errAtEOF{r: br, err: err}, 64<<10)
+			t.br = br
+		}
+	}
+	if t.format == SSE {
+		t.sse = arcan.NewSSEReader(br, arcan.WithMaxEventSize(max))
+	}
+	return t, nil
+}
+
+// errAtEOF reads r and returns err where r ends.
+type errAtEOF struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errAtEOF) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		return n, e.err
+	}
+	return n, err
+}
+
+// firstLine returns the first line of b that holds more than whitespace,
+// after a byte order mark.
+func firstLine(b []byte) []byte {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	for len(b) > 0 {
+		line := b
+		if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line
+		}
+	}
+	return nil
+}
+
+// Format reports the framing in use.
+func (t *Reader) Format() Format { return t.format }
+
+// Gzipped reports whether the input was gzip compressed.
+func (t *Reader) Gzipped() bool { return t.gzipped }
+
+// Lines reports how many lines have been consumed so far.
+func (t *Reader) Lines() int {
+	if t.sse != nil {
+		return t.sse.Line()
+	}
+	return t.line
+}
+
+// isSSEField reports whether a line looks like the start of an SSE stream.
+func isSSEField(b []byte) bool {
+	for _, p := range [][]byte{[]byte("data:"), []byte("event:"), []byte("id:"), []byte("retry:"), []byte(":")} {
+		if bytes.HasPrefix(b, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// readLine reads one physical line, without its terminator. Over the limit,
+// it returns long=true and discards the rest of the line as it reads it.
+func (t *Reader) readLine() (physLine, error) {
+	if t.done {
+		return physLine{}, io.EOF
+	}
+	var buf []byte
+	var size int64
+	long := false
+	for {
+		chunk, err := t.br.ReadSlice('\n')
+		size += int64(len(chunk))
+		if !long {
+			if len(buf)+len(chunk) > t.max+2 { // +2 leaves room for CRLF
+				long = true
+				buf = nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if err == nil {
+			break
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			t.done = true
+			if size == 0 {
+				return physLine{}, io.EOF
+			}
+			break
+		}
+		return physLine{}, fmt.Errorf("trace: line %d: %w", t.line+1, err)
+	}
+	t.line++
+	pl := physLine{n: t.line, size: size, long: long}
+	if !long {
+		buf = bytes.TrimSuffix(buf, []byte("\n"))
+		buf = bytes.TrimSuffix(buf, []byte("\r"))
+		if len(buf) > t.max {
+			pl.long = true
+			buf = nil
+		}
+	}
+	if t.first {
+		t.first = false
+		buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark
+	}
+	pl.data = buf
+	return pl, nil
+}
+
+// Next returns the next record, or io.EOF after the last one. Any other error
+// is a read failure (including corrupt gzip data); the records returned before
+// it stand.
+func (t *Reader) Next() (Record, error) {
+	if t.format == SSE {
+		return t.nextSSE()
+	}
+	for {
+		pl, err := t.readLine()
+		if err != nil {
+			return Record{}, err
+		}
+		if pl.long {
+			return Record{Line: pl.n, Err: &LineTooLongError{Limit: t.max, Size: pl.size}}, nil
+		}
+		if len(bytes.TrimSpace(pl.data)) == 0 {
+			continue
+		}
+		return Record{Line: pl.n, Data: pl.data}, nil
+	}
+}
+
+func (t *Reader) nextSSE() (Record, error) {
+	ev, err := t.sse.Next()
+	if err != nil {
+		var se *arcan.SSEError
+		if errors.As(err, &se) && errors.Is(err, arcan.ErrEventTooLarge) {
+			return Record{Line: se.Line, Err: &LineTooLongError{Limit: t.max}}, nil
+		}
+		if errors.Is(err, io.EOF) {
+			return Record{}, io.EOF
+		}
+		return Record{}, fmt.Errorf("trace: %w", err)
+	}
+	return Record{Line: ev.Line, Data: ev.Data, Event: ev.Event, ID: ev.ID}, nil
+}

@@ -1,0 +1,239 @@
+package trace
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type rec struct {
+	Line  int
+	Data  string
+	Event string
+	ID    string
+	Long  bool
+}
+
+func readAll(t testing.TB, r io.Reader, opts Options) ([]rec, Format) {
+	t.Helper()
+	tr, err := NewReader(r, opts)
+	if err != nil {
+		t.Fatalf("NewReader: %v", err)
+	}
+	var out []rec
+	for {
+		r, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return out, tr.Format()
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		out = append(out, rec{Line: r.Line, Data: string(r.Data), Event: r.Event, ID: r.ID, Long: errors.Is(r.Err, ErrLineTooLong)})
+	}
+}
+
+func TestJSONL(t *testing.T) {
+	in := "\xef\xbb\xbf{\"a\":1}\r\n\n   \r\n{\"b\":2}\n\t\n{\"c\":3}" // BOM, CRLF, blank lines, no final newline
+	got, f := readAll(t, strings.NewReader(in), Options{})
+	if f != JSONL {
+		t.Fatalf("format %v, want jsonl", f)
+	}
+	want := []rec{{Line: 1, Data: `{"a":1}`}, {Line: 4, Data: `{"b":2}`}, {Line: 6, Data: `{"c":3}`}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	for _, in := range []string{"", "\n\n", " \r\n"} {
+		got, _ := readAll(t, strings.NewReader(in), Options{})
+		if len(got) != 0 {
+			t.Errorf("%q: got records %v", in, got)
+		}
+	}
+}
+
+func TestGzip(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	io.WriteString(zw, "data: {\"x\":1}\n\n")
+	zw.Close()
+	tr, err := NewReader(&buf, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tr.Gzipped() || tr.Format() != SSE {
+		t.Fatalf("gzipped=%v format=%v, want true sse", tr.Gzipped(), tr.Format())
+	}
+	r, err := tr.Next()
+	if err != nil || string(r.Data) != `{"x":1}` || r.Line != 1 {
+		t.Fatalf("got %+v %v", r, err)
+	}
+}
+
+func TestCorruptGzip(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	io.WriteString(zw, strings.Repeat("{\"x\":1}\n", 1000))
+	zw.Close()
+	b := buf.Bytes()[:buf.Len()/2] // cut the stream in the middle
+	tr, err := NewReader(bytes.NewReader(b), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		_, err := tr.Next()
+		if err == nil {
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			t.Fatal("a truncated gzip stream read as a clean end of file")
+		}
+		return
+	}
+}
+
+func TestSSE(t *testing.T) {
+	in := ": keep-alive\n\n" +
+		"event: message\nid: 7\ndata: {\"a\":\ndata: 1}\n\n" +
+		"data:{\"b\":2}\r\n\r\n" +
+		"data: {\"c\":3}" + // last frame without its blank line
+		""
+	got, f := readAll(t, strings.NewReader(in), Options{})
+	if f != SSE {
+		t.Fatalf("format %v, want sse", f)
+	}
+	// Line is the frame's first field line; an id stays in effect for
+	// later frames, as SSE defines it.
+	want := []rec{
+		{Line: 3, Data: "{\"a\":\n1}", Event: "message", ID: "7"},
+		{Line: 8, Data: `{"b":2}`, ID: "7"},
+		{Line: 10, Data: `{"c":3}`, ID: "7"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+	// A [DONE] frame ends the stream, as the AI SDK adapters send it.
+	got, _ = readAll(t, strings.NewReader("data: {}\n\ndata: [DONE]\n\ndata: {\"late\":1}\n\n"), Options{})
+	want = []rec{{Line: 1, Data: "{}"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+}
+
+func TestForcedFormat(t *testing.T) {
+	f := JSONL
+	got, _ := readAll(t, strings.NewReader("data: {}\n"), Options{Format: &f})
+	if len(got) != 1 || got[0].Data != "data: {}" {
+		t.Fatalf("forced jsonl: got %v", got)
+	}
+}
+
+func TestLongLines(t *testing.T) {
+	in := `{"a":1}` + "\n" + strings.Repeat("x", 100) + "\n" + `{"b":2}` + "\n" + strings.Repeat("y", 64) + "\n" + strings.Repeat("z", 65)
+	got, _ := readAll(t, strings.NewReader(in), Options{MaxLine: 64})
+	want := []rec{{Line: 1, Data: `{"a":1}`}, {Line: 2, Long: true}, {Line: 3, Data: `{"b":2}`}, {Line: 4, Data: strings.Repeat("y", 64)}, {Line: 5, Long: true}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+	// An SSE frame over the limit, then a normal one.
+	sse := "data: " + strings.Repeat("x", 40) + "\ndata: " + strings.Repeat("x", 40) + "\n\ndata: {}\n\n"
+	got, _ = readAll(t, strings.NewReader(sse), Options{MaxLine: 64})
+	want = []rec{{Line: 1, Long: true}, {Line: 4, Data: "{}"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("sse (-want +got):\n%s", d)
+	}
+}
+
+// repeatReader yields n copies of b without holding them.
+type repeatReader struct {
+	b byte
+	n int64
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > r.n {
+		p = p[:r.n]
+	}
+	for i := range p {
+		p[i] = r.b
+	}
+	r.n -= int64(len(p))
+	return len(p), nil
+}
+
+// TestHugeLineNotBuffered reads a 64 MiB line with a 1 MiB limit and checks
+// that it is reported, that the next line is read, and that the reader did
+// not allocate anything like the size of the line.
+func TestHugeLineNotBuffered(t *testing.T) {
+	const size = 64 << 20
+	in := io.MultiReader(strings.NewReader(`{"a":1}`+"\n"), &repeatReader{b: 'x', n: size}, strings.NewReader("\n{\"b\":2}\n"))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, _ := readAll(t, in, Options{MaxLine: 1 << 20})
+	runtime.ReadMemStats(&after)
+	want := []rec{{Line: 1, Data: `{"a":1}`}, {Line: 2, Long: true}, {Line: 3, Data: `{"b":2}`}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("(-want +got):\n%s", d)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Fatalf("reading a 64 MiB line allocated %d bytes; it must be skipped, not buffered", alloc)
+	}
+}
+
+func TestLineTooLongMessage(t *testing.T) {
+	e := &LineTooLongError{Limit: 16 << 20, Size: 64 << 20}
+	if got := e.Error(); !strings.Contains(got, "64 MiB") || !strings.Contains(got, "16 MiB") || !strings.Contains(got, "--max-line") {
+		t.Fatalf("message %q does not give the size, the limit and the flag", got)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	for _, s := range []string{
+		"{\"a\":1}\n\n{\"b\":2}", "data: {}\n\n", "\x1f\x8b\x08\x00", "event: x\r\ndata: a\r\ndata: b\r\n\r\n",
+		strings.Repeat("x", 70) + "\n{}", ":\n\ndata: [DONE]\n\n", "\x00\x01\x02\n\xff\xfe",
+	} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, in []byte, limit uint8) {
+		max := int(limit) + 1
+		tr, err := NewReader(bytes.NewReader(in), Options{MaxLine: max})
+		if err != nil {
+			return
+		}
+		prev := 0
+		for i := 0; ; i++ {
+			r, err := tr.Next()
+			if err != nil {
+				return
+			}
+			if r.Line <= prev {
+				t.Fatalf("record %d: line %d does not follow line %d", i, r.Line, prev)
+			}
+			prev = r.Line
+			if len(r.Data) > max {
+				t.Fatalf("record of %d bytes over the %d limit", len(r.Data), max)
+			}
+			if r.Err == nil && tr.Format() == JSONL && len(bytes.TrimSpace(r.Data)) == 0 {
+				t.Fatalf("blank line returned as a record")
+			}
+			if !tr.Gzipped() && i > len(in)+1 {
+				t.Fatalf("more records than input bytes")
+			}
+			if i > 1<<20 {
+				t.Fatalf("a million records from %d bytes", len(in))
+			}
+		}
+	})
+}
