@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/typed"
+)
+
+// acpTrace writes a valid ACP trace of about n lines: prompt turns with
+// streamed chunks, a tool call, a file read and a plan.
+func acpTrace(n int) string {
+	var sb strings.Builder
+	sb.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"fs":{"readTextFile":true,"writeTextFile":true},"terminal":true}}}` + "\n")
+	sb.WriteString(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{"loadSession":true},"authMethods":[]}}` + "\n")
+	sb.WriteString(`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/home/dev/src/app","mcpServers":[]}}` + "\n")
+	sb.WriteString(`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"sess_bench"}}` + "\n")
+	lines := 4
+	for turn := 1; lines < n; turn++ {
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","id":%d,"method":"session/prompt","params":{"sessionId":"sess_bench","prompt":[{"type":"text","text":"Turn %d"}]}}`+"\n", turn+1, turn)
+		for i := 0; i < 6; i++ {
+			sb.WriteString(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"Reading the configuration loader to see where the default timeout comes from."}}}}` + "\n")
+		}
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call","toolCallId":"call_%d","title":"Read config.go","kind":"read","status":"pending"}}}`+"\n", turn)
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","id":%d,"method":"fs/read_text_file","params":{"sessionId":"sess_bench","path":"/home/dev/src/app/config.go"}}`+"\n", turn)
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","id":%d,"result":{"content":"package app\n"}}`+"\n", turn)
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_bench","update":{"sessionUpdate":"tool_call_update","toolCallId":"call_%d","status":"completed"}}}`+"\n", turn)
+		fmt.Fprintf(&sb, `{"jsonrpc":"2.0","id":%d,"result":{"stopReason":"end_turn"}}`+"\n", turn+1)
+		lines += 12
+	}
+	return sb.String()
+}
+
+// BenchmarkCLIACP runs the whole command as main does (engine
+// construction, reading, the generated-types fast path, output) over a
+// 20,000-line ACP trace; BenchmarkCLIACPGeneral without the fast path.
+func BenchmarkCLIACP(b *testing.B) {
+	benchCLI(b, plugins{fast: typed.Checker{}, roundtrip: validate.RoundtripFunc(typed.Roundtrip)})
+}
+
+func BenchmarkCLIACPGeneral(b *testing.B) { benchCLI(b, plugins{}) }
+
+func benchCLI(b *testing.B, pl plugins) {
+	trace := acpTrace(20000)
+	p := filepath.Join(b.TempDir(), "acp.jsonl")
+	if err := os.WriteFile(p, []byte(trace), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(trace)))
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		if code := run(context.Background(), []string{"--progress", "never", p}, nil, io.Discard, io.Discard, pl); code != exitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+	b.ReportMetric(20000*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+}
+
+func TestBenchTraceValid(t *testing.T) {
+	p := writeFile(t, "acp.jsonl", acpTrace(500))
+	if code, out, _ := runCLI(t, "", p); code != exitOK {
+		t.Fatalf("the benchmark trace is not valid:\n%s", out)
+	}
+}

@@ -1,0 +1,315 @@
+// Command validate checks recorded ARCP, ACP and Arcan traffic against the
+// agentproto schemas and protocol rules, line by line.
+//
+// See README.md in this folder for the output formats and the rules, and
+// run it with --help for examples.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/typed"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0 // no errors (and, with --strict, no warnings)
+	exitFindings = 1 // errors were found
+	exitUsage    = 2 // bad flags, unreadable files
+)
+
+// plugins are the optional fast paths a build can provide.
+type plugins struct {
+	fast      validate.FastChecker
+	roundtrip validate.Roundtripper
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// The generated Go types: the fast path for valid messages, and the
+	// round trip behind --roundtrip.
+	pl := plugins{fast: typed.Checker{}, roundtrip: validate.RoundtripFunc(typed.Roundtrip)}
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, pl)
+	stop()
+	os.Exit(code)
+}
+
+const usage = `validate checks recorded agent-protocol traffic, line by line.
+
+Usage:
+  validate [flags] TRACE...
+  validate [flags] -            (read the trace from standard input)
+
+Each TRACE is JSON Lines (one message per line) or Server-Sent Events text
+(data: frames), optionally gzip-compressed. The protocol is detected per file:
+ARCP (messages with "arcp" and "type"), ACP (JSON-RPC with "jsonrpc"), or
+Arcan AgentEvent ("part_type", bare, in SSE frames or in session-store
+records). For ACP, a sidecar NAME.dir beside NAME.jsonl with one c2a or a2c
+per message gives each message's direction; without it the direction is
+inferred from the methods.
+
+Examples:
+  validate session.jsonl                    check one trace; findings, then a summary
+  validate traces/*.jsonl traces/*.jsonl.gz check many, compressed or not
+  cat run.sse | validate -                  check an Arcan SSE stream from stdin
+  validate --protocol arcp --dialect go-sdk job.jsonl
+                                            skip detection; read ARCP as the Go SDK dialect
+  validate --direction acp.dir acp.jsonl    ACP directions from a sidecar file
+  validate --format json trace.jsonl | jq 'select(.severity=="error")'
+                                            machine-readable: one JSON object per finding
+  validate --format github trace.jsonl      GitHub Actions annotations (::error file=…)
+  validate --strict --max-line 64MiB big.jsonl.gz
+                                            warnings fail too; allow lines up to 64 MiB
+  validate --roundtrip session.jsonl        also report what a decode and re-encode with
+                                            the generated Go types would change
+
+Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found,
+2 usage or I/O error.
+
+Flags:
+`
+
+type options struct {
+	format    string
+	protocol  string
+	dialect   string
+	direction string
+	maxLine   int
+	maxDepth  int
+	workers   int
+	strict    bool
+	roundtrip bool
+	summary   bool
+	fast      bool
+	progress  string
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
+	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	var o options
+	maxLine := byteSizeFlag(trace.DefaultMaxLine)
+	fl.StringVar(&o.format, "format", "text", "output `format`: text, json or github")
+	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
+	fl.StringVar(&o.dialect, "dialect", "", "force the `dialect`: for ARCP canonical, go-sdk or rust-sdk; for ACP a schema version or dialect such as v1, v1-unstable or vtcode (default: detect)")
+	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per message) for the single TRACE")
+	fl.Var(&maxLine, "max-line", "longest line kept, in bytes (suffixes KiB, MiB, GiB); longer lines are a finding and are skipped")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, "deepest nesting of a message (default 1000)")
+	fl.IntVar(&o.workers, "workers", 0, "goroutines that parse and validate (default: all cores)")
+	fl.BoolVar(&o.strict, "strict", false, "exit 1 on warnings too")
+	fl.BoolVar(&o.roundtrip, "roundtrip", false, "also decode and re-encode each schema-valid message with the generated Go types and report what changes")
+	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) at the end")
+	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first, and run the general schema validator only to explain a failure (false: the general validator for every message)")
+	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
+	fl.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	o.maxLine = int(maxLine)
+	files := fl.Args()
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		fl.Usage()
+		return fail("no trace given: name one or more files, or - for standard input")
+	}
+	switch o.format {
+	case "text", "json", "github":
+	default:
+		return fail("unknown --format %q: want text, json or github", o.format)
+	}
+	switch o.progress {
+	case "auto", "always", "never":
+	default:
+		return fail("unknown --progress %q: want auto, always or never", o.progress)
+	}
+	if o.direction != "" && len(files) != 1 {
+		return fail("--direction names the sidecar of one trace, but %d traces were given", len(files))
+	}
+	if o.roundtrip && pl.roundtrip == nil {
+		return fail("--roundtrip is not available in this build: no typed round-trip checker is plugged in (see cmd/validate/README.md)")
+	}
+	stdinUses := 0
+	for _, f := range files {
+		if f == "-" {
+			stdinUses++
+		}
+	}
+	if stdinUses > 1 {
+		return fail("- (standard input) may be named only once")
+	}
+	eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: o.maxLine, MaxDepth: o.maxDepth, Workers: o.workers}
+	if o.fast {
+		eopts.Fast = pl.fast
+	}
+	if o.roundtrip {
+		eopts.Roundtrip = pl.roundtrip
+	}
+	eng, err := validate.New(eopts)
+	if err != nil {
+		return fail("%v", err)
+	}
+
+	out := newPrinter(o.format, stdout)
+	var total validate.Summary
+	ioFailed := false
+	for _, name := range files {
+		sum, err := checkOne(ctx, eng, name, o, stdin, stderr, out)
+		total.Merge(sum)
+		out.flush()
+		if err != nil {
+			ioFailed = true
+			fmt.Fprintf(stderr, "validate: %v\n", err)
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if o.format != "text" || o.summary {
+		out.summary(total)
+	}
+	if err := out.err(); err != nil {
+		fmt.Fprintf(stderr, "validate: writing output: %v\n", err)
+		return exitUsage
+	}
+	switch {
+	case ioFailed || ctx.Err() != nil:
+		return exitUsage
+	case total.Errors > 0, o.strict && total.Warnings > 0:
+		return exitFindings
+	}
+	return exitOK
+}
+
+// checkOne validates one named trace.
+func checkOne(ctx context.Context, eng *validate.Engine, name string, o options, stdin io.Reader, stderr io.Writer, out *printer) (validate.Summary, error) {
+	var r io.Reader = stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return validate.Summary{Files: 1}, fmt.Errorf("opening trace: %w", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	var fo validate.FileOptions
+	dir := o.direction
+	if dir == "" && name != "-" {
+		dir = findSidecar(name)
+	}
+	if dir != "" {
+		d, err := os.Open(dir)
+		if err != nil {
+			return validate.Summary{Files: 1}, fmt.Errorf("opening direction sidecar: %w", err)
+		}
+		defer d.Close()
+		fo.Directions = d
+	}
+	prog := newProgress(o.progress, stderr, name)
+	fo.Progress = prog.update
+	defer prog.done()
+	return eng.Check(ctx, name, r, fo, out.finding)
+}
+
+// findSidecar returns NAME.dir beside NAME.jsonl (or NAME.jsonl.gz, or
+// TRACE.dir beside TRACE), if it exists.
+func findSidecar(name string) string {
+	base := name
+	cands := []string{name + ".dir"}
+	for i := 0; i < 2; i++ {
+		ext := filepath.Ext(base)
+		if ext == "" {
+			break
+		}
+		base = strings.TrimSuffix(base, ext)
+		cands = append(cands, base+".dir")
+	}
+	for _, c := range cands {
+		if st, err := os.Stat(c); err == nil && st.Mode().IsRegular() {
+			return c
+		}
+	}
+	return ""
+}
+
+// byteSizeFlag parses sizes such as 16777216, 16MiB, 16M or 512k.
+type byteSizeFlag int
+
+func (b *byteSizeFlag) String() string { return strconv.Itoa(int(*b)) }
+
+func (b *byteSizeFlag) Set(s string) error {
+	t := strings.TrimSpace(strings.ToLower(s))
+	mult := 1
+	for _, u := range []struct {
+		suf  string
+		mult int
+	}{{"gib", 1 << 30}, {"mib", 1 << 20}, {"kib", 1 << 10}, {"gb", 1 << 30}, {"mb", 1 << 20}, {"kb", 1 << 10}, {"g", 1 << 30}, {"m", 1 << 20}, {"k", 1 << 10}, {"b", 1}} {
+		if strings.HasSuffix(t, u.suf) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suf)), u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n <= 0 || n > (1<<31-1)/mult {
+		return fmt.Errorf("want a positive size such as 16MiB, got %q", s)
+	}
+	*b = byteSizeFlag(n * mult)
+	return nil
+}
+
+// progress prints "NAME: N lines" on stderr, at most a few times a second,
+// when stderr is a terminal.
+type progress struct {
+	w     io.Writer
+	name  string
+	on    bool
+	last  time.Time
+	shown bool
+}
+
+func newProgress(mode string, w io.Writer, name string) *progress {
+	on := mode == "always"
+	if mode == "auto" {
+		if f, ok := w.(*os.File); ok {
+			if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+				on = true
+			}
+		}
+	}
+	return &progress{w: w, name: name, on: on, last: time.Now()}
+}
+
+func (p *progress) update(lines int) {
+	if !p.on || time.Since(p.last) < 250*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.shown = true
+	fmt.Fprintf(p.w, "\r%s: %d lines…", p.name, lines)
+}
+
+func (p *progress) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

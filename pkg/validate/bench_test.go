@@ -1,0 +1,154 @@
+package validate
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/agentproto/agentproto/pkg/validate/internal/synth"
+	"github.com/agentproto/agentproto/pkg/validate/typed"
+)
+
+const benchLines = 20000
+
+// TestSynthValid keeps the benchmarks honest: the synthetic traces they
+// measure are valid, so the numbers are those of the common path.
+func TestSynthValid(t *testing.T) {
+	e := testEngine(t)
+	for _, p := range []synth.Protocol{synth.ACP, synth.ARCP, synth.Arcan} {
+		data := synth.Lines(p, 2000)
+		sum, err := e.Check(context.Background(), string(p), bytes.NewReader(data), FileOptions{}, func(f Finding) { t.Errorf("%s: %s", p, f) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Detected[0].Protocol != string(p) || sum.Messages < 2000 {
+			t.Errorf("%s: read as %+v with %d messages", p, sum.Detected, sum.Messages)
+		}
+	}
+}
+
+func benchValidate(b *testing.B, p synth.Protocol, fast bool) {
+	e := testEngine(b)
+	if fast {
+		var err error
+		if e, err = New(Options{Fast: typed.Checker{}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	data := synth.Lines(p, benchLines)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		sum, err := e.Check(context.Background(), "bench", bytes.NewReader(data), FileOptions{}, nil)
+		if err != nil || sum.Errors > 0 {
+			b.Fatalf("%v, %d errors", err, sum.Errors)
+		}
+	}
+	b.ReportMetric(float64(benchLines)*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+}
+
+// benchDecode is the floor: encoding/json decoding the same lines into any.
+func benchDecode(b *testing.B, p synth.Protocol) {
+	data := synth.Lines(p, benchLines)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			var v any
+			if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(benchLines)*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+}
+
+func BenchmarkValidateACP(b *testing.B)         { benchValidate(b, synth.ACP, false) }
+func BenchmarkValidateARCP(b *testing.B)        { benchValidate(b, synth.ARCP, false) }
+func BenchmarkValidateArcan(b *testing.B)       { benchValidate(b, synth.Arcan, false) }
+func BenchmarkValidateACPFast(b *testing.B)     { benchValidate(b, synth.ACP, true) }
+func BenchmarkValidateARCPFast(b *testing.B)    { benchValidate(b, synth.ARCP, true) }
+func BenchmarkValidateArcanFast(b *testing.B)   { benchValidate(b, synth.Arcan, true) }
+func BenchmarkDecodeBaselineACP(b *testing.B)   { benchDecode(b, synth.ACP) }
+func BenchmarkDecodeBaselineARCP(b *testing.B)  { benchDecode(b, synth.ARCP) }
+func BenchmarkDecodeBaselineArcan(b *testing.B) { benchDecode(b, synth.Arcan) }
+
+// BenchmarkNew measures building an engine (the compiler over the embedded
+// schemas; each protocol's schemas compile on first use).
+func BenchmarkNew(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		if _, err := New(Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestMemoryBounded streams a synthetic ACP trace of AGENTPROTO_MEMTEST_MB
+// megabytes (1024 for the documented 1 GB run) through the engine, generated
+// on the fly, and checks that the heap never grows past a bound that does
+// not depend on the size of the trace. Off by default: it takes minutes.
+//
+//	AGENTPROTO_MEMTEST_MB=1024 go test -run TestMemoryBounded -v -timeout 1h ./pkg/validate
+func TestMemoryBounded(t *testing.T) {
+	mb := os.Getenv("AGENTPROTO_MEMTEST_MB")
+	if mb == "" {
+		t.Skip("set AGENTPROTO_MEMTEST_MB=1024 to stream a 1 GB synthetic trace")
+	}
+	var size int64
+	for _, c := range mb {
+		if c < '0' || c > '9' {
+			t.Fatalf("AGENTPROTO_MEMTEST_MB=%q: want a number of megabytes", mb)
+		}
+		size = size*10 + int64(c-'0')
+	}
+	size <<= 20
+	e := testEngine(t)
+	// Every second: the heap in use, and the live heap right after a
+	// collection (what the engine holds, garbage aside).
+	var peak, peakLive uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var ms runtime.MemStats
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			if i%10 == 9 {
+				runtime.GC()
+				runtime.ReadMemStats(&ms)
+				peakLive = max(peakLive, ms.HeapAlloc)
+			}
+		}
+	}()
+	start := time.Now()
+	sum, err := e.Check(context.Background(), "synthetic", synth.Reader(synth.ACP, size), FileOptions{}, func(f Finding) { t.Errorf("%s", f) })
+	close(stop)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	el := time.Since(start)
+	t.Logf("%d MB, %d lines in %v (%.0f MB/s, %.0f lines/s); peak heap in use %d MB, peak live heap after GC %d MB", size>>20, sum.Lines, el.Round(time.Millisecond), float64(size>>20)/el.Seconds(), float64(sum.Lines)/el.Seconds(), peak>>20, peakLive>>20)
+	// Batches of at most 8 MB in flight, the compiled schemas and the
+	// protocol state (one entry per answered request): far below the trace.
+	if peak > 256<<20 {
+		t.Fatalf("peak heap %d MB: memory grows with the trace", peak>>20)
+	}
+}
