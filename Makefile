@@ -38,3 +38,8 @@ FUZZTIME ?= 1m
 fuzz:
 	$(GO) test ./pkg/wire -run='^$$' -fuzz=FuzzDecode -fuzztime=$(FUZZTIME)
 	$(GO) test ./gen/load -run='^$$' -fuzz=FuzzLoad -fuzztime=$(FUZZTIME)
+	$(GO) test ./gen/internal/testtypes -run='^$$' -fuzz=FuzzEnvelope -fuzztime=$(FUZZTIME)
+	$(GO) test ./pkg/arcan -run='^$$' -fuzz=FuzzSSEReader -fuzztime=$(FUZZTIME)
+	$(GO) test ./pkg/trace -run='^$$' -fuzz=FuzzReader -fuzztime=$(FUZZTIME)
+	$(GO) test ./internal/jsonscan -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
+	$(GO) test ./pkg/validate -run='^$$' -fuzz=FuzzEngine -fuzztime=$(FUZZTIME)
