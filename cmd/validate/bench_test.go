@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -69,4 +70,24 @@ func TestBenchTraceValid(t *testing.T) {
 	if code, out, _ := runCLI(t, "", p); code != exitOK {
 		t.Fatalf("the benchmark trace is not valid:\n%s", out)
 	}
+}
+
+// BenchmarkCLIACPFloor is the floor the CLI is measured against, in the
+// same run and on the same 20,000 lines: encoding/json decoding each line
+// into any. The target is BenchmarkCLIACP within 3x of it.
+func BenchmarkCLIACPFloor(b *testing.B) {
+	trace := acpTrace(20000)
+	lines := strings.Split(strings.TrimSuffix(trace, "\n"), "\n")
+	b.SetBytes(int64(len(trace)))
+	b.ReportAllocs()
+	start := time.Now()
+	for range b.N {
+		for _, l := range lines {
+			var v any
+			if err := json.Unmarshal([]byte(l), &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(lines))*float64(b.N)/time.Since(start).Seconds(), "lines/s")
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // Loc is where a schema sits: a file (as the user named it) and a JSON
@@ -26,7 +28,7 @@ func (l Loc) String() string { return l.File + "#" + l.Pointer }
 func (l Loc) Child(tokens ...string) Loc {
 	p := l.Pointer
 	for _, t := range tokens {
-		p += "/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+		p += "/" + wire.EscapePointer(t)
 	}
 	return Loc{File: l.File, Pointer: p}
 }

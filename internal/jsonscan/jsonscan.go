@@ -18,6 +18,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // DefaultMaxDepth is the nesting limit Parse applies when it is given 0:
@@ -104,7 +106,7 @@ func EscapePointer(tok string) string {
 	if !strings.ContainsAny(tok, "~/") {
 		return tok
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(tok)
+	return wire.EscapePointer(tok)
 }
 
 func (p *parser) fail(k Kind, off int, format string, args ...any) *Error {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // acpTables are the compiled ACP method table and envelopes.
@@ -303,16 +305,7 @@ func truthy(v any) bool {
 	return false
 }
 
-func splitPointer(p string) []string {
-	if p == "" || p == "/" {
-		return nil
-	}
-	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, t := range toks {
-		toks[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
-	}
-	return toks
-}
+func splitPointer(p string) []string { return wire.SplitPointer(p) }
 
 // sessionRules applies the session and tool-call rules to a request or
 // notification.

@@ -78,7 +78,7 @@ func EscapePointer(s string) string {
 	if !strings.ContainsAny(s, "~/") {
 		return s
 	}
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // RequiredError reports that the members named are absent from an object.
@@ -147,3 +147,24 @@ func Join(pointer, token string) string { return pointer + "/" + EscapePointer(t
 
 // JoinIndex appends an array index to a pointer.
 func JoinIndex(pointer string, i int) string { return pointer + "/" + itoa(i) }
+
+// UnescapePointer turns a JSON pointer token back into a member name.
+func UnescapePointer(tok string) string {
+	if strings.IndexByte(tok, '~') < 0 {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+}
+
+// SplitPointer splits a JSON pointer into its unescaped tokens; "" and "/"
+// (the whole document) have none.
+func SplitPointer(p string) []string {
+	if p == "" || p == "/" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, t := range toks {
+		toks[i] = UnescapePointer(t)
+	}
+	return toks
+}

@@ -278,7 +278,7 @@ func (d *Decoder) Seek(pointer string) (bool, error) {
 		return false, d.errf("JSON pointer %q does not start with '/'", pointer)
 	}
 	for _, tok := range strings.Split(pointer[1:], "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
+		tok = UnescapePointer(tok)
 		switch d.Kind() {
 		case KindObject:
 			if err := d.BeginObject(); err != nil {
