@@ -276,3 +276,26 @@ func TestMaxLineFlag(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
 }
+
+// TestVTCodeDialectIsNamedAndExplained: a VT Code trace is reported as that
+// dialect, with one line on how it differs from ACP v1, in text and JSON.
+func TestVTCodeDialectIsNamedAndExplained(t *testing.T) {
+	p := filepath.Join("..", "..", "fixtures", "acp-vtcode", "valid", "01-full-session.jsonl")
+	code, out, _ := runCLI(t, "", p)
+	if code != exitOK || !strings.Contains(out, "acp vtcode") || !strings.Contains(out, "update_type where ACP has sessionUpdate") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "", "--format", "json", p)
+	var last struct {
+		Summary struct {
+			Detected []struct{ Dialect, Note string } `json:"detected"`
+		} `json:"summary"`
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || code != exitOK {
+		t.Fatalf("exit %d, %v:\n%s", code, err, out)
+	}
+	if d := last.Summary.Detected; len(d) != 1 || d[0].Dialect != "vtcode" || !strings.Contains(d[0].Note, "VT Code's HTTP dialect") {
+		t.Errorf("detected = %+v", d)
+	}
+}

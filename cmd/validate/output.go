@@ -57,6 +57,7 @@ type jsonDetected struct {
 	File     string `json:"file"`
 	Protocol string `json:"protocol"`
 	Dialect  string `json:"dialect"`
+	Note     string `json:"note,omitempty"`
 }
 
 func (p *printer) finding(f validate.Finding) {
@@ -137,7 +138,7 @@ func (p *printer) summary(s validate.Summary) {
 		}
 		js.Summary.Detected = []jsonDetected{}
 		for _, d := range s.Detected {
-			js.Summary.Detected = append(js.Summary.Detected, jsonDetected{File: d.File, Protocol: d.Protocol, Dialect: d.Dialect})
+			js.Summary.Detected = append(js.Summary.Detected, jsonDetected{File: d.File, Protocol: d.Protocol, Dialect: d.Dialect, Note: d.Note})
 		}
 		p.werr = p.enc.Encode(js)
 		return
@@ -153,6 +154,9 @@ func (p *printer) summary(s validate.Summary) {
 			proto = "no protocol recognised"
 		}
 		fmt.Fprintf(w, "  %s: %s %s\n", d.File, proto, d.Dialect)
+		if d.Note != "" {
+			fmt.Fprintf(w, "    %s\n", d.Note)
+		}
 	}
 	if len(s.ByType) > 0 {
 		fmt.Fprintln(w, "messages by type:")

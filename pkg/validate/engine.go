@@ -614,6 +614,9 @@ func (r *fileRun) finish(lines int) {
 		if r.h != nil {
 			d.Dialect = r.h.dialect()
 		}
+		if d.Protocol == "acp" && d.Dialect == "vtcode" {
+			d.Note = VTCodeNote
+		}
 		r.sum.Detected = []Detected{d}
 	}()
 	if !r.decided {

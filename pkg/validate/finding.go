@@ -106,7 +106,15 @@ type Detected struct {
 	File     string
 	Protocol string // "" when no protocol was recognised
 	Dialect  string
+	// Note, for a dialect that is not the protocol itself, says in one
+	// line how it differs.
+	Note string
 }
+
+// VTCodeNote is the Note of a trace in VT Code's HTTP dialect of ACP.
+const VTCodeNote = "this is VT Code's HTTP dialect, not ACP v1: snake_case members (session_id) where ACP has camelCase (sessionId), " +
+	"stream updates tagged by update_type where ACP has sessionUpdate, and JSON-RPC over HTTP with server-sent events where ACP has JSON-RPC over stdio " +
+	"(see schema/acp/vtcode/README.md)"
 
 // Add folds f into s.
 func (s *Summary) Add(f Finding) {

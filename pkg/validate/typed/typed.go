@@ -1,5 +1,5 @@
 // Package typed runs wire messages through agentproto's generated Go types
-// (packages acp, arcp, arcp/rfc0001 and arcan). The validator uses it twice:
+// (packages acp, acp/unstable, acp/vtcode, arcp, arcp/rfc0001 and arcan). The validator uses it twice:
 // as its fast path, since a strict typed decode plus the generated Validate
 // is far cheaper than a general schema validator and valid messages are the
 // overwhelming majority; and for --roundtrip, to tell a Go implementer
@@ -15,6 +15,8 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/pkg/acp"
+	"github.com/agentproto/agentproto/pkg/acp/unstable"
+	"github.com/agentproto/agentproto/pkg/acp/vtcode"
 	"github.com/agentproto/agentproto/pkg/arcan"
 	"github.com/agentproto/agentproto/pkg/arcp"
 	"github.com/agentproto/agentproto/pkg/arcp/rfc0001"
@@ -35,6 +37,10 @@ func Lookup(id string) (wire.Codec, bool) {
 	switch {
 	case strings.HasPrefix(rest, "acp/v1/"):
 		return acp.Lookup(id)
+	case strings.HasPrefix(rest, "acp/v1-unstable/"):
+		return unstable.Lookup(id)
+	case strings.HasPrefix(rest, "acp/vtcode/"):
+		return vtcode.Lookup(id)
 	case strings.HasPrefix(rest, "arcp/v1.1/"):
 		return arcp.Lookup(id)
 	case strings.HasPrefix(rest, "arcp/rfc0001/"):

@@ -1,0 +1,3 @@
+package vtcode
+
+//go:generate go run ../../../cmd/protogen -pkg vtcode -o vtcode_gen.go ../../../schema/acp/vtcode
