@@ -13,7 +13,7 @@ generate:
 # Prove that committed generated files are fresh: regenerate and diff.
 check: generate
 	@git diff --exit-code --stat -- . ':(exclude)go.sum' || { echo 'generated files are stale: run make generate and commit the result'; exit 1; }
-	@test -z "$$(git status --porcelain --untracked-files=all -- '*_gen.go')" || { echo 'untracked generated files: run make generate and commit the result'; git status --porcelain -- '*_gen.go'; exit 1; }
+	@test -z "$$(git status --porcelain --untracked-files=all -- '*_gen.go' '*.bundle.json' 'docs/*.md')" || { echo 'untracked generated files: run make generate and commit the result'; git status --porcelain --untracked-files=all -- '*_gen.go' '*.bundle.json' 'docs/*.md'; exit 1; }
 
 test:
 	$(GO) test ./...

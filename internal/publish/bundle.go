@@ -1,0 +1,648 @@
+package publish
+
+import (
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// IDPrefix is the prefix of every $id: the file at path P below the schema
+// folder has the $id IDPrefix + P.
+const IDPrefix = "https://agentproto.dev/schema/"
+
+const draft202012 = "https://json-schema.org/draft/2020-12/schema"
+
+// Version is one protocol version (or dialect) folder that has a dispatch
+// table, such as acp/v1 or arcp/rfc0001.
+type Version struct {
+	Protocol string // "acp", "arcp" or "arcan"
+	Name     string // the folder name: "v1", "v1.1", "rfc0001"
+}
+
+// Dir is the folder of the version below the schema folder.
+func (v Version) Dir() string { return v.Protocol + "/" + v.Name }
+
+// BundleFile is the path of the version's bundle below the schema folder:
+// <protocol>.bundle.json for a numbered version (v1, v1.1), and
+// <protocol>-<name>.bundle.json for a dialect folder (rfc0001), so that
+// downloaded bundles of two schema sets of one protocol keep apart.
+func (v Version) BundleFile() string {
+	base := v.Protocol
+	if !numberedVersion.MatchString(v.Name) {
+		base += "-" + v.Name
+	}
+	return v.Dir() + "/" + base + ".bundle.json"
+}
+
+// ID is the $id of the version's bundle.
+func (v Version) ID() string { return IDPrefix + v.BundleFile() }
+
+var numberedVersion = regexp.MustCompile(`^v[0-9]+(\.[0-9]+)*$`)
+
+// FindVersions lists the version folders of fsys (the schema folder): every
+// <protocol>/<version>/dispatch.json, sorted by protocol and then by version
+// (numbered versions in numeric order first, dialect folders after them).
+func FindVersions(fsys fs.FS) ([]Version, error) {
+	matches, err := fs.Glob(fsys, "*/*/dispatch.json")
+	if err != nil {
+		return nil, fmt.Errorf("publish: listing dispatch tables: %w", err)
+	}
+	var out []Version
+	for _, m := range matches {
+		parts := strings.Split(m, "/")
+		if parts[0] == "testdata" {
+			continue
+		}
+		out = append(out, Version{Protocol: parts[0], Name: parts[1]})
+	}
+	slices.SortFunc(out, func(a, b Version) int {
+		if c := strings.Compare(a.Protocol, b.Protocol); c != 0 {
+			return c
+		}
+		return compareVersions(a.Name, b.Name)
+	})
+	return out, nil
+}
+
+// compareVersions orders v1 < v1.1 < v2 < v10 < any dialect name, and
+// dialect names lexically.
+func compareVersions(a, b string) int {
+	na, nb := numberedVersion.MatchString(a), numberedVersion.MatchString(b)
+	switch {
+	case na && !nb:
+		return -1
+	case !na && nb:
+		return 1
+	case !na && !nb:
+		return strings.Compare(a, b)
+	}
+	pa, pb := strings.Split(a[1:], "."), strings.Split(b[1:], ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y string
+		if i < len(pa) {
+			x = pa[i]
+		}
+		if i < len(pb) {
+			y = pb[i]
+		}
+		x, y = strings.TrimLeft(x, "0"), strings.TrimLeft(y, "0")
+		if len(x) != len(y) {
+			return len(x) - len(y)
+		}
+		if c := strings.Compare(x, y); c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// Bundle is the single-file schema of one protocol version, with what the
+// docs need to know about it.
+type Bundle struct {
+	Version
+	// Discriminator is the member the root dispatches on: method, type or
+	// part_type.
+	Discriminator string
+	// Messages lists the dispatched messages in the order of the dispatch
+	// table; for ARCP, Events lists the job.event kinds.
+	Messages []Message
+	Events   []Message
+	// Doc is the bundle document.
+	Doc *Object
+	// Origin maps a definition name to where it comes from.
+	Origin map[string]Origin
+}
+
+// Origin is the source of a bundle definition.
+type Origin struct {
+	File string // path below the schema folder
+	Def  string // the $defs key in that file, "" for the file's root
+}
+
+// Message is one entry of a dispatch table.
+type Message struct {
+	Tag  string // the discriminator value; "" for Arcan's store record
+	Kind string // ACP: "request", "notification" or "record" (not JSON-RPC); Arcan: "record" for the store record
+	// Handler is the side that handles an ACP method: agent, client or both.
+	Handler string
+	// Shared is set on an ACP method that the table lists both as a request
+	// and as a notification.
+	Shared bool
+	Parts  []Part
+}
+
+// Part is one schema of a message: ACP's params and result, or the whole
+// message for ARCP and Arcan.
+type Part struct {
+	Role   string // "params", "result" or ""
+	Def    string // the definition name in the bundle
+	Source string // the source file below the schema folder
+}
+
+// Defs returns the bundle's definitions.
+func (b *Bundle) Defs() *Object { return b.Doc.obj("$defs") }
+
+// Encode returns the bundle file's bytes.
+func (b *Bundle) Encode() ([]byte, error) {
+	data, err := encodeJSON(b.Doc)
+	if err != nil {
+		return nil, fmt.Errorf("publish: encoding %s: %w", b.BundleFile(), err)
+	}
+	return data, nil
+}
+
+// files reads and caches the schema files of a schema folder.
+type files struct {
+	fsys fs.FS
+	docs map[string]*Object
+}
+
+func newFiles(fsys fs.FS) *files { return &files{fsys: fsys, docs: map[string]*Object{}} }
+
+func (f *files) load(p string) (*Object, error) {
+	if d, ok := f.docs[p]; ok {
+		return d, nil
+	}
+	data, err := fs.ReadFile(f.fsys, p)
+	if err != nil {
+		return nil, fmt.Errorf("publish: %w", err)
+	}
+	v, err := parseJSON(data)
+	if err != nil {
+		return nil, fmt.Errorf("publish: %s: %w", p, err)
+	}
+	d, ok := v.(*Object)
+	if !ok {
+		return nil, fmt.Errorf("publish: %s: not a JSON object", p)
+	}
+	f.docs[p] = d
+	return d, nil
+}
+
+// loadSchema reads a schema file and checks its $id and draft.
+func (f *files) loadSchema(p string) (*Object, error) {
+	d, err := f.load(p)
+	if err != nil {
+		return nil, err
+	}
+	if id := d.str("$id"); id != IDPrefix+p {
+		return nil, fmt.Errorf("publish: %s: $id is %q, want %q", p, id, IDPrefix+p)
+	}
+	if s := d.str("$schema"); s != draft202012 {
+		return nil, fmt.Errorf("publish: %s: $schema is %q, want %q", p, s, draft202012)
+	}
+	return d, nil
+}
+
+// Build builds the bundle of version v from the schema folder fsys.
+func Build(fsys fs.FS, v Version) (*Bundle, error) {
+	fl := newFiles(fsys)
+	b := &Bundle{Version: v, Origin: map[string]Origin{}}
+	table, err := fl.load(v.Dir() + "/dispatch.json")
+	if err != nil {
+		return nil, err
+	}
+	// The dispatched files, in table order, with the names of their roots.
+	var roots []string
+	rootName := map[string]string{}
+	addRoot := func(file, name string) error {
+		file = path.Join(v.Dir(), file)
+		if prev, ok := rootName[file]; ok && prev != name {
+			return fmt.Errorf("publish: %s: dispatched as both %s and %s", file, prev, name)
+		}
+		if _, ok := rootName[file]; !ok {
+			roots = append(roots, file)
+			rootName[file] = name
+		}
+		return nil
+	}
+	src := func(file string) string { return path.Join(v.Dir(), file) }
+	var envFile string
+	switch v.Protocol {
+	case "acp":
+		b.Discriminator = "method"
+		kinds := map[string][]string{}
+		for _, m := range table.arr("methods") {
+			mo, _ := m.(*Object)
+			kinds[mo.str("method")] = append(kinds[mo.str("method")], mo.str("kind"))
+		}
+		for i, m := range table.arr("methods") {
+			mo, _ := m.(*Object)
+			method := mo.str("method")
+			if method == "" {
+				return nil, fmt.Errorf("publish: %s/dispatch.json: methods[%d] has no method", v.Dir(), i)
+			}
+			msg := Message{Tag: method, Kind: mo.str("kind"), Handler: mo.str("handler")}
+			if k := kinds[method]; len(k) > 1 && (len(k) > 2 || k[0] == k[1]) {
+				return nil, fmt.Errorf("publish: %s/dispatch.json: method %s is listed %d times; only a request and a notification may share a name", v.Dir(), method, len(k))
+			}
+			msg.Shared = len(kinds[method]) > 1
+			for _, role := range []string{"params", "result"} {
+				file := mo.str(role)
+				if file == "" {
+					continue
+				}
+				name := MethodDef(method, role)
+				if msg.Shared && msg.Kind == "notification" {
+					name = pascal(strings.TrimPrefix(method, "$/")) + "NotificationParams"
+				}
+				if err := addRoot(file, name); err != nil {
+					return nil, err
+				}
+				msg.Parts = append(msg.Parts, Part{Role: role, Def: name, Source: src(file)})
+			}
+			b.Messages = append(b.Messages, msg)
+		}
+		env := table.str("envelope")
+		if env == "" {
+			return nil, fmt.Errorf("publish: %s/dispatch.json: no envelope", v.Dir())
+		}
+		if err := addRoot(env, ""); err != nil {
+			return nil, err
+		}
+		envFile = src(env)
+		// Records: messages of the protocol that are not JSON-RPC lines (a
+		// dialect's event stream), each checked with its own definition.
+		for i, m := range table.arr("records") {
+			mo, _ := m.(*Object)
+			rec, file := mo.str("record"), mo.str("schema")
+			if rec == "" || file == "" {
+				return nil, fmt.Errorf("publish: %s/dispatch.json: records[%d] needs record and schema", v.Dir(), i)
+			}
+			name := pascal(rec) + "Record"
+			if err := addRoot(file, name); err != nil {
+				return nil, err
+			}
+			b.Messages = append(b.Messages, Message{Tag: rec, Kind: "record", Handler: mo.str("handler"), Parts: []Part{{Def: name, Source: src(file)}}})
+		}
+	case "arcp":
+		b.Discriminator = "type"
+		for _, list := range []struct {
+			key, tag string
+			out      *[]Message
+		}{{"messages", "type", &b.Messages}, {"events", "kind", &b.Events}} {
+			for i, m := range table.arr(list.key) {
+				mo, _ := m.(*Object)
+				tag, file := mo.str(list.tag), mo.str("schema")
+				if tag == "" || file == "" {
+					return nil, fmt.Errorf("publish: %s/dispatch.json: %s[%d] needs %s and schema", v.Dir(), list.key, i, list.tag)
+				}
+				if err := addRoot(file, ""); err != nil {
+					return nil, err
+				}
+				*list.out = append(*list.out, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
+			}
+		}
+	case "arcan":
+		b.Discriminator = "part_type"
+		for i, m := range table.arr("events") {
+			mo, _ := m.(*Object)
+			tag, file := mo.str("part_type"), mo.str("schema")
+			if tag == "" || file == "" {
+				return nil, fmt.Errorf("publish: %s/dispatch.json: events[%d] needs part_type and schema", v.Dir(), i)
+			}
+			if err := addRoot(file, ""); err != nil {
+				return nil, err
+			}
+			b.Messages = append(b.Messages, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
+		}
+		if rec := table.str("store_record"); rec != "" {
+			if err := addRoot(rec, ""); err != nil {
+				return nil, err
+			}
+			b.Messages = append(b.Messages, Message{Kind: "record", Parts: []Part{{Source: src(rec)}}})
+		}
+	default:
+		return nil, fmt.Errorf("publish: %s: unknown protocol %q", v.Dir(), v.Protocol)
+	}
+	if len(roots) == 0 {
+		return nil, fmt.Errorf("publish: %s/dispatch.json lists no schema", v.Dir())
+	}
+
+	// Every file reachable from the dispatched ones; the others follow the
+	// dispatched files in path order.
+	reach := map[string]bool{}
+	rootRef := map[string]bool{} // files whose root is the target of a $ref
+	queue := slices.Clone(roots)
+	for _, r := range roots {
+		reach[r] = true
+	}
+	var others []string
+	for len(queue) > 0 {
+		file := queue[0]
+		queue = queue[1:]
+		doc, err := fl.loadSchema(file)
+		if err != nil {
+			return nil, err
+		}
+		err = walkSchema(doc, "", func(s *Object, ptr string) error {
+			if ptr != "" && s.Has("$id") {
+				return fmt.Errorf("publish: %s#%s: nested $id is not supported", file, ptr)
+			}
+			for _, kw := range []string{"$anchor", "$dynamicRef", "$dynamicAnchor"} {
+				if s.Has(kw) {
+					return fmt.Errorf("publish: %s#%s: %s is not supported", file, ptr, kw)
+				}
+			}
+			ref, ok := s.Get("$ref")
+			if !ok {
+				return nil
+			}
+			rs, _ := ref.(string)
+			target, frag, err := resolveRef(file, rs)
+			if err != nil {
+				return fmt.Errorf("publish: %s#%s: %w", file, ptr, err)
+			}
+			if toks := splitPointer(frag); len(toks) < 2 || toks[0] != "$defs" {
+				rootRef[target] = true
+			}
+			if !reach[target] {
+				reach[target] = true
+				others = append(others, target)
+				queue = append(queue, target)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	// Files of the version's own folder first.
+	slices.SortFunc(others, func(a, b string) int {
+		ina, inb := path.Dir(a) == v.Dir(), path.Dir(b) == v.Dir()
+		if ina != inb {
+			if ina {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	order := append(slices.Clone(roots), others...)
+
+	// Names: each file's root (where it validates something or is
+	// referenced), then its $defs, first come first served; a later
+	// definition whose name is taken gets the PascalCase file stem as a
+	// prefix (preceded by the folder name for a file of another folder),
+	// then a number.
+	taken := map[string]bool{}
+	claim := func(want, file string) string {
+		prefix := pascal(strings.TrimSuffix(path.Base(file), ".json"))
+		if d := path.Dir(file); d != v.Dir() {
+			prefix = pascal(path.Base(d)) + prefix
+		}
+		name := want
+		if taken[name] {
+			name = prefix + want
+		}
+		for i := 2; taken[name]; i++ {
+			name = fmt.Sprintf("%s%s%d", prefix, want, i)
+		}
+		taken[name] = true
+		return name
+	}
+	defName := map[string]map[string]string{} // file → $defs key ("" for the root) → name
+	type pending struct {
+		name   string
+		file   string
+		def    string
+		schema *Object
+	}
+	var defs []pending
+	for _, file := range order {
+		doc := fl.docs[file]
+		defName[file] = map[string]string{}
+		if rootName[file] != "" || rootRef[file] || hasAssertions(doc) || slices.Contains(roots, file) {
+			want := rootName[file]
+			if want == "" {
+				want = doc.str("x-go-name")
+			}
+			if want == "" {
+				want = doc.str("title")
+			}
+			if want == "" {
+				want = pascal(strings.TrimSuffix(path.Base(file), ".json"))
+			}
+			if rootName[file] != "" && taken[want] {
+				return nil, fmt.Errorf("publish: %s: the definition name %s is taken twice", file, want)
+			}
+			name := claim(want, file)
+			defName[file][""] = name
+			root := clone(doc).(*Object)
+			for _, k := range []string{"$schema", "$id", "$defs"} {
+				root.Delete(k)
+			}
+			defs = append(defs, pending{name, file, "", root})
+		}
+		if d := doc.obj("$defs"); d != nil {
+			for _, k := range d.Keys() {
+				s, ok := d.vals[k].(*Object)
+				if !ok {
+					return nil, fmt.Errorf("publish: %s#/$defs/%s: not a schema object", file, k)
+				}
+				name := claim(k, file)
+				defName[file][k] = name
+				defs = append(defs, pending{name, file, k, clone(s).(*Object)})
+			}
+		}
+	}
+
+	// Rewrite every $ref to point inside the bundle.
+	out := newObject()
+	for _, p := range defs {
+		err := walkSchema(p.schema, "", func(s *Object, ptr string) error {
+			rs, ok := s.vals["$ref"].(string)
+			if !ok {
+				return nil
+			}
+			target, frag, err := resolveRef(p.file, rs)
+			if err != nil {
+				return err
+			}
+			toks := splitPointer(frag)
+			name := defName[target][""]
+			if len(toks) >= 2 && toks[0] == "$defs" {
+				name = defName[target][toks[1]]
+				toks = toks[2:]
+			}
+			if name == "" {
+				return fmt.Errorf("publish: %s#%s: $ref %q points at nothing in the bundle", p.file, ptr, rs)
+			}
+			s.Set("$ref", refTo(name, toks...))
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		// x-go-name only steers agentproto's Go generator: the bundle keeps
+		// to standard keywords, so strict validators load it as it is.
+		_ = walkSchema(p.schema, "", func(s *Object, _ string) error {
+			s.Delete("x-go-name")
+			return nil
+		})
+		out.Set(p.name, p.schema)
+		b.Origin[p.name] = Origin{File: p.file, Def: p.def}
+	}
+	for i := range b.Messages {
+		for j := range b.Messages[i].Parts {
+			pt := &b.Messages[i].Parts[j]
+			pt.Def = defName[pt.Source][""]
+		}
+	}
+	for i := range b.Events {
+		b.Events[i].Parts[0].Def = defName[b.Events[i].Parts[0].Source][""]
+	}
+
+	doc := obj("$schema", draft202012, "$id", v.ID())
+	b.Doc = doc
+	if err := b.dispatch(out, defName[envFile][""]); err != nil {
+		return nil, err
+	}
+	doc.Set("$defs", out)
+	return b, nil
+}
+
+// MethodDef is the bundle definition name of an ACP method's params or
+// result: the method name in PascalCase (a leading "$/" dropped, each word
+// between "/", "_" and "." capitalised) followed by Params or Result:
+// session/prompt → SessionPromptParams and SessionPromptResult,
+// fs/read_text_file → FsReadTextFileParams, $/cancel_request →
+// CancelRequestParams.
+func MethodDef(method, role string) string {
+	suffix := "Params"
+	if role == "result" {
+		suffix = "Result"
+	}
+	return pascal(strings.TrimPrefix(method, "$/")) + suffix
+}
+
+// pascal turns a name with separators into PascalCase.
+func pascal(s string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		r, n := utf8.DecodeRuneInString(w)
+		b.WriteRune(unicode.ToUpper(r))
+		b.WriteString(w[n:])
+	}
+	return b.String()
+}
+
+// hasAssertions reports whether a file's root does more than hold $defs.
+func hasAssertions(doc *Object) bool {
+	for _, k := range doc.Keys() {
+		switch k {
+		case "$schema", "$id", "$defs", "$comment", "title", "description", "x-go-name", "examples":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// resolveRef resolves a $ref of the file at path file to the path of the
+// target file and a JSON pointer into it.
+func resolveRef(file, ref string) (string, string, error) {
+	base, err := url.Parse(IDPrefix + file)
+	if err != nil {
+		return "", "", fmt.Errorf("publish: %s: %w", file, err)
+	}
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", "", fmt.Errorf("$ref %q: %w", ref, err)
+	}
+	abs := base.ResolveReference(r)
+	frag := abs.Fragment
+	if frag != "" && !strings.HasPrefix(frag, "/") {
+		return "", "", fmt.Errorf("$ref %q: only JSON pointer fragments are supported", ref)
+	}
+	abs.Fragment, abs.RawFragment = "", ""
+	target, ok := strings.CutPrefix(abs.String(), IDPrefix)
+	if !ok || !strings.HasSuffix(target, ".json") {
+		return "", "", fmt.Errorf("$ref %q leads outside the agentproto schemas (%s)", ref, abs)
+	}
+	return target, frag, nil
+}
+
+// splitPointer splits a JSON pointer into unescaped tokens.
+func splitPointer(p string) []string {
+	if p == "" {
+		return nil
+	}
+	toks := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks
+}
+
+// refTo returns the bundle-internal $ref of a definition, with optional
+// further pointer tokens.
+func refTo(def string, toks ...string) string {
+	p := "/$defs/" + escapeToken(def)
+	for _, t := range toks {
+		p += "/" + escapeToken(t)
+	}
+	u := url.URL{Fragment: p}
+	return u.String()
+}
+
+func escapeToken(t string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+}
+
+// Keywords whose value is a schema, a map of schemas or a list of schemas.
+var (
+	schemaKeywords    = []string{"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "items", "contains", "propertyNames", "not", "if", "then", "else", "contentSchema"}
+	schemaMapKeywords = []string{"$defs", "properties", "patternProperties", "dependentSchemas"}
+	schemaArrKeywords = []string{"allOf", "anyOf", "oneOf", "prefixItems"}
+)
+
+// walkSchema calls fn for every object schema of s (s itself and every
+// subschema, never the inside of examples, const, enum or default), with
+// its JSON pointer below ptr.
+func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
+	if err := fn(s, ptr); err != nil {
+		return err
+	}
+	for _, k := range s.Keys() {
+		v := s.vals[k]
+		at := ptr + "/" + escapeToken(k)
+		switch {
+		case slices.Contains(schemaKeywords, k):
+			if o, ok := v.(*Object); ok {
+				if err := walkSchema(o, at, fn); err != nil {
+					return err
+				}
+			}
+		case slices.Contains(schemaMapKeywords, k):
+			if m, ok := v.(*Object); ok {
+				for _, name := range m.Keys() {
+					if o, ok := m.vals[name].(*Object); ok {
+						if err := walkSchema(o, at+"/"+escapeToken(name), fn); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		case slices.Contains(schemaArrKeywords, k):
+			if a, ok := v.([]any); ok {
+				for i, x := range a {
+					if o, ok := x.(*Object); ok {
+						if err := walkSchema(o, fmt.Sprintf("%s/%d", at, i), fn); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
