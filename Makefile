@@ -27,11 +27,14 @@ lint:
 	$(STATICCHECK) ./...
 
 # ajv (strict, draft 2020-12, formats on) compiles every published schema
-# and its examples; the harness tests itself first.
+# and its examples, then judges every schema check the Go validator makes on
+# the fixtures; any disagreement fails. The harness tests itself first.
 conformance:
 	npm ci --prefix conformance --no-audit --no-fund --loglevel=error >/dev/null
 	node --test conformance/
-	bash conformance/run.sh
+	@cases=$$(mktemp) && trap 'rm -f "$$cases"' EXIT && \
+	$(GO) run ./conformance/cases -o "$$cases" fixtures && \
+	bash conformance/run.sh "$$cases"
 
 # Run each fuzz target for FUZZTIME (default 1m); new corpus entries land in testdata/fuzz.
 FUZZTIME ?= 1m

@@ -77,6 +77,22 @@ type Options struct {
 	Fast FastChecker
 	// Roundtrip, if set, is run on every message that parsed.
 	Roundtrip Roundtripper
+	// Observe, if set, is told the verdict of every schema check, in line
+	// order, from one goroutine. The conformance harness uses it to have a
+	// second validator (ajv) judge the same values against the same
+	// schemas. Observing runs the general validator on every check, so it
+	// costs the fast path's speed.
+	Observe func(Observation)
+}
+
+// Observation is one schema check of one message.
+type Observation struct {
+	File     string
+	Line     int
+	SchemaID string // the $id (with fragment) of the schema
+	Pointer  string // where the value sits in the message
+	Value    any    // the value, as the engine parsed it (numbers as json.Number)
+	Valid    bool   // the general validator's verdict
 }
 
 // Engine validates traces. It is safe for concurrent use by several Check
@@ -360,8 +376,9 @@ type message struct {
 	label  string  // message type for the summary, e.g. "session/update"
 	checks []check // schema checks, set by the protocol's step
 	state  []Finding
-	out    []Finding // schema findings, set by the validation stage
-	dir    string    // ACP direction from a sidecar
+	out    []Finding     // schema findings, set by the validation stage
+	seen   []Observation // schema verdicts, for Options.Observe
+	dir    string        // ACP direction from a sidecar
 	// rtSchema is the $id of the message's own schema for --roundtrip,
 	// and rtPointer where its value sits in the line.
 	rtSchema, rtPointer string
@@ -548,6 +565,9 @@ func (r *fileRun) process(msgs []*message) error {
 	parallel(len(msgs), e.workers, func(i int) {
 		m := msgs[i]
 		for _, ck := range m.checks {
+			if e.opts.Observe != nil {
+				m.seen = append(m.seen, Observation{File: r.name, Line: m.rec.Line, SchemaID: ck.c.id, Pointer: pointer(ck.loc), Value: ck.value, Valid: ck.c.schema.Validate(ck.value) == nil})
+			}
 			if e.opts.Fast != nil && e.opts.Fast.Check(ck.c.id, pointer(ck.loc), m.rec.Data) {
 				continue
 			}
@@ -567,6 +587,9 @@ func (r *fileRun) process(msgs []*message) error {
 	})
 	// Stage 4: report in order.
 	for _, m := range msgs {
+		for _, o := range m.seen {
+			e.opts.Observe(o)
+		}
 		if m.bad != nil {
 			r.emit(*m.bad)
 			continue
