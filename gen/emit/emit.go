@@ -502,18 +502,7 @@ func decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []
 	case model.Slice:
 		s, i, e := "s"+strconv.Itoa(depth), "i"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
 		inner := wrapFn(func(err jen.Code) jen.Code { return wrap(wire("AtIndex").Call(err, jen.Id(i))) })
-		var elem []jen.Code
-		if r.ElemNullable {
-			decode := append([]jen.Code{jen.Id(e).Op("=").New(goType(r.Elem))}, decodeValue(r.Elem, jen.Parens(jen.Op("*").Id(e)), inner, depth+1)...)
-			elem = []jen.Code{
-				jen.Var().Id(e).Op("*").Add(goType(r.Elem)),
-				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
-				retErr(inner),
-				jen.If(jen.Op("!").Id("isNull")).Block(decode...),
-			}
-		} else {
-			elem = append([]jen.Code{jen.Var().Id(e).Add(goType(r.Elem))}, decodeValue(r.Elem, jen.Id(e), inner, depth+1)...)
-		}
+		elem := decodeElem(r, e, inner, depth)
 		elem = append(elem, jen.Id(s).Op("=").Append(jen.Id(s), jen.Id(e)))
 		loop := []jen.Code{
 			jen.List(jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextElem").Call(),
@@ -530,18 +519,7 @@ func decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []
 	case model.Map:
 		m, k, e := "m"+strconv.Itoa(depth), "k"+strconv.Itoa(depth), "e"+strconv.Itoa(depth)
 		inner := wrapFn(func(err jen.Code) jen.Code { return wrap(wire("At").Call(err, jen.Id(k))) })
-		var elem []jen.Code
-		if r.ElemNullable {
-			decode := append([]jen.Code{jen.Id(e).Op("=").New(goType(r.Elem))}, decodeValue(r.Elem, jen.Parens(jen.Op("*").Id(e)), inner, depth+1)...)
-			elem = []jen.Code{
-				jen.Var().Id(e).Op("*").Add(goType(r.Elem)),
-				jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
-				retErr(inner),
-				jen.If(jen.Op("!").Id("isNull")).Block(decode...),
-			}
-		} else {
-			elem = append([]jen.Code{jen.Var().Id(e).Add(goType(r.Elem))}, decodeValue(r.Elem, jen.Id(e), inner, depth+1)...)
-		}
+		elem := decodeElem(r, e, inner, depth)
 		elem = append(elem, jen.Id(m).Index(jen.Id(k)).Op("=").Id(e))
 		loop := []jen.Code{
 			jen.List(jen.Id("key"), jen.Id("more"), jen.Err()).Op(":=").Id("d").Dot("NextKey").Call(),
@@ -560,6 +538,22 @@ func decodeValue(r *model.Ref, target *jen.Statement, wrap wrapFn, depth int) []
 		)}
 	}
 	return nil
+}
+
+// decodeElem declares the variable e and decodes the next element of a
+// slice or map into it (a pointer, nil for null, when elements may be
+// null).
+func decodeElem(r *model.Ref, e string, wrap wrapFn, depth int) []jen.Code {
+	if !r.ElemNullable {
+		return append([]jen.Code{jen.Var().Id(e).Add(goType(r.Elem))}, decodeValue(r.Elem, jen.Id(e), wrap, depth+1)...)
+	}
+	decode := append([]jen.Code{jen.Id(e).Op("=").New(goType(r.Elem))}, decodeValue(r.Elem, jen.Parens(jen.Op("*").Id(e)), wrap, depth+1)...)
+	return []jen.Code{
+		jen.Var().Id(e).Op("*").Add(goType(r.Elem)),
+		jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
+		retErr(wrap),
+		jen.If(jen.Op("!").Id("isNull")).Block(decode...),
+	}
 }
 
 // ---- encoding

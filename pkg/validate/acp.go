@@ -125,7 +125,7 @@ func idKey(dir string, id any) (string, bool) {
 func (s *acpState) step(m *message) {
 	o := m.obj
 	if o == nil {
-		m.add(Error, RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", jsonType(m.value))
+		m.add(Error, RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", wire.Describe(m.value))
 		return
 	}
 	method, hasMethod := o["method"]
@@ -537,20 +537,4 @@ func nearMethod(name string, known []string) string {
 		}
 	}
 	return best
-}
-
-func jsonType(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "a number"
 }

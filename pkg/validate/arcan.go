@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentproto/agentproto/pkg/wire"
 )
 
 // arcanState follows the runs of an Arcan AgentEvent stream (bare events,
@@ -49,7 +51,7 @@ func (s *arcanState) lost(*message) { s.lossy = true }
 func (s *arcanState) step(m *message) {
 	o := m.obj
 	if o == nil {
-		m.add(Error, RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", jsonType(m.value))
+		m.add(Error, RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", wire.Describe(m.value))
 		return
 	}
 	ev := o
@@ -66,7 +68,7 @@ func (s *arcanState) step(m *message) {
 			var ok bool
 			if ev, ok = inner.(map[string]any); !ok {
 				m.label = "store record"
-				m.add(Error, RuleSchema, "/event", "the record's event must be an AgentEvent object, got %s", jsonType(inner))
+				m.add(Error, RuleSchema, "/event", "the record's event must be an AgentEvent object, got %s", wire.Describe(inner))
 				return
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
 )
 
@@ -415,7 +416,7 @@ func jsonEqual(a, b any) bool {
 func (s *arcpState) step(m *message) {
 	o := m.obj
 	if o == nil {
-		m.add(Error, RuleSchema, "", "an ARCP message must be a JSON object (an envelope with arcp, id, type and payload), got %s", jsonType(m.value))
+		m.add(Error, RuleSchema, "", "an ARCP message must be a JSON object (an envelope with arcp, id, type and payload), got %s", wire.Describe(m.value))
 		return
 	}
 	typV, ok := o["type"]
@@ -425,7 +426,7 @@ func (s *arcpState) step(m *message) {
 		if !ok {
 			m.add(Error, RuleSchema, "", "missing required field \"type\": every ARCP envelope names its message type (arcp: Envelope)")
 		} else {
-			m.add(Error, RuleSchema, "/type", "wrong type: got %s, want string (arcp: Envelope)", strings.TrimPrefix(strings.TrimPrefix(jsonType(typV), "an "), "a "))
+			m.add(Error, RuleSchema, "/type", "wrong type: got %s, want string (arcp: Envelope)", strings.TrimPrefix(strings.TrimPrefix(wire.Describe(typV), "an "), "a "))
 		}
 		return
 	}

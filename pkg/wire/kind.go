@@ -31,3 +31,22 @@ func (k Kind) String() string {
 	}
 	return "invalid JSON"
 }
+
+// Describe names the kind of a value decoded by encoding/json (or jsonscan)
+// as a phrase for messages: "an object", "an array", "a string", "a
+// number", "a boolean" or "null".
+func Describe(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a number"
+}

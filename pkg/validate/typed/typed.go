@@ -137,7 +137,7 @@ func diff(p string, a, b any, out *[]string) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
 		if !ok {
-			*out = append(*out, fmt.Sprintf("%s: an object became %s", at(p), kind(b)))
+			*out = append(*out, fmt.Sprintf("%s: an object became %s", at(p), wire.Describe(b)))
 			return
 		}
 		keys := make([]string, 0, len(x)+len(y))
@@ -166,7 +166,7 @@ func diff(p string, a, b any, out *[]string) {
 	case []any:
 		y, ok := b.([]any)
 		if !ok {
-			*out = append(*out, fmt.Sprintf("%s: an array became %s", at(p), kind(b)))
+			*out = append(*out, fmt.Sprintf("%s: an array became %s", at(p), wire.Describe(b)))
 			return
 		}
 		if len(x) != len(y) {
@@ -199,22 +199,6 @@ func at(p string) string {
 		return "/"
 	}
 	return p
-}
-
-func kind(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case bool:
-		return "a boolean"
-	}
-	return "null"
 }
 
 func short(v any) string {
