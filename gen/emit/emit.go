@@ -343,6 +343,7 @@ func (g *gen) structType(t *model.Type) error {
 		chk = append(chk, g.checkField(f)...)
 	}
 	chk = append(chk, checkAlternatives(st)...)
+	chk = append(chk, checkConditions(st)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
 	g.std(t)
@@ -397,6 +398,78 @@ func checkAlternatives(st *model.StructType) []jen.Code {
 		out = append(out, jen.If(jen.Id("matched").Op(">").Lit(1)).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("must have exactly one of: "+strings.Join(sets, "; ")))))
 	}
 	return []jen.Code{jen.Block(out...)}
+}
+
+// literal is the Go constant for a JSON literal of a string, boolean or
+// integer.
+func literal(lit string) jen.Code {
+	switch {
+	case lit == "true" || lit == "false":
+		return jen.Lit(lit == "true")
+	case strings.HasPrefix(lit, `"`):
+		s, _ := strconv.Unquote(lit)
+		return jen.Lit(s)
+	}
+	return jen.Op(lit)
+}
+
+// equals is true when the member, known to be present, has the value lit.
+func equals(f *model.Field, lit string) *jen.Statement {
+	target := jen.Id("x").Dot(f.Name)
+	switch {
+	case f.Const != "":
+		return jen.Lit(f.Const == lit)
+	case f.Repr() == model.Pointer:
+		return jen.Parens(jen.Op("*").Add(target).Op("==").Add(literal(lit)))
+	case f.Repr() == model.Opt:
+		return jen.Parens(target.Dot("Value").Call().Op("==").Add(literal(lit)))
+	}
+	return jen.Parens(target.Op("==").Add(literal(lit)))
+}
+
+// checkConditions checks the if/then rules and the not-all sets.
+func checkConditions(st *model.StructType) []jen.Code {
+	byJSON := map[string]*model.Field{}
+	for _, f := range st.Fields {
+		byJSON[f.JSON] = f
+	}
+	var out []jen.Code
+	for _, r := range st.Rules {
+		kf := byJSON[r.IfKey]
+		var any *jen.Statement
+		for _, v := range r.IfValues {
+			if any == nil {
+				any = equals(kf, v)
+			} else {
+				any = any.Op("||").Add(equals(kf, v))
+			}
+		}
+		when := fmt.Sprintf("when %s is %s", r.IfKey, strings.Join(r.IfValues, " or "))
+		var then []jen.Code
+		for _, name := range r.ThenRequired {
+			then = append(then, jen.If(jen.Op("!").Parens(present(byJSON[name]))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("missing required member %q %s", name, when)))))
+		}
+		for _, mv := range r.ThenConst {
+			f := byJSON[mv.Member]
+			then = append(then, jen.If(jen.Add(present(f)).Op("&&").Op("!").Add(equals(f, mv.Value))).Block(
+				jen.Id("c").Dot("Fail").Call(wire("Join").Call(jen.Id("p"), jen.Lit(mv.Member)), jen.Lit(fmt.Sprintf("must be %s %s", mv.Value, when)))))
+		}
+		out = append(out, jen.If(jen.Add(present(kf)).Op("&&").Parens(any)).Block(then...))
+	}
+	for _, set := range st.NotAll {
+		var cond *jen.Statement
+		for _, name := range set {
+			if cond == nil {
+				cond = jen.Add(present(byJSON[name]))
+			} else {
+				cond = cond.Op("&&").Add(present(byJSON[name]))
+			}
+		}
+		out = append(out, jen.If(cond).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("must not have all of "+strings.Join(set, ", ")))))
+	}
+	return out
 }
 
 func key(f *model.Field) jen.Code {

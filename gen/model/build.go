@@ -827,7 +827,209 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		st.ExtraName = fields.take("Unknown", "UnknownMembers")
 	}
 	t.Kind, t.Struct = Struct, st
+	// if/then and not at object level: Validate checks the simple forms;
+	// if every one has such a form, they no longer make the type incomplete.
+	var srcs []*load.Schema
+	for _, src := range []*load.Schema{base, s} {
+		if src != nil {
+			srcs = append(srcs, src)
+		}
+	}
+	if rules, notAll, ok := b.conditions(st, srcs); ok && (len(rules) > 0 || len(notAll) > 0) {
+		st.Rules, st.NotAll = rules, notAll
+		var keep []string
+		for _, u := range t.Unchecked {
+			if u != "if" && u != "not" {
+				keep = append(keep, u)
+			}
+		}
+		t.Unchecked = keep
+	}
 	return nil
+}
+
+// conditions reads the if/then and not keywords of an object schema and of
+// the allOf members it merges, in the forms Validate checks: if one member
+// has one of some constant values, then members are required or have a
+// constant value; not all of some members present. ok is false when one of
+// them has another form.
+func (b *builder) conditions(st *StructType, srcs []*load.Schema) ([]*Rule, [][]string, bool) {
+	byJSON := map[string]*Field{}
+	for _, f := range st.Fields {
+		byJSON[f.JSON] = f
+	}
+	var rules []*Rule
+	var notAll [][]string
+	seen := map[*load.Schema]bool{}
+	var walk func(x *load.Schema) bool
+	walk = func(x *load.Schema) bool {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+		if x.If != nil {
+			r, ok := parseRule(x, byJSON)
+			if !ok {
+				return false
+			}
+			rules = append(rules, r)
+		}
+		if x.Not != nil {
+			n := x.Not
+			if len(n.Required) == 0 || n.Ref != "" || len(n.Type) > 0 || len(n.AllOf)+len(n.AnyOf)+len(n.OneOf) > 0 || n.If != nil || n.Not != nil {
+				return false
+			}
+			for _, p := range n.Properties {
+				if structural(p.Schema) || p.Schema.Ref != "" {
+					return false
+				}
+			}
+			for _, r := range n.Required {
+				if f := byJSON[r]; f == nil || f.Forbidden {
+					return false
+				}
+			}
+			notAll = append(notAll, n.Required)
+		}
+		if x.Ref != "" {
+			t, err := b.l.Resolve(x)
+			if err != nil || !walk(t) {
+				return false
+			}
+		}
+		for _, a := range x.AllOf {
+			if !walk(a) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, s := range srcs {
+		if !walk(s) {
+			return nil, nil, false
+		}
+	}
+	return rules, notAll, true
+}
+
+// parseRule reads if {properties: {K: {const|enum}}, required: [K]} then
+// {properties: {M: {} | {const}}, required: [...]}, with no else.
+func parseRule(x *load.Schema, byJSON map[string]*Field) (*Rule, bool) {
+	i, t := x.If, x.Then
+	if t == nil || x.Else != nil || len(i.Properties) != 1 || len(i.Required) != 1 || i.Required[0] != i.Properties[0].Name ||
+		i.Ref != "" || len(i.AllOf)+len(i.AnyOf)+len(i.OneOf) > 0 || i.If != nil || i.Not != nil {
+		return nil, false
+	}
+	key := i.Properties[0].Name
+	cs := i.Properties[0].Schema
+	var values []any
+	switch {
+	case cs.HasConst:
+		values = []any{cs.Const}
+	case len(cs.Enum) > 0:
+		values = cs.Enum
+	default:
+		return nil, false
+	}
+	r := &Rule{IfKey: key}
+	f := byJSON[key]
+	if f == nil {
+		return nil, false
+	}
+	for _, v := range values {
+		lit, ok := literalFor(f, v)
+		if !ok {
+			return nil, false
+		}
+		r.IfValues = append(r.IfValues, lit)
+	}
+	if t.Ref != "" || len(t.AllOf)+len(t.AnyOf)+len(t.OneOf) > 0 || t.If != nil || t.Not != nil || len(t.Type) > 0 {
+		return nil, false
+	}
+	for _, name := range t.Required {
+		if f := byJSON[name]; f == nil || f.Forbidden {
+			return nil, false
+		}
+		r.ThenRequired = append(r.ThenRequired, name)
+	}
+	for _, p := range t.Properties {
+		switch {
+		case p.Schema.HasConst && !structuralBesidesConst(p.Schema):
+			f := byJSON[p.Name]
+			if f == nil {
+				return nil, false
+			}
+			lit, ok := literalFor(f, p.Schema.Const)
+			if !ok {
+				return nil, false
+			}
+			r.ThenConst = append(r.ThenConst, MemberValue{Member: p.Name, Value: lit})
+		case !structural(p.Schema) && p.Schema.Ref == "":
+			// {} : only its presence matters, through required.
+		default:
+			return nil, false
+		}
+	}
+	return r, true
+}
+
+func structuralBesidesConst(s *load.Schema) bool {
+	c := *s
+	c.HasConst, c.Const, c.Type = false, nil, nil
+	return structural(&c)
+}
+
+// literalFor returns v as the JSON literal Validate compares a field with,
+// when the field holds a string, boolean or integer value it can compare.
+func literalFor(f *Field, v any) (string, bool) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return "", false
+	}
+	if f.Const != "" {
+		return string(raw), true
+	}
+	switch f.Repr() {
+	case Value, Pointer, Opt:
+	default:
+		return "", false
+	}
+	kind := scalarKind(f.Type)
+	switch v.(type) {
+	case string:
+		return string(raw), kind == "string"
+	case bool:
+		return string(raw), kind == "bool"
+	case json.Number:
+		_, err := strconv.ParseInt(string(v.(json.Number)), 10, 64)
+		return string(raw), err == nil && kind == "int"
+	}
+	return "", false
+}
+
+// scalarKind is "string", "bool" or "int" for a value Validate can compare
+// with a literal, "" otherwise.
+func scalarKind(r *Ref) string {
+	for r.Kind == NamedRef {
+		switch r.Type.Kind {
+		case Enum:
+			r = r.Type.Enum.Base
+		case Named, Alias:
+			r = r.Type.Under
+		default:
+			return ""
+		}
+	}
+	if r.Kind != Builtin {
+		return ""
+	}
+	switch b := r.Builtin; {
+	case b == "string", b == "bool":
+		return b
+	case b != "float64":
+		return "int"
+	}
+	return ""
 }
 
 func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (*Field, error) {
@@ -1001,7 +1203,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {
 			return err
 		}
-		vt.Unchecked = unchecked(vi.s)
+		vt.Unchecked = append(vt.Unchecked, unchecked(vi.s)...)
 		if v.Tag != "" {
 			// The struct exists only as this variant: the tag is its first
 			// member, written and checked by the struct itself.

@@ -143,6 +143,26 @@ type StructType struct {
 	// Patterns are the patternProperties of a closed object: members whose
 	// names match one are kept in the ExtraName field, others rejected.
 	Patterns []string
+	// Rules are the if/then conditions Validate checks, and NotAll the sets
+	// of members that must not all be present.
+	Rules  []*Rule
+	NotAll [][]string
+}
+
+// Rule is an if/then condition on an object: when member IfKey has one of
+// IfValues (JSON literals), the ThenRequired members must be present and
+// each ThenConst member, when present, must have its value.
+type Rule struct {
+	IfKey        string
+	IfValues     []string
+	ThenRequired []string
+	ThenConst    []MemberValue
+}
+
+// MemberValue is a member name with a JSON literal.
+type MemberValue struct {
+	Member string
+	Value  string
 }
 
 // Field is a member of a struct.

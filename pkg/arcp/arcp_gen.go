@@ -679,6 +679,16 @@ func (x *ErrorPayload) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
+	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
+		if true && !(x.Retryable == false) {
+			c.Fail(wire.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+		}
+	}
+	if true && (x.Code == "INTERNAL_ERROR") {
+		if true && !(x.Retryable == true) {
+			c.Fail(wire.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -1949,6 +1959,11 @@ func (x *Auth) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "token")
 		if utf8.RuneCountInString(string((*x.Token))) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if true && (x.Scheme == "bearer") {
+		if !(x.Token != nil) {
+			c.Fail(p, "missing required member \"token\" when scheme is \"bearer\"")
 		}
 	}
 }
@@ -5629,6 +5644,9 @@ func (x *ToolResultBody) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
 	}
+	if x.Result != nil && x.Error != nil {
+		c.Fail(p, "must not have all of result, error")
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7374,6 +7392,26 @@ func (x *JobErrorPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "final_status")
 		x.FinalStatus.CheckWire(c, p)
+	}
+	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
+		if true && !(x.Retryable == false) {
+			c.Fail(wire.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+		}
+	}
+	if true && (x.Code == "INTERNAL_ERROR") {
+		if true && !(x.Retryable == true) {
+			c.Fail(wire.Join(p, "retryable"), "must be true when code is \"INTERNAL_ERROR\"")
+		}
+	}
+	if true && (x.FinalStatus == "cancelled") {
+		if true && !(x.Code == "CANCELLED") {
+			c.Fail(wire.Join(p, "code"), "must be \"CANCELLED\" when final_status is \"cancelled\"")
+		}
+	}
+	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
+		if true && !(x.FinalStatus == "error") {
+			c.Fail(wire.Join(p, "final_status"), "must be \"error\" when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
+		}
 	}
 }
 
@@ -9789,6 +9827,9 @@ func (x *JobResultPayload) CheckWire(c *wire.Checker, p string) {
 		if uint64((*x.ResultSize)) > 9223372036854775807 {
 			c.Fail(p, "%d is greater than the maximum 9223372036854775807", uint64((*x.ResultSize)))
 		}
+	}
+	if x.Result != nil && x.ResultID != nil {
+		c.Fail(p, "must not have all of result, result_id")
 	}
 }
 
@@ -17374,7 +17415,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Auth).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Auth)
 				return v, v.DecodeWire(d)
@@ -17524,7 +17565,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ErrorPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ErrorPayload)
 				return v, v.DecodeWire(d)
@@ -17900,7 +17941,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ToolResultBody).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ToolResultBody)
 				return v, v.DecodeWire(d)
@@ -18005,7 +18046,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobError).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobError)
 				return v, v.DecodeWire(d)
@@ -18020,7 +18061,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobErrorPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobErrorPayload)
 				return v, v.DecodeWire(d)
@@ -18066,7 +18107,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobResult).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobResult)
 				return v, v.DecodeWire(d)
@@ -18081,7 +18122,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobResultPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobResultPayload)
 				return v, v.DecodeWire(d)
@@ -18352,7 +18393,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionError).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionError)
 				return v, v.DecodeWire(d)
@@ -18367,7 +18408,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionHello).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionHello)
 				return v, v.DecodeWire(d)
@@ -18382,7 +18423,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionHelloPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionHelloPayload)
 				return v, v.DecodeWire(d)

@@ -175,11 +175,29 @@ func family(tableProtocol, protocol string) bool {
 	return tableProtocol == protocol || strings.HasPrefix(tableProtocol, protocol+"-")
 }
 
+// defaultVersion is the schema version a protocol's traces are read as when
+// neither --dialect nor the trace says otherwise: ACP v1, the protocol in
+// use (v2 is a draft, read only with --dialect v2); "" for the highest
+// stable version.
+func defaultVersion(protocol string) string {
+	if protocol == "acp" {
+		return "v1"
+	}
+	return ""
+}
+
 // pick returns the table of protocol for dialect: the table of that version
-// (or dialect) if there is one, else the highest stable version of the
-// protocol itself (one without a "-" suffix such as "-unstable"), else its
-// highest version.
+// (or dialect) if there is one, else the protocol's default version, else
+// the highest stable version of the protocol itself (one without a "-"
+// suffix such as "-unstable"), else its highest version.
 func (e *Engine) pick(protocol, dialect string) *table {
+	if dialect == "" {
+		if d := defaultVersion(protocol); d != "" {
+			if t := e.pick(protocol, d); t != nil && t.Version == d {
+				return t
+			}
+		}
+	}
 	var stable, all []*table
 	for _, t := range e.tables {
 		if !family(t.Protocol, protocol) {

@@ -7113,6 +7113,11 @@ func (x *Credentials) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
+	if true && ((x.Scheme == "bearer") || (x.Scheme == "signed_jwt") || (x.Scheme == "oauth2")) {
+		if !(x.Token != nil) {
+			c.Fail(p, "missing required member \"token\" when scheme is \"bearer\" or \"signed_jwt\" or \"oauth2\"")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -50441,7 +50446,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Credentials).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Credentials)
 				return v, v.DecodeWire(d)
