@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
+	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
 )
 
@@ -185,68 +185,6 @@ func vtcodeInstance(b []byte) (any, error) {
 
 // ---------------------------------------------------------------- schema walking
 
-type vtcodeRole int
-
-const (
-	vtcodeRoleRoot vtcodeRole = iota
-	vtcodeRoleDef
-	vtcodeRoleProperty
-	vtcodeRoleVariant
-	vtcodeRoleOther
-)
-
-func vtcodeSortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func vtcodeEscape(tok string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
-}
-
-// vtcodeWalk calls visit for every schema object below node with its JSON
-// pointer inside the file and its role.
-func vtcodeWalk(node any, ptr string, role vtcodeRole, visit func(ptr string, m map[string]any, role vtcodeRole)) {
-	m, ok := node.(map[string]any)
-	if !ok {
-		return
-	}
-	visit(ptr, m, role)
-	for _, k := range vtcodeSortedKeys(m) {
-		v := m[k]
-		switch k {
-		case "$defs", "properties", "patternProperties", "dependentSchemas":
-			sub, _ := v.(map[string]any)
-			r := vtcodeRoleOther
-			switch k {
-			case "$defs":
-				r = vtcodeRoleDef
-			case "properties":
-				r = vtcodeRoleProperty
-			}
-			for _, name := range vtcodeSortedKeys(sub) {
-				vtcodeWalk(sub[name], ptr+"/"+k+"/"+vtcodeEscape(name), r, visit)
-			}
-		case "additionalProperties", "propertyNames", "items", "contains", "not", "if", "then", "else",
-			"unevaluatedItems", "unevaluatedProperties", "contentSchema":
-			vtcodeWalk(v, ptr+"/"+k, vtcodeRoleOther, visit)
-		case "allOf", "anyOf", "oneOf", "prefixItems":
-			arr, _ := v.([]any)
-			r := vtcodeRoleOther
-			if k == "anyOf" || k == "oneOf" {
-				r = vtcodeRoleVariant
-			}
-			for i, e := range arr {
-				vtcodeWalk(e, ptr+"/"+k+"/"+strconv.Itoa(i), r, visit)
-			}
-		}
-	}
-}
-
 func vtcodeTypes(m map[string]any) []string {
 	switch t := m["type"].(type) {
 	case string:
@@ -320,7 +258,7 @@ func TestVTCodeSchemasCompile(t *testing.T) {
 // titled and require distinct constant tags.
 func TestVTCodeSchemaConventions(t *testing.T) {
 	for _, p := range vtcodePaths(t) {
-		vtcodeWalk(vtcodeDoc(t, p), "", vtcodeRoleRoot, func(ptr string, m map[string]any, role vtcodeRole) {
+		acpWalkSchema(vtcodeDoc(t, p), "", acpRoleRoot, func(ptr string, m map[string]any, role acpSchemaRole) {
 			at := p + "#" + ptr
 			for k := range m {
 				if !vtcodeKeywords[k] {
@@ -330,8 +268,8 @@ func TestVTCodeSchemaConventions(t *testing.T) {
 			if ref, ok := m["$ref"].(string); ok && strings.Contains(ref, "://") {
 				t.Errorf("%s: $ref %q must be relative", at, ref)
 			}
-			needs := role == vtcodeRoleRoot || role == vtcodeRoleDef || role == vtcodeRoleProperty || role == vtcodeRoleVariant
-			if role == vtcodeRoleVariant && len(m) == 1 && m["$ref"] != nil {
+			needs := role == acpRoleRoot || role == acpRoleDef || role == acpRoleProperty || role == acpRoleVariant
+			if role == acpRoleVariant && len(m) == 1 && m["$ref"] != nil {
 				needs = false // a bare reference takes the referenced description
 			}
 			if _, titled := m["title"]; titled {
@@ -424,13 +362,13 @@ func TestVTCodeTypeNamesUnique(t *testing.T) {
 			}
 			add(name, p)
 		}
-		vtcodeWalk(doc, "", vtcodeRoleRoot, func(ptr string, m map[string]any, role vtcodeRole) {
+		acpWalkSchema(doc, "", acpRoleRoot, func(ptr string, m map[string]any, role acpSchemaRole) {
 			switch role {
-			case vtcodeRoleDef:
+			case acpRoleDef:
 				if strings.Count(ptr, "/") == 2 {
 					add(strings.TrimPrefix(ptr, "/$defs/"), p+"#"+ptr)
 				}
-			case vtcodeRoleVariant:
+			case acpRoleVariant:
 				title, ok := m["title"].(string)
 				if !ok {
 					return
@@ -455,7 +393,7 @@ func TestVTCodeSchemaExamples(t *testing.T) {
 	set := vtcodeNewSchemas(t)
 	count := 0
 	for _, p := range vtcodePaths(t) {
-		vtcodeWalk(vtcodeDoc(t, p), "", vtcodeRoleRoot, func(ptr string, m map[string]any, _ vtcodeRole) {
+		acpWalkSchema(vtcodeDoc(t, p), "", acpRoleRoot, func(ptr string, m map[string]any, _ acpSchemaRole) {
 			examples, ok := m["examples"].([]any)
 			if !ok {
 				return
@@ -794,7 +732,7 @@ func (v *vtcodeDispatcher) classify(l vtcodeLine) (vtcodeClassified, error) {
 	default:
 		r, ok := v.d.record(obj)
 		if !ok {
-			return vtcodeClassified{kind: "record"}, fmt.Errorf("no record of %s/dispatch.json matches the members %v", v.dir, vtcodeSortedKeys(obj))
+			return vtcodeClassified{kind: "record"}, fmt.Errorf("no record of %s/dispatch.json matches the members %v", v.dir, acpSortedKeys(obj))
 		}
 		return vtcodeClassified{kind: "record", name: r.Record, checks: []vtcodeCheck{{url: vtcodeURL(v.dir, r.Schema), value: l.val}}}, nil
 	}
@@ -834,7 +772,7 @@ func vtcodePointer(tokens []string) string {
 	var b strings.Builder
 	for _, tok := range tokens {
 		b.WriteString("/")
-		b.WriteString(vtcodeEscape(tok))
+		b.WriteString(wire.EscapePointer(tok))
 	}
 	return b.String()
 }
@@ -876,7 +814,7 @@ func vtcodeTagErrors(e *jsonschema.ValidationError, loc []string) []*jsonschema.
 	var out []*jsonschema.ValidationError
 	if _, ok := e.ErrorKind.(*kind.Const); ok && len(e.InstanceLocation) == len(loc)+1 &&
 		slices.Equal(e.InstanceLocation[:len(loc)], loc) &&
-		strings.HasSuffix(e.SchemaURL, "/properties/"+vtcodeEscape(e.InstanceLocation[len(loc)])) {
+		strings.HasSuffix(e.SchemaURL, "/properties/"+wire.EscapePointer(e.InstanceLocation[len(loc)])) {
 		out = append(out, e)
 	}
 	for _, c := range e.Causes {
