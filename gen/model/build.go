@@ -995,13 +995,13 @@ func literalFor(f *Field, v any) (string, bool) {
 		return "", false
 	}
 	kind := scalarKind(f.Type)
-	switch v.(type) {
+	switch n := v.(type) {
 	case string:
 		return string(raw), kind == "string"
 	case bool:
 		return string(raw), kind == "bool"
 	case json.Number:
-		_, err := strconv.ParseInt(string(v.(json.Number)), 10, 64)
+		_, err := strconv.ParseInt(string(n), 10, 64)
 		return string(raw), err == nil && kind == "int"
 	}
 	return "", false
