@@ -26,6 +26,7 @@ func DefaultMaps() []model.Mapping {
 	return []model.Mapping{
 		{Prefix: schema.IDPrefix + "acp/v1/", Path: Module + "/pkg/acp"},
 		{Prefix: schema.IDPrefix + "acp/v1-unstable/", Path: Module + "/pkg/acp/unstable"},
+		{Prefix: schema.IDPrefix + "acp/v2/", Path: Module + "/pkg/acp/v2"},
 		{Prefix: schema.IDPrefix + "acp/vtcode/", Path: Module + "/pkg/acp/vtcode"},
 		{Prefix: schema.IDPrefix + "arcp/v1.1/", Path: Module + "/pkg/arcp"},
 		{Prefix: schema.IDPrefix + "arcp/rfc0001/", Path: Module + "/pkg/arcp/rfc0001"},

@@ -1097,6 +1097,16 @@ func variantOfKind(u *model.UnionType, k string) *model.Variant {
 	return nil
 }
 
+// decodeFallback decodes the next value, whatever it is, into the union's
+// fallback variant.
+func decodeFallback(f *model.Variant) []jen.Code {
+	return []jen.Code{
+		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Add(wire("DecodeRaw")).Call(jen.Id("d")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(typeName(f.Type).Parens(jen.Id("raw")), jen.Nil()),
+	}
+}
+
 // variantRef is how union code holds a variant: a pointer for structs,
 // a value for scalars.
 func variantRef(v *model.Variant) *jen.Statement {
@@ -1124,6 +1134,9 @@ func (g *gen) unionType(t *model.Type) error {
 		doc = strings.TrimSpace(doc + "\n\nIt is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are " + strings.Join(names, ", ") + ".")
 	default:
 		doc = strings.TrimSpace(doc + "\n\nIt is a union decided by the JSON type of the value. Its variants are " + strings.Join(names, ", ") + ".")
+	}
+	if u.Fallback != nil {
+		doc += " Any other value is a " + u.Fallback.Type.Name + ", kept as raw JSON."
 	}
 	g.f.Add(comment(doc))
 	g.f.Type().Id(t.Name).Interface(jen.Id("is" + t.Name).Params())
@@ -1204,6 +1217,13 @@ func (g *gen) unionType(t *model.Type) error {
 			if v.JSONKind == "number" && hasKind(u, "integer") {
 				continue // decided together with the integer variant below
 			}
+			if v.JSONKind == "integer" && !hasKind(u, "number") && u.Fallback != nil {
+				// Only plain integer literals are this variant; other
+				// numbers are the fallback's.
+				cases = append(cases, jen.Case(wire("KindNumber")).Block(
+					jen.If(jen.Id("d").Dot("PeekInteger").Call()).Block(decodeVariant(v, false)...)))
+				continue
+			}
 			if v.JSONKind == "integer" && hasKind(u, "number") {
 				num := variantOfKind(u, "number")
 				cases = append(cases, jen.Case(wire("KindNumber")).Block(
@@ -1256,7 +1276,7 @@ func (g *gen) unionType(t *model.Type) error {
 		if len(objects) > 0 {
 			expect = append(expect, "object")
 			var obj []jen.Code
-			if len(objects) == 1 {
+			if len(objects) == 1 && u.Fallback == nil {
 				obj = decodeVariant(objects[0], false)
 			} else {
 				var keys []string
@@ -1286,16 +1306,24 @@ func (g *gen) unionType(t *model.Type) error {
 					alts = append(alts, v.Type.Name+" ("+strings.Join(v.Keys, ", ")+")")
 					obj = append(obj, jen.If(jen.Id("set").Op("&").Lit(mask).Op("==").Lit(mask)).Block(decodeVariant(v, false)...))
 				}
-				obj = append(obj, jen.Return(jen.Nil(), jen.Op("&").Add(wire("Error")).Values(jen.Dict{
-					jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
-					jen.Id("Msg"):    jen.Lit("the object has the required members of no variant: " + strings.Join(alts, "; ")),
-					jen.Id("Code"):   wire("CodeTag"),
-				})))
+				if u.Fallback != nil {
+					obj = append(obj, decodeFallback(u.Fallback)...)
+				} else {
+					obj = append(obj, jen.Return(jen.Nil(), jen.Op("&").Add(wire("Error")).Values(jen.Dict{
+						jen.Id("Offset"): jen.Id("d").Dot("Offset").Call(),
+						jen.Id("Msg"):    jen.Lit("the object has the required members of no variant: " + strings.Join(alts, "; ")),
+						jen.Id("Code"):   wire("CodeTag"),
+					})))
+				}
 			}
 			cases = append(cases, jen.Case(wire("KindObject")).Block(obj...))
 		}
-		body = append(body, jen.Switch(jen.Id("d").Dot("Kind").Call()).Block(cases...),
-			jen.Return(jen.Nil(), jen.Id("d").Dot("TypeError").Call(jen.Lit(strings.Join(expect, " or ")))))
+		body = append(body, jen.Switch(jen.Id("d").Dot("Kind").Call()).Block(cases...))
+		if u.Fallback != nil {
+			body = append(body, decodeFallback(u.Fallback)...)
+		} else {
+			body = append(body, jen.Return(jen.Nil(), jen.Id("d").Dot("TypeError").Call(jen.Lit(strings.Join(expect, " or ")))))
+		}
 	}
 	g.f.Comment("Decode" + t.Name + " decodes a " + t.Name + " from d.")
 	g.f.Func().Id("Decode"+t.Name).Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Params(jen.Id(t.Name), jen.Error()).Block(body...)
@@ -1325,6 +1353,9 @@ func (g *gen) unionType(t *model.Type) error {
 			}
 		}
 		cases = append(cases, jen.Case(variantRef(v)).Block(enc...))
+	}
+	if f := u.Fallback; f != nil {
+		cases = append(cases, jen.Case(variantRef(f)).Block(jen.Id("v").Dot("EncodeWire").Call(jen.Id("e"))))
 	}
 	if u.Tag != "" {
 		cases = append(cases, jen.Case(jen.Op("*").Id(u.Unknown)).Block(

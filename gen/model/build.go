@@ -1343,7 +1343,21 @@ var jsonKinds = []string{"null", "boolean", "integer", "number", "string", "arra
 func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) error {
 	u := t.Union
 	byKind := map[string][]*variantInfo{}
-	for _, vi := range infos {
+	for i, vi := range infos {
+		if i == len(infos)-1 && i > 0 && acceptsAnything(vi.res) {
+			// The last alternative accepts any value: what the others do
+			// not take decodes to it, kept as raw JSON.
+			want := t.Name + "Other"
+			if vi.s.Title != "" {
+				want = t.Name + GoName(vi.s.Title)
+			}
+			name := b.names.take(want, t.Name+"Other", t.Name+"Any")
+			ft := &Type{Name: name, Doc: vi.s.Description, Loc: vi.s.Loc, Kind: Scalar, Under: &Ref{Kind: Raw}}
+			b.pkg.Types = append(b.pkg.Types, ft)
+			u.Fallback = &Variant{Union: t, Type: ft, Doc: vi.s.Description}
+			ft.Unions = append(ft.Unions, u.Fallback)
+			continue
+		}
 		k := kindOf(vi.res)
 		if k == "" {
 			return b.undecidable(t, s, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
@@ -1503,6 +1517,15 @@ func (b *builder) undecidable(t *Type, s *load.Schema, why string) error {
 	t.Kind, t.Union, t.Under = Named, nil, &Ref{Kind: Raw, Lossy: true}
 	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON: its variants cannot be told apart from the JSON alone (" + why + ").")
 	return nil
+}
+
+// acceptsAnything reports whether a schema accepts every value: true, or
+// only annotations.
+func acceptsAnything(s *load.Schema) bool {
+	if s.Bool != nil {
+		return *s.Bool
+	}
+	return !structural(s) && s.Ref == "" && len(s.AllOf) == 0 && s.Not == nil && s.If == nil && len(s.Unknown) == 0
 }
 
 func subset(a, b map[string]bool) bool {

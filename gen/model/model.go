@@ -260,6 +260,9 @@ type UnionType struct {
 	Open bool
 	// By says how an untagged union picks its variant.
 	By UntaggedRule
+	// Fallback, in an untagged union whose last alternative accepts any
+	// value, is the variant (raw JSON) for values no other variant takes.
+	Fallback *Variant
 }
 
 // UntaggedRule is how an untagged union is decided.

@@ -419,3 +419,31 @@ func TestVariantsOfMappedTypes(t *testing.T) {
 		t.Errorf("the variant on its own: %s", got)
 	}
 }
+
+// TestFallbackVariant: in an untagged union whose last alternative accepts
+// anything, values no other variant takes are kept raw, byte for byte.
+func TestFallbackVariant(t *testing.T) {
+	cases := map[string]string{`{"after":3}`: "Retry", `"later"`: "Message", `{"code":7}`: "Other", `[1, 2]`: "Other", `true`: "Other"}
+	for in, want := range cases {
+		v, err := kitchen.UnmarshalDetail([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		got := "?"
+		switch v.(type) {
+		case *kitchen.Retry:
+			got = "Retry"
+		case kitchen.DetailMessage:
+			got = "Message"
+		case kitchen.DetailOther:
+			got = "Other"
+		}
+		if got != want {
+			t.Errorf("%s decoded as %s, want %s", in, got, want)
+		}
+		out, err := kitchen.MarshalDetail(v)
+		if err != nil || string(out) != in {
+			t.Errorf("%s re-encoded as %s, %v", in, out, err)
+		}
+	}
+}

@@ -13157,7 +13157,7 @@ type Error2 struct {
 	// Omitted and `null` are equivalent and mean no additional data is provided. Some codes
 	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
 	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-	Data ErrorData `json:"data,omitempty"`
+	Data wire.Opt[ErrorData] `json:"data,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -13205,8 +13205,22 @@ func (x *Error2) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "data")
 			}
 			seen[2] = true
-			if err := x.Data.DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
 				return wire.At(err, "data")
+			}
+			if isNull {
+				x.Data = wire.Null[ErrorData]()
+			} else {
+				var v ErrorData
+				{
+					v1, err := DecodeErrorData(d)
+					if err != nil {
+						return wire.At(err, "data")
+					}
+					v = v1
+				}
+				x.Data = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -13251,9 +13265,13 @@ func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
 	e.String(x.Message)
-	if x.Data != nil {
+	if !x.Data.IsAbsent() {
 		e.RawKey("\"data\":")
-		x.Data.EncodeWire(e)
+		if v, ok := x.Data.Get(); ok {
+			EncodeErrorData(e, v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -13264,9 +13282,9 @@ func (x *Error2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
 	}
-	if x.Data != nil {
+	if v, ok := x.Data.Get(); ok {
 		p := wire.Join(p, "data")
-		x.Data.CheckWire(c, p)
+		CheckErrorData(c, p, v)
 	}
 }
 
@@ -13363,11 +13381,113 @@ func (x ErrorCode) MarshalJSON() ([]byte, error) {
 
 // Schema for [`Error::data`]: the shapes ACP defines, or any other value.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variant /$defs/ErrorData/anyOf/2 has no single JSON type).
-type ErrorData json.RawMessage
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UnsupportedProtocolVersion, SessionNotFound. Any other value is a ErrorDataOther, kept as raw JSON.
+type ErrorData interface {
+	isErrorData()
+}
+
+// DecodeErrorData decodes a ErrorData from d.
+func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UnsupportedProtocolVersion)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(SessionNotFound)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		raw, err := wire.DecodeRaw(d)
+		if err != nil {
+			return nil, err
+		}
+		return ErrorDataOther(raw), nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return ErrorDataOther(raw), nil
+}
+
+// EncodeErrorData encodes v to e; a nil v is null.
+func EncodeErrorData(e *wire.Encoder, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *SessionNotFound:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case ErrorDataOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
+func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SessionNotFound:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalErrorData decodes a ErrorData from data, strictly.
+func UnmarshalErrorData(data []byte) (ErrorData, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeErrorData(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalErrorData encodes v.
+func MarshalErrorData(v ErrorData) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeErrorData(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateErrorData checks v against its schema's constraints and returns every violation.
+func ValidateErrorData(v ErrorData) error {
+	var c wire.Checker
+	CheckErrorData(&c, "", v)
+	return c.Err()
+}
+
+type ErrorDataOther json.RawMessage
+
+func (ErrorDataOther) isErrorData() {}
 
 // DecodeWire decodes the value from d.
-func (x *ErrorData) DecodeWire(d *wire.Decoder) error {
+func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -13376,33 +13496,369 @@ func (x *ErrorData) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ErrorData(v)
+	*x = ErrorDataOther(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ErrorData) EncodeWire(e *wire.Encoder) {
+func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorData) CheckWire(c *wire.Checker, p string) {}
+func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorData) Validate() error {
+func (x *ErrorDataOther) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorData) UnmarshalJSON(data []byte) error {
+func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ErrorData) MarshalJSON() ([]byte, error) {
+func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type UnsupportedProtocolVersion struct {
+	// The protocol version the Client requested.
+	Requested ProtocolVersion `json:"requested"`
+	// The protocol versions the Agent supports.
+	Supported []ProtocolVersion `json:"supported"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*UnsupportedProtocolVersion) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UnsupportedProtocolVersion{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requested":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requested")
+			}
+			seen[0] = true
+			if err := x.Requested.DecodeWire(d); err != nil {
+				return wire.At(err, "requested")
+			}
+		case "supported":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "supported")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "supported")
+				}
+				s0 := make([]ProtocolVersion, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "supported")
+					}
+					if !more {
+						break
+					}
+					var e0 ProtocolVersion
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "supported")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Supported = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requested")
+	}
+	if !seen[1] {
+		missing = append(missing, "supported")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requested\":")
+	x.Requested.EncodeWire(e)
+	e.RawKey("\"supported\":")
+	e.BeginArray()
+	for i0 := range x.Supported {
+		x.Supported[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requested")
+		x.Requested.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "supported")
+		for i0 := range x.Supported {
+			p := wire.JoinIndex(p, i0)
+			x.Supported[i0].CheckWire(c, p)
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UnsupportedProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// DecodeWire decodes the value from d.
+func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	var v uint16
+	{
+		v1, err := d.Uint16()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ProtocolVersion(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
+	v := uint16(*x)
+	e.Uint64(uint64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type SessionNotFound struct {
+	// The session ID from the request.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*SessionNotFound) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotFound{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotFound) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotFound) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -13626,52 +14082,6 @@ func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x InitializeResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
-// DecodeWire decodes the value from d.
-func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	var v uint16
-	{
-		v1, err := d.Uint16()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ProtocolVersion(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
-	v := uint16(*x)
-	e.Uint64(uint64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -35038,8 +35448,12 @@ func (x *Accept) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -35096,7 +35510,7 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -35113,7 +35527,7 @@ func (x *Accept) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 }
@@ -35137,11 +35551,127 @@ func (x Accept) MarshalJSON() ([]byte, error) {
 
 // Allowed wire representations for `ElicitationContentValue`.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variant /$defs/ElicitationContentValue/anyOf/5 has no single JSON type).
-type ElicitationContentValue json.RawMessage
+// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueBoolean, ElicitationContentValueInteger, ElicitationContentValueNumber, ElicitationContentValueString, ElicitationContentValueStringArray. Any other value is a ElicitationContentValueOther, kept as raw JSON.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// DecodeElicitationContentValue decodes a ElicitationContentValue from d.
+func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
+	switch d.Kind() {
+	case wire.KindBool:
+		v := new(ElicitationContentValueBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindNumber:
+		// A plain integer literal is the integer variant; any other number the number variant.
+		if d.PeekInteger() {
+			v := new(ElicitationContentValueInteger)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		{
+			v := new(ElicitationContentValueNumber)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+	case wire.KindString:
+		v := new(ElicitationContentValueString)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindArray:
+		v := new(ElicitationContentValueStringArray)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return ElicitationContentValueOther(raw), nil
+}
+
+// EncodeElicitationContentValue encodes v to e; a nil v is null.
+func EncodeElicitationContentValue(e *wire.Encoder, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.EncodeWire(e)
+	case ElicitationContentValueInteger:
+		v.EncodeWire(e)
+	case ElicitationContentValueNumber:
+		v.EncodeWire(e)
+	case ElicitationContentValueString:
+		v.EncodeWire(e)
+	case ElicitationContentValueStringArray:
+		v.EncodeWire(e)
+	case ElicitationContentValueOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckElicitationContentValue records in c every constraint v breaks, under the JSON pointer p.
+func CheckElicitationContentValue(c *wire.Checker, p string, v ElicitationContentValue) {
+	switch v := v.(type) {
+	case ElicitationContentValueBoolean:
+		v.CheckWire(c, p)
+	case ElicitationContentValueInteger:
+		v.CheckWire(c, p)
+	case ElicitationContentValueNumber:
+		v.CheckWire(c, p)
+	case ElicitationContentValueString:
+		v.CheckWire(c, p)
+	case ElicitationContentValueStringArray:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalElicitationContentValue decodes a ElicitationContentValue from data, strictly.
+func UnmarshalElicitationContentValue(data []byte) (ElicitationContentValue, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeElicitationContentValue(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalElicitationContentValue encodes v.
+func MarshalElicitationContentValue(v ElicitationContentValue) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeElicitationContentValue(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateElicitationContentValue checks v against its schema's constraints and returns every violation.
+func ValidateElicitationContentValue(v ElicitationContentValue) error {
+	var c wire.Checker
+	CheckElicitationContentValue(&c, "", v)
+	return c.Err()
+}
+
+// Any other JSON value, such as the value of a custom or future property type.
+//
+// Preserved as sent. Agents validate it against the requested schema like any
+// other value.
+type ElicitationContentValueOther json.RawMessage
+
+func (ElicitationContentValueOther) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
-func (x *ElicitationContentValue) DecodeWire(d *wire.Decoder) error {
+func (x *ElicitationContentValueOther) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -35150,33 +35680,280 @@ func (x *ElicitationContentValue) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ElicitationContentValue(v)
+	*x = ElicitationContentValueOther(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ElicitationContentValue) EncodeWire(e *wire.Encoder) {
+func (x *ElicitationContentValueOther) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationContentValue) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationContentValueOther) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationContentValue) Validate() error {
+func (x *ElicitationContentValueOther) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationContentValue) UnmarshalJSON(data []byte) error {
+func (x *ElicitationContentValueOther) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ElicitationContentValue) MarshalJSON() ([]byte, error) {
+func (x ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Boolean value accepted in elicitation response content.
+type ElicitationContentValueBoolean bool
+
+func (ElicitationContentValueBoolean) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueBoolean) DecodeWire(d *wire.Decoder) error {
+	var v bool
+	{
+		v1, err := d.Bool()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueBoolean(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueBoolean) EncodeWire(e *wire.Encoder) {
+	v := bool(*x)
+	e.Bool(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueBoolean) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Integer value accepted in elicitation response content.
+type ElicitationContentValueInteger int64
+
+func (ElicitationContentValueInteger) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueInteger) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueInteger(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueInteger) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueInteger) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueInteger) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueInteger) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Number value accepted in elicitation response content.
+type ElicitationContentValueNumber float64
+
+func (ElicitationContentValueNumber) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueNumber) DecodeWire(d *wire.Decoder) error {
+	var v float64
+	{
+		v1, err := d.Float64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueNumber) EncodeWire(e *wire.Encoder) {
+	v := float64(*x)
+	e.Float64(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// String value accepted in elicitation response content.
+type ElicitationContentValueString string
+
+func (ElicitationContentValueString) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueString) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationContentValueString(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueString) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueString) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueString) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// String array value accepted in elicitation response content.
+type ElicitationContentValueStringArray []string
+
+func (ElicitationContentValueStringArray) isElicitationContentValue() {}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationContentValueStringArray) DecodeWire(d *wire.Decoder) error {
+	var v []string
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]string, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 string
+			{
+				v2, err := d.String()
+				if err != nil {
+					return wire.AtIndex(err, i1)
+				}
+				e1 = v2
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = ElicitationContentValueStringArray(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationContentValueStringArray) EncodeWire(e *wire.Encoder) {
+	v := []string(*x)
+	e.BeginArray()
+	for i1 := range v {
+		e.String(v[i1])
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationContentValueStringArray) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationContentValueStringArray) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -35481,8 +36258,12 @@ func (x *ElicitationAcceptAction) DecodeWire(d *wire.Decoder) error {
 							return wire.At(wire.DuplicateError(d.Offset(), k1), "content")
 						}
 						var e1 ElicitationContentValue
-						if err := e1.DecodeWire(d); err != nil {
-							return wire.At(wire.At(err, k1), "content")
+						{
+							v2, err := DecodeElicitationContentValue(d)
+							if err != nil {
+								return wire.At(wire.At(err, k1), "content")
+							}
+							e1 = v2
 						}
 						m1[k1] = e1
 					}
@@ -35527,7 +36308,7 @@ func (x *ElicitationAcceptAction) EncodeWireFields(e *wire.Encoder) {
 			for _, k1 := range wire.SortedKeys(v) {
 				e.Key(k1)
 				v1 := v[k1]
-				v1.EncodeWire(e)
+				EncodeElicitationContentValue(e, v1)
 			}
 			e.EndObject()
 		} else {
@@ -35544,7 +36325,7 @@ func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 		for _, k1 := range wire.SortedKeys(v) {
 			v1 := v[k1]
 			p := wire.Join(p, k1)
-			v1.CheckWire(c, p)
+			CheckElicitationContentValue(c, p, v1)
 		}
 	}
 }
@@ -37045,7 +37826,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationResponse)
 				CheckCreateElicitationResponse(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationResponse(d)
 			},
@@ -37196,7 +37977,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ElicitationAcceptAction).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ElicitationAcceptAction)
 				return v, v.DecodeWire(d)
@@ -37224,15 +38005,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ElicitationContentValue":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ElicitationContentValue).CheckWire(c, p)
+				u, _ := v.(ElicitationContentValue)
+				CheckElicitationContentValue(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ElicitationContentValue)
-				return v, v.DecodeWire(d)
+				return DecodeElicitationContentValue(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ElicitationContentValue).EncodeWire(e)
+				u, _ := v.(ElicitationContentValue)
+				EncodeElicitationContentValue(e, u)
 			},
 			Name: "ElicitationContentValue",
 		}, true
@@ -37455,7 +38237,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Error2).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Error2)
 				return v, v.DecodeWire(d)
@@ -37483,15 +38265,16 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ErrorData":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ErrorData).CheckWire(c, p)
+				u, _ := v.(ErrorData)
+				CheckErrorData(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ErrorData)
-				return v, v.DecodeWire(d)
+				return DecodeErrorData(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ErrorData).EncodeWire(e)
+				u, _ := v.(ErrorData)
+				EncodeErrorData(e, u)
 			},
 			Name: "ErrorData",
 		}, true
@@ -37500,7 +38283,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*ErrorStopReason).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(ErrorStopReason)
 				return v, v.DecodeWire(d)
@@ -37606,7 +38389,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(IdleStateUpdate)
 				CheckIdleStateUpdate(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeIdleStateUpdate(d)
 			},

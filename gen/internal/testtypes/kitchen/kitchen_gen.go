@@ -3788,6 +3788,293 @@ func (x CallWithID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Known shapes, or any other value as raw JSON.
+//
+// It is a union decided by the JSON type of the value. Its variants are DetailMessage, Retry. Any other value is a DetailOther, kept as raw JSON.
+type Detail interface {
+	isDetail()
+}
+
+// DecodeDetail decodes a Detail from d.
+func DecodeDetail(d *wire.Decoder) (Detail, error) {
+	switch d.Kind() {
+	case wire.KindString:
+		v := new(DetailMessage)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"after"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(Retry)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		raw, err := wire.DecodeRaw(d)
+		if err != nil {
+			return nil, err
+		}
+		return DetailOther(raw), nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return DetailOther(raw), nil
+}
+
+// EncodeDetail encodes v to e; a nil v is null.
+func EncodeDetail(e *wire.Encoder, v Detail) {
+	switch v := v.(type) {
+	case DetailMessage:
+		v.EncodeWire(e)
+	case *Retry:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case DetailOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckDetail records in c every constraint v breaks, under the JSON pointer p.
+func CheckDetail(c *wire.Checker, p string, v Detail) {
+	switch v := v.(type) {
+	case DetailMessage:
+		v.CheckWire(c, p)
+	case *Retry:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalDetail decodes a Detail from data, strictly.
+func UnmarshalDetail(data []byte) (Detail, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeDetail(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalDetail encodes v.
+func MarshalDetail(v Detail) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeDetail(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateDetail checks v against its schema's constraints and returns every violation.
+func ValidateDetail(v Detail) error {
+	var c wire.Checker
+	CheckDetail(&c, "", v)
+	return c.Err()
+}
+
+// Anything else.
+type DetailOther json.RawMessage
+
+func (DetailOther) isDetail() {}
+
+// DecodeWire decodes the value from d.
+func (x *DetailOther) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DetailOther(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DetailOther) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DetailOther) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DetailOther) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DetailOther) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DetailOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A message.
+type DetailMessage string
+
+func (DetailMessage) isDetail() {}
+
+// DecodeWire decodes the value from d.
+func (x *DetailMessage) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = DetailMessage(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DetailMessage) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DetailMessage) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DetailMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DetailMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DetailMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Retry later.
+type Retry struct {
+	// Seconds.
+	After int64 `json:"after"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Retry) isDetail() {}
+
+// DecodeWire decodes the value from d.
+func (x *Retry) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Retry{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "after":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "after")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Int64()
+				if err != nil {
+					return wire.At(err, "after")
+				}
+				x.After = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "after")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Retry) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Retry) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"after\":")
+	e.Int64(int64(x.After))
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Retry) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Retry) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Retry) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Retry) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // x-go-name wins over the key.
 type BetterName struct {
 	// Initialisms.
@@ -4293,6 +4580,22 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeAmount(e, u)
 			},
 			Name: "Amount",
+		}, true
+	case "https://example.test/kitchen/shapes.json#/$defs/Detail":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				u, _ := v.(Detail)
+				CheckDetail(c, p, u)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				return DecodeDetail(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				u, _ := v.(Detail)
+				EncodeDetail(e, u)
+			},
+			Name: "Detail",
 		}, true
 	case "https://example.test/kitchen/shapes.json#/$defs/Entry":
 		return wire.Codec{
