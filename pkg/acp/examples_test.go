@@ -1,4 +1,4 @@
-package unstable_test
+package acp_test
 
 import (
 	"bytes"
@@ -10,15 +10,27 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/acp/unstable"
+	acpv2 "github.com/agentproto/agentproto/pkg/acp/v2"
+	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
 )
 
-// TestSchemaExamplesRoundTrip: every example in the v1-unstable schema
-// files decodes into its generated type, validates, and encodes back to the
-// same JSON.
+// TestSchemaExamplesRoundTrip: every example in the method files of each
+// ACP schema version decodes into the type generated for it (packages acp,
+// acp/unstable and acp/v2), validates, and encodes back to the same JSON.
 func TestSchemaExamplesRoundTrip(t *testing.T) {
-	files, err := fs.Glob(schema.Files, "acp/v1-unstable/*.json")
+	for _, v := range []struct {
+		dir    string
+		lookup func(string) (wire.Codec, bool)
+	}{{"acp/v1", acp.Lookup}, {"acp/v1-unstable", unstable.Lookup}, {"acp/v2", acpv2.Lookup}} {
+		t.Run(v.dir, func(t *testing.T) { roundTripExamples(t, v.dir, v.lookup) })
+	}
+}
+
+func roundTripExamples(t *testing.T, dir string, lookup func(string) (wire.Codec, bool)) {
+	files, err := fs.Glob(schema.Files, dir+"/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +46,7 @@ func TestSchemaExamplesRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(data, &doc); err != nil {
 			t.Fatal(err)
 		}
-		codec, ok := unstable.Lookup(schema.IDPrefix + f + "#")
+		codec, ok := lookup(schema.IDPrefix + f + "#")
 		if !ok {
 			t.Fatalf("no generated type for %s", f)
 		}

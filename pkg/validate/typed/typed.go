@@ -1,5 +1,6 @@
 // Package typed runs wire messages through agentproto's generated Go types
-// (packages acp, acp/unstable, acp/vtcode, arcp, arcp/rfc0001 and arcan). The validator uses it twice:
+// (packages acp, acp/unstable, acp/v2, acp/vtcode, arcp, arcp/rfc0001 and
+// arcan). The validator uses it twice:
 // as its fast path, since a strict typed decode plus the generated Validate
 // is far cheaper than a general schema validator and valid messages are the
 // overwhelming majority; and for --roundtrip, to tell a Go implementer
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/acp/unstable"
+	acpv2 "github.com/agentproto/agentproto/pkg/acp/v2"
 	"github.com/agentproto/agentproto/pkg/acp/vtcode"
 	"github.com/agentproto/agentproto/pkg/arcan"
 	"github.com/agentproto/agentproto/pkg/arcp"
@@ -39,6 +41,8 @@ func Lookup(id string) (wire.Codec, bool) {
 		return acp.Lookup(id)
 	case strings.HasPrefix(rest, "acp/v1-unstable/"):
 		return unstable.Lookup(id)
+	case strings.HasPrefix(rest, "acp/v2/"):
+		return acpv2.Lookup(id)
 	case strings.HasPrefix(rest, "acp/vtcode/"):
 		return vtcode.Lookup(id)
 	case strings.HasPrefix(rest, "arcp/v1.1/"):
