@@ -103,7 +103,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
 	fl.StringVar(&o.format, "format", "text", "output `format`: text, json or github")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
-	fl.StringVar(&o.dialect, "dialect", "", "force the `dialect`: for ARCP canonical, go-sdk or rust-sdk; for ACP a schema version or dialect such as v1, v1-unstable or vtcode (default: detect)")
+	fl.StringVar(&o.dialect, "dialect", "", "force the `dialect`: for ARCP canonical, go-sdk or rust-sdk; for ACP a schema version or dialect: v1 (the default), v1-unstable, the v2 draft, or vtcode (default: detect)")
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per message) for the single TRACE")
 	fl.Var(&maxLine, "max-line", "longest line kept, in bytes (suffixes KiB, MiB, GiB); longer lines are a finding and are skipped")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, "deepest nesting of a message (default 1000)")
