@@ -71,6 +71,8 @@ type gen struct {
 	serde    bool              // write floats as serde_json does
 	patterns map[string]string // regular expression → name of its package-level variable
 	order    []string          // patterns in the order they were first used
+	// unionHelpers are the unions that get a completeFoo helper.
+	unionHelpers []*model.Type
 }
 
 // pattern returns the package-level variable that holds the compiled
@@ -737,6 +739,8 @@ func (g *gen) needsCheck(r *model.Ref) bool {
 		return len(g.checkBuiltin(r.Builtin, r.Check, jen.Id("v"))) > 0
 	case model.NamedRef:
 		return true
+	case model.Raw:
+		return len(r.Check.RawKinds) > 0
 	case model.Slice:
 		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || g.needsCheck(r.Elem)
 	case model.Map:
@@ -766,7 +770,12 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 		if !g.needsCheck(f.Type) {
 			return out
 		}
-		return append(out, jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...))
+		cond := target.Clone().Op("!=").Nil()
+		if f.Nullable && f.Type.IsRaw() {
+			// Raw JSON keeps a null as the bytes "null", which is allowed.
+			cond = cond.Op("&&").String().Parens(target.Clone()).Op("!=").Lit("null")
+		}
+		return append(out, jen.If(cond).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...))
 	case model.Pointer:
 		if !g.needsCheck(f.Type) {
 			return nil
@@ -793,6 +802,17 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			return []jen.Code{fn("Check", r.Type).Call(jen.Id("c"), jen.Id("p"), expr)}
 		}
 		return []jen.Code{expr.Clone().Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))}
+	case model.Raw:
+		if len(r.Check.RawKinds) == 0 {
+			return nil
+		}
+		var kinds []jen.Code
+		kinds = append(kinds, expr.Clone())
+		for _, k := range r.Check.RawKinds {
+			kinds = append(kinds, jen.Lit(k))
+		}
+		return []jen.Code{jen.If(jen.Op("!").Add(wire("RawIs")).Call(kinds...)).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("wrong type: want "+strings.Join(r.Check.RawKinds, " or "))))}
 	case model.Slice:
 		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
 		if g.needsCheck(r.Elem) {

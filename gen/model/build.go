@@ -223,6 +223,24 @@ func forbidden(s *load.Schema) bool {
 	return (n.Bool != nil && *n.Bool) || (n.Bool == nil && !structural(n) && n.Ref == "" && len(n.AllOf) == 0 && n.Not == nil && n.If == nil && len(n.Unknown) == 0)
 }
 
+// walkMerged calls visit on s and on every schema it merges through allOf
+// and $ref.
+func (b *builder) walkMerged(s *load.Schema, seen map[*load.Schema]bool, visit func(*load.Schema)) {
+	if seen[s] {
+		return
+	}
+	seen[s] = true
+	visit(s)
+	if s.Ref != "" {
+		if t, err := b.l.Resolve(s); err == nil {
+			b.walkMerged(t, seen, visit)
+		}
+	}
+	for _, a := range s.AllOf {
+		b.walkMerged(a, seen, visit)
+	}
+}
+
 // mergedUnchecked lists the unchecked constraints of the schemas an object
 // merges through allOf and $ref.
 func (b *builder) mergedUnchecked(s *load.Schema, seen map[*load.Schema]bool) []string {
@@ -652,7 +670,14 @@ func acceptsNull(s *load.Schema) bool {
 // plainRef is the type of a schema that is not an object with structure,
 // a union or an enum: a builtin, a slice, a map or raw JSON.
 func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
-	if len(s.Type) != 1 {
+	if len(s.Type) > 1 {
+		// Several JSON types: raw JSON whose kind Validate checks; any other
+		// constraint is not checked.
+		c := *s
+		c.Type = nil
+		return &Ref{Kind: Raw, Check: Constraints{RawKinds: s.Type}, Lossy: structural(&c) || s.Not != nil}, nil
+	}
+	if len(s.Type) == 0 {
 		return &Ref{Kind: Raw, Lossy: structural(s) || s.Not != nil}, nil
 	}
 	switch s.Type[0] {
@@ -665,7 +690,7 @@ func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 	case "integer":
 		return &Ref{Kind: Builtin, Builtin: intType(s), Check: constraints(s)}, nil
 	case "null":
-		return &Ref{Kind: Raw}, nil
+		return &Ref{Kind: Raw, Check: Constraints{RawKinds: []string{"null"}}}, nil
 	case "array":
 		if len(s.PrefixItems) > 0 {
 			return nil, s.Loc.Errorf("tuples (prefixItems, or items as an array) are not supported: describe the elements with one items schema, or use an object")
@@ -688,7 +713,9 @@ func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 			}
 			return &Ref{Kind: Map, Elem: e, ElemNullable: nullable && !e.Nilable(), Check: constraints(s)}, nil
 		}
-		return &Ref{Kind: Raw}, nil
+		// An object with no structure: raw JSON that Validate checks is an
+		// object; member counts and the like are not checked.
+		return &Ref{Kind: Raw, Check: Constraints{RawKinds: []string{"object"}}, Lossy: s.MinProperties != nil || s.MaxProperties != nil || len(s.PatternProperties) > 0}, nil
 	}
 	return &Ref{Kind: Raw}, nil
 }
@@ -835,6 +862,19 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			srcs = append(srcs, src)
 		}
 	}
+	// An anyOf/oneOf of the schemas merged through allOf and $ref now
+	// applies to this struct: a presence check if it is one, else a
+	// constraint Validate does not check.
+	b.walkMerged(s, map[*load.Schema]bool{}, func(x *load.Schema) {
+		if x == s || len(x.AnyOf)+len(x.OneOf) == 0 {
+			return
+		}
+		if alts := requiredAlternatives(x); alts != nil && st.RequiredAlternatives == nil {
+			st.RequiredAlternatives, st.OneOfRequired = alts, len(x.OneOf) > 0
+			return
+		}
+		t.Unchecked = append(t.Unchecked, "anyOf/oneOf of a merged schema")
+	})
 	if rules, notAll, ok := b.conditions(st, srcs); ok && (len(rules) > 0 || len(notAll) > 0) {
 		st.Rules, st.NotAll = rules, notAll
 		var keep []string

@@ -114,6 +114,9 @@ type Constraints struct {
 	// Format is the string format ("date-time", "uri", …). Validate checks
 	// the formats in CheckedFormats; others make a type incomplete.
 	Format string
+	// RawKinds are the JSON types raw JSON may have ("object", "null", …);
+	// empty allows any.
+	RawKinds []string
 }
 
 // CheckedFormats are the string formats generated Validate methods check,
@@ -124,7 +127,7 @@ var CheckedFormats = map[string]string{"date-time": "IsDateTime", "uri": "IsURI"
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == ""
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == "" && len(c.RawKinds) == 0
 }
 
 // StructType is a JSON object.

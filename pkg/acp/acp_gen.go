@@ -104,7 +104,7 @@ func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -194,7 +194,12 @@ func (x *Meta) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Meta) CheckWire(c *wire.Checker, p string) {}
+func (x *Meta) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Meta) Validate() error {
@@ -286,7 +291,7 @@ func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -408,7 +413,7 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -800,7 +805,7 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Implementation) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1026,7 +1031,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1166,7 +1171,7 @@ func (x *FileSystemCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1318,7 +1323,7 @@ func (x *ClientSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Compaction != nil {
+	if x.Compaction != nil && string(x.Compaction) != "null" {
 		p := wire.Join(p, "compaction")
 		x.Compaction.CheckWire(c, p)
 	}
@@ -1326,11 +1331,11 @@ func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "configOptions")
 		v.CheckWire(c, p)
 	}
-	if x.Notices != nil {
+	if x.Notices != nil && string(x.Notices) != "null" {
 		p := wire.Join(p, "notices")
 		x.Notices.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1377,7 +1382,12 @@ func (x *CompactionCapabilities) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CompactionCapabilities) Validate() error {
@@ -1501,7 +1511,7 @@ func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) 
 		p := wire.Join(p, "boolean")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1597,7 +1607,7 @@ func (x *BooleanConfigOptionCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1644,7 +1654,12 @@ func (x *NoticeCapabilities) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *NoticeCapabilities) Validate() error {
@@ -1758,7 +1773,7 @@ func (x *AuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1918,7 +1933,7 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "url")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2014,7 +2029,7 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2110,7 +2125,7 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2316,7 +2331,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2478,7 +2493,7 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2618,7 +2633,7 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2874,7 +2889,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "close")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2970,7 +2985,7 @@ func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3066,7 +3081,7 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3162,7 +3177,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3258,7 +3273,7 @@ func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3354,7 +3369,7 @@ func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3482,7 +3497,7 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "logout")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3578,7 +3593,7 @@ func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3964,7 +3979,7 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4135,7 +4150,7 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4511,7 +4526,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4648,7 +4663,7 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4831,7 +4846,7 @@ func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5055,7 +5070,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5192,7 +5207,7 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5397,7 +5412,7 @@ func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 			x.AvailableModes[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5566,7 +5581,7 @@ func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6080,7 +6095,7 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "options")
 		CheckSessionConfigSelectOptions(c, p, x.Options)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6393,7 +6408,7 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6643,7 +6658,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6934,7 +6949,7 @@ func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7175,7 +7190,7 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7530,7 +7545,7 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7747,7 +7762,7 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8005,7 +8020,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8176,7 +8191,7 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8475,7 +8490,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8631,7 +8646,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8899,7 +8914,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9070,7 +9085,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9239,7 +9254,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9408,7 +9423,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10000,7 +10015,7 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10546,7 +10561,7 @@ func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11004,7 +11019,7 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11175,7 +11190,7 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Diff) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11295,7 +11310,7 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11488,7 +11503,7 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11890,7 +11905,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12035,7 +12050,7 @@ func (x *Plan) CheckWire(c *wire.Checker, p string) {
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12191,7 +12206,7 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12450,7 +12465,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 			x.AvailableCommands[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12619,7 +12634,7 @@ func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "input")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12740,7 +12755,7 @@ func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12860,7 +12875,7 @@ func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentModeId")
 		x.CurrentModeID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13009,7 +13024,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13171,7 +13186,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13342,7 +13357,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13479,7 +13494,7 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cost) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13656,7 +13671,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13943,7 +13958,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14186,7 +14201,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14342,7 +14357,7 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14798,7 +14813,7 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "optionId")
 		x.OptionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14958,7 +14973,7 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15214,7 +15229,7 @@ func (x *ElicitationFormMode) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15512,7 +15527,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 			CheckElicitationPropertySchema(c, p, v0)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16144,7 +16159,7 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16372,7 +16387,7 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16630,7 +16645,7 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16888,7 +16903,7 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17082,7 +17097,7 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17388,7 +17403,7 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17655,7 +17670,7 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17800,7 +17815,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18038,7 +18053,7 @@ func (x *ElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18216,7 +18231,7 @@ func (x *ElicitationAcceptAction) CheckWire(c *wire.Checker, p string) {
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18688,7 +18703,7 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19046,9 +19061,21 @@ func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker,
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.SessionID != nil {
+			matched++
+		}
+		if x.RequestID != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs sessionId, or requestId")
+		}
 	}
 }
 
@@ -19303,9 +19330,21 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.SessionID != nil {
+			matched++
+		}
+		if x.RequestID != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs sessionId, or requestId")
+		}
 	}
 }
 
@@ -19568,7 +19607,7 @@ func (x *ElicitationDeclineAction) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationDeclineAction) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19686,7 +19725,7 @@ func (x *ElicitationCancelAction) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationCancelAction) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19887,7 +19926,7 @@ func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20005,7 +20044,7 @@ func (x *ReadTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20161,7 +20200,7 @@ func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20257,7 +20296,7 @@ func (x *WriteTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20429,7 +20468,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "clientInfo")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20648,7 +20687,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -21242,6 +21281,21 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.Error != nil {
 		p := wire.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Result != nil {
+			matched++
+		}
+		if x.Error != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs result, or error")
+		}
+		if matched > 1 {
+			c.Fail(p, "must have exactly one of: result; error")
+		}
 	}
 }
 
@@ -22023,7 +22077,7 @@ func (x *LogoutRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22119,7 +22173,7 @@ func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22237,7 +22291,7 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22355,7 +22409,7 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22451,7 +22505,7 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22569,7 +22623,7 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22665,7 +22719,7 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22825,7 +22879,7 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23000,7 +23054,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23225,7 +23279,7 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23414,7 +23468,7 @@ func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23620,7 +23674,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23831,7 +23885,7 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23997,7 +24051,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, x.Prompt[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24115,7 +24169,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "stopReason")
 		x.StopReason.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24296,7 +24350,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24418,7 +24472,7 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24642,7 +24696,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24831,7 +24885,7 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25130,7 +25184,7 @@ func (x *SetSessionConfigOptionBoolean) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25288,7 +25342,7 @@ func (x *SetSessionConfigOptionValueID) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25435,7 +25489,7 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25572,7 +25626,7 @@ func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "modeId")
 		x.ModeID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25668,7 +25722,7 @@ func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25809,7 +25863,7 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26093,7 +26147,7 @@ func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26211,7 +26265,7 @@ func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26348,7 +26402,7 @@ func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26444,7 +26498,7 @@ func (x *KillTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26581,7 +26635,7 @@ func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26750,7 +26804,7 @@ func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26887,7 +26941,7 @@ func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26983,7 +27037,7 @@ func (x *ReleaseTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -27120,7 +27174,7 @@ func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -27280,7 +27334,7 @@ func (x *WaitForTerminalExitResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -27301,6 +27355,17 @@ func (x *WaitForTerminalExitResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// completeCreateElicitationRequest reports whether Validate checks everything the schema asks of v's variant.
+func completeCreateElicitationRequest(v CreateElicitationRequest) bool {
+	switch v.(type) {
+	case *CreateElicitationRequestElicitationFormMode:
+		return false
+	case *CreateElicitationRequestElicitationURLMode:
+		return true
+	}
+	return false
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -29155,6 +29220,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(CreateElicitationRequest)
+				return completeCreateElicitationRequest(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},

@@ -679,6 +679,12 @@ func (x *ErrorPayload) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
+	if x.Details != nil {
+		p := wire.Join(p, "details")
+		if !wire.RawIs(x.Details, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if true && ((x.Code == "LEASE_EXPIRED") || (x.Code == "BUDGET_EXHAUSTED")) {
 		if true && !(x.Retryable == false) {
 			c.Fail(wire.Join(p, "retryable"), "must be false when code is \"LEASE_EXPIRED\" or \"BUDGET_EXHAUSTED\"")
@@ -3551,6 +3557,12 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "event_seq")
 		(*x.EventSeq).CheckWire(c, p)
 	}
+	if x.Payload != nil {
+		p := wire.Join(p, "payload")
+		if !wire.RawIs(x.Payload, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if x.Extensions != nil {
 		p := wire.Join(p, "extensions")
 		(*x.Extensions).CheckWire(c, p)
@@ -4334,6 +4346,12 @@ func (x *LogBody) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Attributes != nil {
+		p := wire.Join(p, "attributes")
+		if !wire.RawIs(x.Attributes, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -5490,6 +5508,12 @@ func (x *ToolCallBody) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "tool")
 		if utf8.RuneCountInString(string(x.Tool)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Args != nil {
+		p := wire.Join(p, "args")
+		if !wire.RawIs(x.Args, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
@@ -7387,6 +7411,12 @@ func (x *JobErrorPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Details != nil {
+		p := wire.Join(p, "details")
+		if !wire.RawIs(x.Details, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 	{
@@ -17331,6 +17361,84 @@ func (x JobListEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// completeJobEventPayload reports whether Validate checks everything the schema asks of v's variant.
+func completeJobEventPayload(v JobEventPayload) bool {
+	switch v.(type) {
+	case *LogEvent:
+		return true
+	case *ThoughtEvent:
+		return true
+	case *ToolCallEvent:
+		return true
+	case *ToolResultEvent:
+		return true
+	case *StatusEvent:
+		return false
+	case *MetricEvent:
+		return true
+	case *ArtifactRefEvent:
+		return true
+	case *DelegateEvent:
+		return false
+	case *ProgressEvent:
+		return true
+	case *ResultChunkEvent:
+		return true
+	}
+	return false
+}
+
+// completeMessage reports whether Validate checks everything the schema asks of v's variant.
+func completeMessage(v Message) bool {
+	switch v.(type) {
+	case *SessionHello:
+		return true
+	case *SessionWelcome:
+		return true
+	case *SessionError:
+		return true
+	case *SessionBye:
+		return true
+	case *SessionClose:
+		return true
+	case *SessionClosed:
+		return true
+	case *SessionResume:
+		return true
+	case *SessionPing:
+		return true
+	case *SessionPong:
+		return true
+	case *SessionAck:
+		return true
+	case *SessionListJobs:
+		return true
+	case *SessionJobs:
+		return false
+	case *JobSubmit:
+		return false
+	case *JobAccepted:
+		return false
+	case *JobEvent:
+		return false
+	case *JobResult:
+		return true
+	case *JobError:
+		return true
+	case *JobCancel:
+		return true
+	case *JobCancelled:
+		return true
+	case *JobSubscribe:
+		return true
+	case *JobSubscribed:
+		return false
+	case *JobUnsubscribe:
+		return true
+	}
+	return false
+}
+
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -18077,6 +18185,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*JobEvent).CheckWire(c, p)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*JobEvent)
+				return (x.Payload == nil || completeJobEventPayload(x.Payload))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobEvent)
 				return v, v.DecodeWire(d)
@@ -18093,6 +18205,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckJobEventPayload(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(JobEventPayload)
+				return completeJobEventPayload(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeJobEventPayload(d)
 			},
@@ -18259,6 +18375,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckMessage(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(Message)
+				return completeMessage(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMessage(d)
 			},

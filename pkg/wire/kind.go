@@ -50,3 +50,26 @@ func Describe(v any) string {
 	}
 	return "a number"
 }
+
+// RawIs reports whether raw JSON is of one of the JSON Schema types given
+// ("object", "array", "string", "number", "integer", "boolean", "null").
+// Empty raw JSON (an absent member) is none of them.
+func RawIs(raw []byte, types ...string) bool {
+	d := NewDecoder(raw)
+	k := d.Kind()
+	for _, t := range types {
+		switch {
+		case t == "object" && k == KindObject, t == "array" && k == KindArray, t == "string" && k == KindString,
+			t == "boolean" && k == KindBool, t == "null" && k == KindNull, t == "number" && k == KindNumber:
+			return true
+		case t == "integer" && k == KindNumber:
+			if _, err := d.Int64(); err == nil {
+				return true
+			}
+			if _, err := NewDecoder(raw).Uint64(); err == nil {
+				return true
+			}
+		}
+	}
+	return false
+}

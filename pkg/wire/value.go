@@ -202,6 +202,16 @@ type Codec struct {
 	// prove the value valid against the schema: the schema (and every schema
 	// it uses) has no constraint the generated code leaves unchecked.
 	Complete bool
+	// CompleteValue, when set on an incomplete codec, tells for one decoded
+	// value whether it is complete after all: a union whose incomplete
+	// variants the value does not use.
+	CompleteValue func(v any) bool
+}
+
+// Proves reports whether a strict decode plus Validate that find nothing
+// prove v (a value Decode returned) valid against the schema.
+func (c Codec) Proves(v any) bool {
+	return c.Complete || (c.CompleteValue != nil && c.CompleteValue(v))
 }
 
 // DecodeBytes strictly decodes one JSON document with the codec, copying

@@ -83,7 +83,7 @@ func (x *AuthStatusRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -244,7 +244,7 @@ func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -547,7 +547,7 @@ func (x *AuthAccount) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -708,7 +708,7 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 			x.Accounts[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -998,7 +998,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "subagents")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1094,7 +1094,7 @@ func (x *PlanCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PlanCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1190,7 +1190,7 @@ func (x *SubagentCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubagentCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1428,7 +1428,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "providers")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1590,7 +1590,7 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2006,7 +2006,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "title")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2134,7 +2134,7 @@ func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mode")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2262,7 +2262,7 @@ func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p strin
 		p := wire.Join(p, "override")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2358,7 +2358,7 @@ func (x *SessionSystemPromptOverrideCapabilities) EncodeWireFields(e *wire.Encod
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2454,7 +2454,7 @@ func (x *SessionForkCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2550,7 +2550,7 @@ func (x *SessionArchiveCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2646,7 +2646,7 @@ func (x *SessionStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2742,7 +2742,7 @@ func (x *SessionTitleCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2902,7 +2902,7 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "status")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2998,7 +2998,7 @@ func (x *AuthStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3094,7 +3094,7 @@ func (x *ProvidersCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3333,7 +3333,7 @@ func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3546,7 +3546,7 @@ func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "current")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3819,7 +3819,7 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4146,7 +4146,7 @@ func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 			acp.CheckContentBlock(c, p, x.Content[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4533,7 +4533,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4704,7 +4704,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5119,7 +5119,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5319,7 +5319,7 @@ func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5458,7 +5458,7 @@ func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5725,7 +5725,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6156,7 +6156,7 @@ func (x *Usage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Usage) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6756,7 +6756,7 @@ func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6929,7 +6929,7 @@ func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7102,7 +7102,7 @@ func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7460,7 +7460,7 @@ func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8041,7 +8041,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8203,7 +8203,7 @@ func (x *Plan) CheckWire(c *wire.Checker, p string) {
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8327,7 +8327,7 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8652,7 +8652,7 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8834,7 +8834,7 @@ func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8973,7 +8973,7 @@ func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9093,7 +9093,7 @@ func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9255,7 +9255,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 			x.AvailableCommands[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9392,7 +9392,7 @@ func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "currentModeId")
 		x.CurrentModeID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9558,7 +9558,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 			acp.CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9986,7 +9986,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10174,7 +10174,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10368,7 +10368,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10617,7 +10617,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 			acp.CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10777,7 +10777,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11115,7 +11115,7 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11243,7 +11243,7 @@ func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11339,7 +11339,7 @@ func (x *SessionCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11615,7 +11615,7 @@ func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11809,7 +11809,7 @@ func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11968,7 +11968,7 @@ func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12066,7 +12066,7 @@ func (x *UndeterminedStateUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UndeterminedStateUpdate) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12375,7 +12375,7 @@ func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 			acp.CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12518,7 +12518,7 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		acp.CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12690,7 +12690,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "clientInfo")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12909,7 +12909,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13179,7 +13179,13 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		x.RequestID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		if !wire.RawIs(x.Params, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13353,7 +13359,13 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		x.RequestID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		if !wire.RawIs(x.Params, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13570,7 +13582,7 @@ func (x *MessageMCPResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MessageMCPResult) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13690,7 +13702,7 @@ func (x *MessageMCPError) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "error")
 		x.Error.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13808,7 +13820,7 @@ func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "providerId")
 		x.ProviderID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13904,7 +13916,7 @@ func (x *DisableProviderResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14000,7 +14012,7 @@ func (x *ListProvidersRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14143,7 +14155,7 @@ func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 			x.Providers[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14345,7 +14357,7 @@ func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14441,7 +14453,7 @@ func (x *SetProviderResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14583,7 +14595,7 @@ func (x *ProxySuccessorNotification) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14719,7 +14731,7 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14880,7 +14892,7 @@ func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14976,7 +14988,7 @@ func (x *ArchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15232,7 +15244,7 @@ func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15443,7 +15455,7 @@ func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 			acp.CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15635,7 +15647,7 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "archived")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15810,7 +15822,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 			x.Sessions[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16067,7 +16079,7 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16305,7 +16317,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16455,7 +16467,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16711,7 +16723,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16848,7 +16860,7 @@ func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16966,7 +16978,7 @@ func (x *SetSessionTitleResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17084,7 +17096,7 @@ func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17202,7 +17214,7 @@ func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17320,7 +17332,7 @@ func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17416,7 +17428,7 @@ func (x *UnarchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17557,7 +17569,7 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}

@@ -104,7 +104,7 @@ func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -194,7 +194,12 @@ func (x *Meta) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Meta) CheckWire(c *wire.Checker, p string) {}
+func (x *Meta) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Meta) Validate() error {
@@ -286,7 +291,7 @@ func (x *LoginAuthResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -382,7 +387,7 @@ func (x *LogoutAuthRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -478,7 +483,7 @@ func (x *LogoutAuthResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -600,7 +605,7 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1062,7 +1067,7 @@ func (x *ToolCallPermissionSubject) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1496,7 +1501,7 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -1950,7 +1955,7 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2301,7 +2306,7 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2527,7 +2532,7 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%v is greater than 1", float64(v))
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2783,7 +2788,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -2997,7 +3002,7 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3353,7 +3358,7 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3589,7 +3594,7 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "theme")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -3798,7 +3803,7 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4066,7 +4071,7 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4237,7 +4242,7 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4418,7 +4423,7 @@ func (x *Diff) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "patch")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -4793,7 +4798,7 @@ func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5094,7 +5099,7 @@ func (x *DiffChangeDiffPathChange) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5295,7 +5300,7 @@ func (x *DiffPathChange2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5515,7 +5520,7 @@ func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5735,7 +5740,7 @@ func (x *DiffChangeDiffPathPairChange) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -5872,7 +5877,7 @@ func (x *DiffPatch) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "format")
 		x.Format.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6043,7 +6048,7 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6236,7 +6241,7 @@ func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6364,7 +6369,7 @@ func (x *ToolCallCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6460,7 +6465,7 @@ func (x *ToolCallCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6663,7 +6668,7 @@ func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -6832,7 +6837,7 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7001,7 +7006,7 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -7376,7 +7381,7 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8003,7 +8008,7 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 			CheckElicitationPropertySchema(c, p, v0)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8644,7 +8649,7 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -8870,7 +8875,7 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9128,7 +9133,7 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9386,7 +9391,7 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9580,7 +9585,7 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -9886,7 +9891,7 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10209,7 +10214,7 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10357,7 +10362,7 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -10503,7 +10508,7 @@ func (x *TitledMultiSelectItems2) CheckWire(c *wire.Checker, p string) {
 			x.AnyOf[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11437,7 +11442,7 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Implementation) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11597,7 +11602,7 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "auth")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -11821,7 +11826,7 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12013,7 +12018,7 @@ func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "embeddedContext")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12109,7 +12114,7 @@ func (x *PromptImageCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12205,7 +12210,7 @@ func (x *PromptAudioCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12301,7 +12306,7 @@ func (x *PromptEmbeddedContextCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12461,7 +12466,7 @@ func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "http")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12557,7 +12562,7 @@ func (x *MCPStdioCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12653,7 +12658,7 @@ func (x *MCPHTTPCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12749,7 +12754,7 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12845,7 +12850,7 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -12941,7 +12946,7 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13331,7 +13336,7 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13468,7 +13473,7 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -13639,7 +13644,7 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14027,7 +14032,7 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14326,7 +14331,7 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -14579,7 +14584,7 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15030,7 +15035,7 @@ func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15542,7 +15547,7 @@ func (x *Command) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "input")
 		CheckAvailableCommandInput(c, p, v)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -15777,7 +15782,7 @@ func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16021,7 +16026,7 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 			x.AdditionalDirectories[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16419,7 +16424,7 @@ func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p strin
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16539,7 +16544,7 @@ func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16701,7 +16706,7 @@ func (x *UnsupportedProtocolVersionErrorData2) CheckWire(c *wire.Checker, p stri
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -16819,7 +16824,7 @@ func (x *SessionNotFoundErrorData2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17433,7 +17438,7 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17668,7 +17673,7 @@ func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -17903,7 +17908,7 @@ func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18138,7 +18143,7 @@ func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18380,7 +18385,7 @@ func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18692,7 +18697,7 @@ func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18810,7 +18815,7 @@ func (x *TerminalOutput) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -18970,7 +18975,7 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19119,7 +19124,7 @@ func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%d is greater than the maximum 65535", uint32(x.Rows))
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19247,7 +19252,7 @@ func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19343,7 +19348,7 @@ func (x *TerminalCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19482,7 +19487,7 @@ func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19606,7 +19611,7 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -19885,7 +19890,7 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20084,7 +20089,7 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20345,7 +20350,7 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20494,7 +20499,7 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20656,7 +20661,7 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20827,7 +20832,7 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -20964,7 +20969,7 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cost) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -21141,7 +21146,7 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "is shorter than 1 characters")
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -21428,7 +21433,7 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -21671,7 +21676,7 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -21927,7 +21932,7 @@ func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22047,7 +22052,7 @@ func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22206,7 +22211,7 @@ func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22365,7 +22370,7 @@ func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -22745,7 +22750,7 @@ func (x *IdleStateUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23174,7 +23179,7 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23302,7 +23307,7 @@ func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminal")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23398,7 +23403,7 @@ func (x *TerminalAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23558,7 +23563,7 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "url")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23654,7 +23659,7 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -23750,7 +23755,7 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24068,7 +24073,7 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24205,7 +24210,7 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24427,7 +24432,7 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24640,7 +24645,7 @@ func (x *ReplayFromStart) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24874,7 +24879,7 @@ func (x *CancelledPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -24994,7 +24999,7 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "optionId")
 		x.OptionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -25781,7 +25786,7 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26063,7 +26068,7 @@ func (x *CreateElicitationRequestElicitationFormMode) CheckWire(c *wire.Checker,
 		p := wire.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26238,7 +26243,7 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26566,7 +26571,7 @@ func (x *CreateElicitationResponseElicitationAcceptAction) CheckWire(c *wire.Che
 			CheckElicitationContentValue(c, p, v1)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26684,7 +26689,7 @@ func (x *CreateElicitationResponseDecline) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateElicitationResponseDecline) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26802,7 +26807,7 @@ func (x *CreateElicitationResponseCancel) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CreateElicitationResponseCancel) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -26961,7 +26966,7 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -27167,7 +27172,7 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -27761,6 +27766,21 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.Error != nil {
 		p := wire.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Result != nil {
+			matched++
+		}
+		if x.Error != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs result, or error")
+		}
+		if matched > 1 {
+			c.Fail(p, "must have exactly one of: result; error")
+		}
 	}
 }
 
@@ -28362,7 +28382,7 @@ func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -28480,7 +28500,7 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -28576,7 +28596,7 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -28694,7 +28714,7 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -28790,7 +28810,7 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -28950,7 +28970,7 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cursor")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -29125,7 +29145,7 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "nextCursor")
 		v.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -29333,7 +29353,7 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -29545,7 +29565,7 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -29714,7 +29734,7 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, x.Prompt[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -29832,7 +29852,7 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -30084,7 +30104,7 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -30206,7 +30226,7 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -30469,7 +30489,7 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "replayFrom")
 		CheckReplayFrom(c, p, v)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -30659,7 +30679,7 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -30956,7 +30976,7 @@ func (x *SetSessionConfigOptionRequestID) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31135,7 +31155,7 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31282,7 +31302,7 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31423,7 +31443,7 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31560,7 +31580,7 @@ func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31656,7 +31676,7 @@ func (x *CancelTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31793,7 +31813,7 @@ func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31889,7 +31909,7 @@ func (x *CancelToolCallResponse) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -31910,6 +31930,79 @@ func (x *CancelToolCallResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
+func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
+	switch v.(type) {
+	case *StringPropertySchema:
+		return false
+	case *NumberPropertySchema:
+		return true
+	case *IntegerPropertySchema:
+		return true
+	case *BooleanPropertySchema:
+		return true
+	case *MultiSelectPropertySchema:
+		return false
+	}
+	return false
+}
+
+// completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
+func completeMultiSelectItems(v MultiSelectItems) bool {
+	switch v.(type) {
+	case *TitledMultiSelectItems:
+		return true
+	case *TaggedMultiSelectItems:
+		return false
+	}
+	return false
+}
+
+// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionUpdate(v SessionUpdate) bool {
+	switch v.(type) {
+	case *UserMessageChunk:
+		return true
+	case *UserMessage:
+		return true
+	case *AgentMessageChunk:
+		return true
+	case *AgentMessage:
+		return true
+	case *AgentThoughtChunk:
+		return true
+	case *AgentThought:
+		return true
+	case *StateUpdate:
+		return false
+	case *ToolCallContentChunk:
+		return true
+	case *ToolCallUpdate:
+		return true
+	case *TerminalUpdate:
+		return true
+	case *TerminalOutputChunk:
+		return true
+	case *PlanUpdate:
+		return true
+	case *AvailableCommandsUpdate:
+		return true
+	case *ConfigOptionUpdate:
+		return true
+	case *SessionInfoUpdate:
+		return true
+	case *UsageUpdate:
+		return true
+	case *Notice:
+		return true
+	case *CompactionUpdate:
+		return true
+	case *CompactionSummaryChunk:
+		return true
+	}
+	return false
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -32695,6 +32788,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckElicitationPropertySchema(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ElicitationPropertySchema)
+				return completeElicitationPropertySchema(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -33119,7 +33216,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(MultiSelectItems)
 				CheckMultiSelectItems(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(MultiSelectItems)
+				return completeMultiSelectItems(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMultiSelectItems(d)
 			},
@@ -33134,7 +33235,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*MultiSelectPropertySchema).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*MultiSelectPropertySchema)
+				return (x.Items == nil || completeMultiSelectItems(x.Items))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(MultiSelectPropertySchema)
 				return v, v.DecodeWire(d)
@@ -33831,7 +33936,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionUpdate)
+				return completeSessionUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -34769,7 +34878,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*UpdateSessionNotification)
+				return (x.Update == nil || completeSessionUpdate(x.Update))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)

@@ -161,7 +161,12 @@ func (x *Metadata) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Metadata) CheckWire(c *wire.Checker, p string) {}
+func (x *Metadata) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Metadata) Validate() error {
@@ -2800,6 +2805,21 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 	if x.Error != nil {
 		p := wire.Join(p, "error")
 		(*x.Error).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Result != nil {
+			matched++
+		}
+		if x.Error != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs result, or error")
+		}
+		if matched > 1 {
+			c.Fail(p, "must have exactly one of: result; error")
+		}
 	}
 }
 

@@ -524,6 +524,12 @@ func (x *Ack) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -1570,6 +1576,12 @@ func (x *ArtifactFetch) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -2254,6 +2266,12 @@ func (x *ArtifactPut) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -2966,6 +2984,12 @@ func (x *ArtifactRefMessage) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -3823,6 +3847,12 @@ func (x *ArtifactRelease) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -4459,6 +4489,12 @@ func (x *Backpressure) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -5147,6 +5183,12 @@ func (x *CancelAccepted) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -5789,6 +5831,12 @@ func (x *Cancel) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -6558,6 +6606,12 @@ func (x *CancelRefused) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -9845,6 +9899,18 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if x.Payload != nil {
+		p := wire.Join(p, "payload")
+		if !wire.RawIs(x.Payload, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -10377,6 +10443,12 @@ func (x *EventEmit) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -11038,6 +11110,12 @@ func (x *Interrupt) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -11725,6 +11803,12 @@ func (x *JobAccepted) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -12425,6 +12509,12 @@ func (x *JobCancelled) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -13064,6 +13154,12 @@ func (x *JobCompleted) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -13795,6 +13891,12 @@ func (x *JobFailed) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -13962,6 +14064,12 @@ func (x *JobFailedPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Details != nil {
+		p := wire.Join(p, "details")
+		if !wire.RawIs(x.Details, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -14493,6 +14601,12 @@ func (x *JobHeartbeat) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -15168,6 +15282,12 @@ func (x *JobProgress) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -15892,6 +16012,12 @@ func (x *JobResultChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -16662,6 +16788,12 @@ func (x *JobStarted) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -17304,6 +17436,12 @@ func (x *JobSubscribe) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -17985,6 +18123,12 @@ func (x *JobSubscribed) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -18764,6 +18908,12 @@ func (x *JobUnsubscribe) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -19400,6 +19550,12 @@ func (x *LeaseExtended) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -20056,6 +20212,12 @@ func (x *LeaseGranted) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -20788,6 +20950,12 @@ func (x *LeaseRefresh) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -21443,6 +21611,12 @@ func (x *LeaseRevoked) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -22106,6 +22280,12 @@ func (x *Log) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -22246,6 +22426,12 @@ func (x *LogPayload) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "level")
 		x.Level.CheckWire(c, p)
+	}
+	if x.Attributes != nil {
+		p := wire.Join(p, "attributes")
+		if !wire.RawIs(x.Attributes, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -23921,6 +24107,12 @@ func (x *SessionOpen) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -24602,6 +24794,12 @@ func (x *SessionChallenge) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -25248,6 +25446,12 @@ func (x *SessionAuthenticate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -25893,6 +26097,12 @@ func (x *SessionAccepted) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -26622,6 +26832,12 @@ func (x *SessionUnauthenticated) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -27287,6 +27503,12 @@ func (x *SessionRejected) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -27948,6 +28170,12 @@ func (x *SessionRefresh) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -28614,6 +28842,12 @@ func (x *SessionEvicted) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -29276,6 +29510,12 @@ func (x *SessionClose) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -29918,6 +30158,12 @@ func (x *SessionClosed) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -30564,6 +30810,12 @@ func (x *SessionResume) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -31229,6 +31481,12 @@ func (x *SessionResumed) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -31930,6 +32188,12 @@ func (x *SessionPing) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -32591,6 +32855,12 @@ func (x *SessionPong) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -33254,6 +33524,12 @@ func (x *SessionAck) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -33889,6 +34165,12 @@ func (x *SessionListJobs) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -34775,6 +35057,12 @@ func (x *SessionJobs) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -35732,6 +36020,12 @@ func (x *Ping) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -36374,6 +36668,12 @@ func (x *Pong) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -37018,6 +37318,12 @@ func (x *Nack) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -37163,6 +37469,12 @@ func (x *NackPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Details != nil {
+		p := wire.Join(p, "details")
+		if !wire.RawIs(x.Details, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -37697,6 +38009,12 @@ func (x *Resume) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -38384,6 +38702,12 @@ func (x *ToolInvoke) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -39112,6 +39436,12 @@ func (x *ToolResult) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -39767,6 +40097,12 @@ func (x *ToolError) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -39934,6 +40270,12 @@ func (x *ToolErrorPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "message")
 		if utf8.RuneCountInString(string(x.Message)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Details != nil {
+		p := wire.Join(p, "details")
+		if !wire.RawIs(x.Details, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -40465,6 +40807,12 @@ func (x *StreamOpen) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -41218,6 +41566,12 @@ func (x *StreamChunk) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -41978,6 +42332,12 @@ func (x *StreamClose) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -42610,6 +42970,12 @@ func (x *StreamError) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -43272,6 +43638,12 @@ func (x *PermissionRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -44016,6 +44388,12 @@ func (x *PermissionGrant) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -44728,6 +45106,12 @@ func (x *PermissionDeny) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -45395,6 +45779,12 @@ func (x *Subscribe) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -46482,6 +46872,12 @@ func (x *SubscribeAccepted) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -47116,6 +47512,12 @@ func (x *SubscribeEvent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -47219,7 +47621,14 @@ func (x *SubscribeEventPayload) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SubscribeEventPayload) CheckWire(c *wire.Checker, p string) {}
+func (x *SubscribeEventPayload) CheckWire(c *wire.Checker, p string) {
+	if x.Event != nil {
+		p := wire.Join(p, "event")
+		if !wire.RawIs(x.Event, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SubscribeEventPayload) Validate() error {
@@ -47751,6 +48160,12 @@ func (x *Unsubscribe) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -48388,6 +48803,12 @@ func (x *SubscribeClosed) CheckWire(c *wire.Checker, p string) {
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "payload")
@@ -49070,6 +49491,12 @@ func (x *Metric) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -49234,6 +49661,12 @@ func (x *MetricPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "name")
 		if utf8.RuneCountInString(string(x.Name)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Dims != nil {
+		p := wire.Join(p, "dims")
+		if !wire.RawIs(x.Dims, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -49769,6 +50202,12 @@ func (x *TraceSpan) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
 	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		if !wire.RawIs(x.Extensions, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -50013,6 +50452,12 @@ func (x *TraceSpanPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "end_time")
 		x.EndTime.CheckWire(c, p)
 	}
+	if x.Attributes != nil {
+		p := wire.Join(p, "attributes")
+		if !wire.RawIs(x.Attributes, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -50030,6 +50475,143 @@ func (x *TraceSpanPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TraceSpanPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// completeMessage reports whether Validate checks everything the schema asks of v's variant.
+func completeMessage(v Message) bool {
+	switch v.(type) {
+	case *SessionOpen:
+		return false
+	case *SessionChallenge:
+		return true
+	case *SessionAuthenticate:
+		return true
+	case *SessionAccepted:
+		return true
+	case *SessionUnauthenticated:
+		return true
+	case *SessionRejected:
+		return true
+	case *SessionRefresh:
+		return true
+	case *SessionEvicted:
+		return true
+	case *SessionClose:
+		return true
+	case *SessionClosed:
+		return true
+	case *SessionResume:
+		return true
+	case *SessionResumed:
+		return true
+	case *SessionPing:
+		return true
+	case *SessionPong:
+		return true
+	case *SessionAck:
+		return true
+	case *SessionListJobs:
+		return true
+	case *SessionJobs:
+		return true
+	case *Ping:
+		return true
+	case *Pong:
+		return true
+	case *Ack:
+		return true
+	case *Nack:
+		return true
+	case *Cancel:
+		return true
+	case *CancelAccepted:
+		return true
+	case *CancelRefused:
+		return true
+	case *Interrupt:
+		return true
+	case *Resume:
+		return true
+	case *Backpressure:
+		return true
+	case *ToolInvoke:
+		return true
+	case *ToolResult:
+		return true
+	case *ToolError:
+		return true
+	case *JobAccepted:
+		return true
+	case *JobStarted:
+		return true
+	case *JobProgress:
+		return true
+	case *JobHeartbeat:
+		return true
+	case *JobCompleted:
+		return true
+	case *JobFailed:
+		return true
+	case *JobCancelled:
+		return true
+	case *JobResultChunk:
+		return true
+	case *StreamOpen:
+		return true
+	case *StreamChunk:
+		return true
+	case *StreamClose:
+		return true
+	case *StreamError:
+		return true
+	case *PermissionRequest:
+		return true
+	case *PermissionGrant:
+		return true
+	case *PermissionDeny:
+		return true
+	case *LeaseGranted:
+		return true
+	case *LeaseRefresh:
+		return true
+	case *LeaseExtended:
+		return true
+	case *LeaseRevoked:
+		return true
+	case *Subscribe:
+		return true
+	case *SubscribeAccepted:
+		return true
+	case *SubscribeEvent:
+		return true
+	case *Unsubscribe:
+		return true
+	case *SubscribeClosed:
+		return true
+	case *JobSubscribe:
+		return true
+	case *JobSubscribed:
+		return true
+	case *JobUnsubscribe:
+		return true
+	case *ArtifactPut:
+		return true
+	case *ArtifactFetch:
+		return true
+	case *ArtifactRefMessage:
+		return true
+	case *ArtifactRelease:
+		return true
+	case *EventEmit:
+		return true
+	case *Log:
+		return true
+	case *Metric:
+		return true
+	case *TraceSpan:
+		return true
+	}
+	return false
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -51273,6 +51855,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckMessage(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(Message)
+				return completeMessage(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMessage(d)
 			},

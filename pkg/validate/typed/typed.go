@@ -65,7 +65,7 @@ type Checker struct{}
 // finds nothing. Any doubt is false, and the general validator decides.
 func (Checker) Check(schemaID, pointer string, line []byte) bool {
 	c, ok := Lookup(schemaID)
-	if !ok || !c.Complete {
+	if !ok || (!c.Complete && c.CompleteValue == nil) {
 		return false
 	}
 	// The decoder never writes to line, and the decoded value is dropped
@@ -81,7 +81,7 @@ func (Checker) Check(schemaID, pointer string, line []byte) bool {
 	if pointer == "" && d.End() != nil {
 		return false
 	}
-	return c.Validate(v) == nil
+	return c.Proves(v) && c.Validate(v) == nil
 }
 
 // Roundtrip decodes the value at pointer in line into the generated type of

@@ -127,7 +127,7 @@ func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Params != nil {
+	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
@@ -526,6 +526,12 @@ func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -781,6 +787,12 @@ func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -968,6 +980,12 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Options {
 			p := wire.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -1382,6 +1400,12 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -1861,6 +1885,12 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2230,6 +2260,12 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2449,6 +2485,12 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -2713,6 +2755,12 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2887,6 +2935,12 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -3191,6 +3245,12 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -3350,6 +3410,12 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -3622,7 +3688,14 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TextResourceContents) Validate() error {
@@ -3796,7 +3869,14 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BlobResourceContents) Validate() error {
@@ -3974,7 +4054,14 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Diff) CheckWire(c *wire.Checker, p string) {}
+func (x *Diff) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Diff) Validate() error {
@@ -4101,6 +4188,12 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4303,7 +4396,14 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {}
+func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ToolCallLocation) Validate() error {
@@ -4462,6 +4562,12 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4739,7 +4845,14 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {}
+func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TextResourceContents2) Validate() error {
@@ -4911,7 +5024,14 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {}
+func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BlobResourceContents2) Validate() error {
@@ -5206,6 +5326,12 @@ func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5346,7 +5472,14 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {}
+func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *EnvVariable) Validate() error {
@@ -5486,6 +5619,12 @@ func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -5628,6 +5767,12 @@ func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5769,6 +5914,12 @@ func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5909,6 +6060,12 @@ func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -6198,6 +6355,12 @@ func (x *Form) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Form) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
@@ -6505,6 +6668,12 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 			v0 := x.Properties[k0]
 			p := wire.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -7220,6 +7389,12 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7455,7 +7630,14 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnumOption) CheckWire(c *wire.Checker, p string) {}
+func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *EnumOption) Validate() error {
@@ -7728,7 +7910,14 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *NumberPropertySchema) Validate() error {
@@ -8001,7 +8190,14 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *IntegerPropertySchema) Validate() error {
@@ -8206,7 +8402,14 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BooleanPropertySchema) Validate() error {
@@ -8528,6 +8731,12 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -8800,7 +9009,14 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {}
+func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *StringMultiSelectItems) Validate() error {
@@ -8947,6 +9163,12 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AnyOf {
 			p := wire.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -9170,6 +9392,12 @@ func (x *URL) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *URL) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -11036,6 +11264,12 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11297,6 +11531,12 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "auth")
 		(*x.Auth).CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11476,7 +11716,14 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *PromptCapabilities) Validate() error {
@@ -11619,7 +11866,14 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MCPCapabilities) Validate() error {
@@ -11907,6 +12161,12 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "close")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12008,7 +12268,14 @@ func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionListCapabilities) Validate() error {
@@ -12109,7 +12376,14 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionDeleteCapabilities) Validate() error {
@@ -12213,7 +12487,14 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
@@ -12314,7 +12595,14 @@ func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionResumeCapabilities) Validate() error {
@@ -12415,7 +12703,14 @@ func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionCloseCapabilities) Validate() error {
@@ -12550,6 +12845,12 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "logout")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12651,7 +12952,14 @@ func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutCapabilities) Validate() error {
@@ -13051,6 +13359,12 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13268,6 +13582,12 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -13492,7 +13812,14 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Implementation) CheckWire(c *wire.Checker, p string) {}
+func (x *Implementation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Implementation) Validate() error {
@@ -13591,7 +13918,14 @@ func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthenticateResponse) Validate() error {
@@ -13690,7 +14024,14 @@ func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutResponse) Validate() error {
@@ -13911,6 +14252,12 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14075,6 +14422,12 @@ func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AvailableModes {
 			p := wire.JoinIndex(p, i0)
 			x.AvailableModes[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -14294,6 +14647,12 @@ func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -14682,6 +15041,12 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "currentValue")
@@ -15102,6 +15467,12 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15354,6 +15725,12 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Options {
 			p := wire.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -15710,6 +16087,12 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -16128,6 +16511,12 @@ func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16306,6 +16695,12 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Sessions {
 			p := wire.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -16557,6 +16952,12 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16656,7 +17057,14 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DeleteSessionResponse) Validate() error {
@@ -16851,6 +17259,12 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16950,7 +17364,14 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CloseSessionResponse) Validate() error {
@@ -17049,7 +17470,14 @@ func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SetSessionModeResponse) Validate() error {
@@ -17200,6 +17628,12 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -17323,6 +17757,12 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "stopReason")
 		x.StopReason.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -17853,6 +18293,12 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -18395,6 +18841,12 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MessageID.Get(); ok {
 		p := wire.Join(p, "messageId")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -18956,6 +19408,12 @@ func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19112,6 +19570,12 @@ func (x *Plan) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Entries {
 			p := wire.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -19278,6 +19742,12 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -19549,6 +20019,12 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 			x.AvailableCommands[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19722,6 +20198,12 @@ func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "input")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19846,7 +20328,14 @@ func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {}
+func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *UnstructuredCommandInput) Validate() error {
@@ -19971,6 +20460,12 @@ func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "currentModeId")
 		x.CurrentModeID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -20123,6 +20618,12 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.ConfigOptions {
 			p := wire.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -20293,7 +20794,14 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionInfoUpdate) Validate() error {
@@ -20468,6 +20976,12 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -20609,7 +21123,14 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cost) CheckWire(c *wire.Checker, p string) {}
+func (x *Cost) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Cost) Validate() error {
@@ -20796,6 +21317,12 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -21092,6 +21619,12 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -21338,6 +21871,12 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -21465,6 +22004,12 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -21699,6 +22244,12 @@ func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -21822,6 +22373,12 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -22007,7 +22564,7 @@ func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Params != nil {
+	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
@@ -22242,6 +22799,12 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.ClientInfo.Get(); ok {
 		p := wire.Join(p, "clientInfo")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -22488,6 +23051,12 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -22633,7 +23202,14 @@ func (x *FileSystemCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *FileSystemCapabilities) Validate() error {
@@ -22796,7 +23372,7 @@ func (x *ClientSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Compaction != nil {
+	if x.Compaction != nil && string(x.Compaction) != "null" {
 		p := wire.Join(p, "compaction")
 		x.Compaction.CheckWire(c, p)
 	}
@@ -22804,9 +23380,15 @@ func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "configOptions")
 		v.CheckWire(c, p)
 	}
-	if x.Notices != nil {
+	if x.Notices != nil && string(x.Notices) != "null" {
 		p := wire.Join(p, "notices")
 		x.Notices.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -22851,7 +23433,12 @@ func (x *CompactionCapabilities) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CompactionCapabilities) Validate() error {
@@ -22988,6 +23575,12 @@ func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) 
 		p := wire.Join(p, "boolean")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23089,7 +23682,14 @@ func (x *BooleanConfigOptionCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BooleanConfigOptionCapabilities) Validate() error {
@@ -23132,7 +23732,12 @@ func (x *NoticeCapabilities) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *NoticeCapabilities) Validate() error {
@@ -23261,7 +23866,14 @@ func (x *AuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthCapabilities) Validate() error {
@@ -23433,6 +24045,12 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "url")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23536,7 +24154,14 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationFormCapabilities) Validate() error {
@@ -23639,7 +24264,14 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLCapabilities) Validate() error {
@@ -23764,6 +24396,12 @@ func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23865,7 +24503,14 @@ func (x *LogoutRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutRequest) Validate() error {
@@ -24079,6 +24724,12 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.MCPServers {
 			p := wire.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -24423,6 +25074,12 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24563,7 +25220,14 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {}
+func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *HTTPHeader) Validate() error {
@@ -24748,6 +25412,12 @@ func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Headers {
 			p := wire.JoinIndex(p, i0)
 			x.Headers[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -24974,6 +25644,12 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Env {
 			p := wire.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -25258,6 +25934,12 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -25423,7 +26105,14 @@ func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ListSessionsRequest) Validate() error {
@@ -25546,6 +26235,12 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -25785,6 +26480,12 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 			CheckMCPServer(c, p, x.MCPServers[i0])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -25912,6 +26613,12 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -26053,6 +26760,12 @@ func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "modeId")
 		x.ModeID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -26357,6 +27070,12 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -26518,6 +27237,12 @@ func (x *ValueID) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "value")
@@ -26707,6 +27432,12 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Prompt {
 			p := wire.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -27200,7 +27931,14 @@ func (x *WriteTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *WriteTextFileResponse) Validate() error {
@@ -27321,7 +28059,14 @@ func (x *ReadTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ReadTextFileResponse) Validate() error {
@@ -27446,6 +28191,12 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -27811,6 +28562,12 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "optionId")
 		x.OptionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -27932,6 +28689,12 @@ func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -28106,6 +28869,12 @@ func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -28269,7 +29038,14 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {}
+func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TerminalExitStatus) Validate() error {
@@ -28368,7 +29144,14 @@ func (x *ReleaseTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ReleaseTerminalResponse) Validate() error {
@@ -28531,7 +29314,14 @@ func (x *WaitForTerminalExitResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *WaitForTerminalExitResponse) Validate() error {
@@ -28630,7 +29420,14 @@ func (x *KillTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *KillTerminalResponse) Validate() error {
@@ -28956,6 +29753,12 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Accept) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
@@ -29441,7 +30244,14 @@ func (x *Decline) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Decline) CheckWire(c *wire.Checker, p string) {}
+func (x *Decline) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Decline) Validate() error {
@@ -29564,7 +30374,14 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cancel) CheckWire(c *wire.Checker, p string) {}
+func (x *Cancel) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Cancel) Validate() error {
@@ -30082,6 +30899,12 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30289,6 +31112,12 @@ func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30417,6 +31246,12 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30434,6 +31269,28 @@ func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// completeAgentResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentResponse(v AgentResponse) bool {
+	switch v.(type) {
+	case *Result:
+		return false
+	case *Error:
+		return true
+	}
+	return false
+}
+
+// completeClientResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeClientResponse(v ClientResponse) bool {
+	switch v.(type) {
+	case *ClientResponseResult:
+		return false
+	case *ClientResponseError:
+		return true
+	}
+	return false
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -30506,6 +31363,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckAgentResponse(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AgentResponse)
+				return completeAgentResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAgentResponse(d)
 			},
@@ -30823,6 +31684,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckClientResponse(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ClientResponse)
+				return completeClientResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeClientResponse(d)
 			},
@@ -31049,7 +31914,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationRequest)
 				CheckCreateElicitationRequest(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},

@@ -127,7 +127,7 @@ func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Params != nil {
+	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
@@ -526,6 +526,12 @@ func (x *WriteTextFileRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -781,6 +787,12 @@ func (x *ReadTextFileRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -968,6 +980,12 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Options {
 			p := wire.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -1382,6 +1400,12 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -1861,6 +1885,12 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2230,6 +2260,12 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2449,6 +2485,12 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			v[i1].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -2713,6 +2755,12 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2887,6 +2935,12 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -3191,6 +3245,12 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -3350,6 +3410,12 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "resource")
 		CheckEmbeddedResourceResource(c, p, x.Resource)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -3622,7 +3688,14 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TextResourceContents) Validate() error {
@@ -3796,7 +3869,14 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {}
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BlobResourceContents) Validate() error {
@@ -3974,7 +4054,14 @@ func (x *Diff) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Diff) CheckWire(c *wire.Checker, p string) {}
+func (x *Diff) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Diff) Validate() error {
@@ -4101,6 +4188,12 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4303,7 +4396,14 @@ func (x *ToolCallLocation) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {}
+func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ToolCallLocation) Validate() error {
@@ -4462,6 +4562,12 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4739,7 +4845,14 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {}
+func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TextResourceContents2) Validate() error {
@@ -4911,7 +5024,14 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {}
+func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BlobResourceContents2) Validate() error {
@@ -5206,6 +5326,12 @@ func (x *CreateTerminalRequest) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5346,7 +5472,14 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {}
+func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *EnvVariable) Validate() error {
@@ -5486,6 +5619,12 @@ func (x *TerminalOutputRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -5628,6 +5767,12 @@ func (x *ReleaseTerminalRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5769,6 +5914,12 @@ func (x *WaitForTerminalExitRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5909,6 +6060,12 @@ func (x *KillTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -6198,6 +6355,12 @@ func (x *Form) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Form) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
@@ -6505,6 +6668,12 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 			v0 := x.Properties[k0]
 			p := wire.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -7220,6 +7389,12 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7455,7 +7630,14 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnumOption) CheckWire(c *wire.Checker, p string) {}
+func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *EnumOption) Validate() error {
@@ -7728,7 +7910,14 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *NumberPropertySchema) Validate() error {
@@ -8001,7 +8190,14 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *IntegerPropertySchema) Validate() error {
@@ -8206,7 +8402,14 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BooleanPropertySchema) Validate() error {
@@ -8528,6 +8731,12 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -8800,7 +9009,14 @@ func (x *StringMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {}
+func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *StringMultiSelectItems) Validate() error {
@@ -8947,6 +9163,12 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AnyOf {
 			p := wire.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -9170,6 +9392,12 @@ func (x *URL) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *URL) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -10333,6 +10561,18 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		x.RequestID.CheckWire(c, p)
 	}
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		if !wire.RawIs(x.Params, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11320,6 +11560,12 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11620,6 +11866,12 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "providers")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11799,7 +12051,14 @@ func (x *PromptCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *PromptCapabilities) Validate() error {
@@ -11968,7 +12227,14 @@ func (x *MCPCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MCPCapabilities) Validate() error {
@@ -12455,6 +12721,12 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "close")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12556,7 +12828,14 @@ func (x *SessionListCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionListCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionListCapabilities) Validate() error {
@@ -12657,7 +12936,14 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionDeleteCapabilities) Validate() error {
@@ -12761,7 +13047,14 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
@@ -12901,6 +13194,12 @@ func (x *SessionSystemPromptCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Mode.Get(); ok {
 		p := wire.Join(p, "mode")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -13045,6 +13344,12 @@ func (x *SessionSystemPromptModeCapabilities) CheckWire(c *wire.Checker, p strin
 		p := wire.Join(p, "override")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13151,7 +13456,14 @@ func (x *SessionSystemPromptOverrideCapabilities) EncodeWireFields(e *wire.Encod
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionSystemPromptOverrideCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionSystemPromptOverrideCapabilities) Validate() error {
@@ -13256,7 +13568,14 @@ func (x *SessionForkCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionForkCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionForkCapabilities) Validate() error {
@@ -13362,7 +13681,14 @@ func (x *SessionArchiveCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionArchiveCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionArchiveCapabilities) Validate() error {
@@ -13467,7 +13793,14 @@ func (x *SessionStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionStatusCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionStatusCapabilities) Validate() error {
@@ -13573,7 +13906,14 @@ func (x *SessionTitleCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionTitleCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionTitleCapabilities) Validate() error {
@@ -13674,7 +14014,14 @@ func (x *SessionResumeCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionResumeCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionResumeCapabilities) Validate() error {
@@ -13775,7 +14122,14 @@ func (x *SessionCloseCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionCloseCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionCloseCapabilities) Validate() error {
@@ -13949,6 +14303,12 @@ func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "logout")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14054,7 +14414,14 @@ func (x *AuthStatusCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthStatusCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthStatusCapabilities) Validate() error {
@@ -14155,7 +14522,14 @@ func (x *LogoutCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutCapabilities) Validate() error {
@@ -14260,7 +14634,14 @@ func (x *ProvidersCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ProvidersCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ProvidersCapabilities) Validate() error {
@@ -14660,6 +15041,12 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14877,6 +15264,12 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -15101,7 +15494,14 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Implementation) CheckWire(c *wire.Checker, p string) {}
+func (x *Implementation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Implementation) Validate() error {
@@ -15200,7 +15600,14 @@ func (x *AuthenticateResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthenticateResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthenticateResponse) Validate() error {
@@ -15349,6 +15756,12 @@ func (x *ListProvidersResponse) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Providers {
 			p := wire.JoinIndex(p, i0)
 			x.Providers[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -15573,6 +15986,12 @@ func (x *ProviderInfo) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Current.Get(); ok {
 		p := wire.Join(p, "current")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -15834,6 +16253,12 @@ func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15937,7 +16362,14 @@ func (x *SetProviderResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *SetProviderResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SetProviderResponse) Validate() error {
@@ -16040,7 +16472,14 @@ func (x *DisableProviderResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *DisableProviderResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DisableProviderResponse) Validate() error {
@@ -16139,7 +16578,14 @@ func (x *LogoutResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutResponse) Validate() error {
@@ -16313,6 +16759,12 @@ func (x *AuthStatusResponse) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Accounts {
 			p := wire.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -16646,7 +17098,14 @@ func (x *AuthAccount) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthAccount) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthAccount) Validate() error {
@@ -16867,6 +17326,12 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -17031,6 +17496,12 @@ func (x *SessionModeState) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AvailableModes {
 			p := wire.JoinIndex(p, i0)
 			x.AvailableModes[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -17250,6 +17721,12 @@ func (x *SessionMode) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		x.ID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -17638,6 +18115,12 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "currentValue")
@@ -18058,6 +18541,12 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -18310,6 +18799,12 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Options {
 			p := wire.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -18666,6 +19161,12 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -19084,6 +19585,12 @@ func (x *LoadSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19262,6 +19769,12 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Sessions {
 			p := wire.JoinIndex(p, i0)
 			x.Sessions[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -19552,6 +20065,12 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19651,7 +20170,14 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DeleteSessionResponse) Validate() error {
@@ -19872,6 +20398,12 @@ func (x *ForkSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19975,7 +20507,14 @@ func (x *ArchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ArchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ArchiveSessionResponse) Validate() error {
@@ -20078,7 +20617,14 @@ func (x *UnarchiveSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *UnarchiveSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *UnarchiveSessionResponse) Validate() error {
@@ -20208,6 +20754,12 @@ func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -20401,7 +20953,14 @@ func (x *SetSessionTitleResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *SetSessionTitleResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SetSessionTitleResponse) Validate() error {
@@ -20596,6 +21155,12 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -20695,7 +21260,14 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CloseSessionResponse) Validate() error {
@@ -20794,7 +21366,14 @@ func (x *SetSessionModeResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *SetSessionModeResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SetSessionModeResponse) Validate() error {
@@ -20943,6 +21522,12 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.ConfigOptions {
 			p := wire.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -21104,6 +21689,12 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -21435,7 +22026,14 @@ func (x *Usage) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Usage) CheckWire(c *wire.Checker, p string) {}
+func (x *Usage) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Usage) Validate() error {
@@ -21910,6 +22508,12 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -22558,6 +23162,12 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "messageId")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23118,6 +23728,12 @@ func (x *ToolCall) CheckWire(c *wire.Checker, p string) {
 			x.Locations[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23274,6 +23890,12 @@ func (x *Plan) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Entries {
 			p := wire.JoinIndex(p, i0)
 			x.Entries[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -23440,6 +24062,12 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -23693,6 +24321,12 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -24034,6 +24668,12 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24228,6 +24868,12 @@ func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24375,6 +25021,12 @@ func (x *PlanMarkdown) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24502,6 +25154,12 @@ func (x *PlanRemoved) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "planId")
 		x.PlanID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -24650,6 +25308,12 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AvailableCommands {
 			p := wire.JoinIndex(p, i0)
 			x.AvailableCommands[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -24825,6 +25489,12 @@ func (x *AvailableCommand) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "input")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24949,7 +25619,14 @@ func (x *UnstructuredCommandInput) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {}
+func (x *UnstructuredCommandInput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *UnstructuredCommandInput) Validate() error {
@@ -25074,6 +25751,12 @@ func (x *CurrentModeUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "currentModeId")
 		x.CurrentModeID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -25226,6 +25909,12 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.ConfigOptions {
 			p := wire.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -25396,7 +26085,14 @@ func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionInfoUpdate) Validate() error {
@@ -25571,6 +26267,12 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -25712,7 +26414,14 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cost) CheckWire(c *wire.Checker, p string) {}
+func (x *Cost) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Cost) Validate() error {
@@ -25899,6 +26608,12 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -26195,6 +26910,12 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -26440,6 +27161,12 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -26836,6 +27563,12 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "state")
 		CheckStateUpdate(c, p, v)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -26975,6 +27708,12 @@ func (x *SubagentSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -27080,7 +27819,14 @@ func (x *SessionCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionCancelCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionCancelCapabilities) Validate() error {
@@ -27360,7 +28106,14 @@ func (x *RunningStateUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *RunningStateUpdate) Validate() error {
@@ -27550,6 +28303,12 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -27649,7 +28408,14 @@ func (x *RequiresActionStateUpdate) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *RequiresActionStateUpdate) Validate() error {
@@ -27760,7 +28526,14 @@ func (x *UnknownStateUpdate2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnknownStateUpdate2) CheckWire(c *wire.Checker, p string) {}
+func (x *UnknownStateUpdate2) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *UnknownStateUpdate2) Validate() error {
@@ -28088,6 +28861,12 @@ func (x *SessionMessage) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -28240,6 +29019,12 @@ func (x *SessionMessageChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -28367,6 +29152,12 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -28546,6 +29337,12 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Accounts {
 			p := wire.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -28780,6 +29577,12 @@ func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -29254,6 +30057,12 @@ func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -29407,6 +30216,12 @@ func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -29563,6 +30378,12 @@ func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -29717,6 +30538,12 @@ func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -29870,6 +30697,12 @@ func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Usage.Get(); ok {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -30056,6 +30889,12 @@ func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if v, ok := x.Error.Get(); ok {
 		p := wire.Join(p, "error")
 		v.CheckWire(c, p)
@@ -30194,6 +31033,12 @@ func (x *None) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "usage")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30317,6 +31162,12 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -30496,6 +31347,12 @@ func (x *AuthStatusUpdateNotification2) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Accounts {
 			p := wire.JoinIndex(p, i0)
 			x.Accounts[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -30682,7 +31539,7 @@ func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Params != nil {
+	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
@@ -30917,6 +31774,12 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.ClientInfo.Get(); ok {
 		p := wire.Join(p, "clientInfo")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -31243,6 +32106,12 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -31388,7 +32257,14 @@ func (x *FileSystemCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *FileSystemCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *FileSystemCapabilities) Validate() error {
@@ -31551,7 +32427,7 @@ func (x *ClientSessionCapabilities) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Compaction != nil {
+	if x.Compaction != nil && string(x.Compaction) != "null" {
 		p := wire.Join(p, "compaction")
 		x.Compaction.CheckWire(c, p)
 	}
@@ -31559,9 +32435,15 @@ func (x *ClientSessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "configOptions")
 		v.CheckWire(c, p)
 	}
-	if x.Notices != nil {
+	if x.Notices != nil && string(x.Notices) != "null" {
 		p := wire.Join(p, "notices")
 		x.Notices.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -31606,7 +32488,12 @@ func (x *CompactionCapabilities) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *CompactionCapabilities) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CompactionCapabilities) Validate() error {
@@ -31743,6 +32630,12 @@ func (x *SessionConfigOptionsCapabilities) CheckWire(c *wire.Checker, p string) 
 		p := wire.Join(p, "boolean")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -31844,7 +32737,14 @@ func (x *BooleanConfigOptionCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *BooleanConfigOptionCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BooleanConfigOptionCapabilities) Validate() error {
@@ -31887,7 +32787,12 @@ func (x *NoticeCapabilities) EncodeWire(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *NoticeCapabilities) CheckWire(c *wire.Checker, p string) {
+	v := json.RawMessage(*x)
+	if !wire.RawIs(v, "object") {
+		c.Fail(p, "wrong type: want object")
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *NoticeCapabilities) Validate() error {
@@ -31993,7 +32898,14 @@ func (x *SubagentCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SubagentCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SubagentCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SubagentCapabilities) Validate() error {
@@ -32096,7 +33008,14 @@ func (x *PlanCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *PlanCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *PlanCapabilities) Validate() error {
@@ -32225,7 +33144,14 @@ func (x *AuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthCapabilities) Validate() error {
@@ -32397,6 +33323,12 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "url")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -32500,7 +33432,14 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationFormCapabilities) Validate() error {
@@ -32603,7 +33542,14 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLCapabilities) Validate() error {
@@ -32728,6 +33674,12 @@ func (x *AuthenticateRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -32831,7 +33783,14 @@ func (x *ListProvidersRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *ListProvidersRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ListProvidersRequest) Validate() error {
@@ -33044,6 +34003,12 @@ func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "apiType")
 		x.APIType.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -33170,6 +34135,12 @@ func (x *DisableProviderRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "providerId")
 		x.ProviderID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -33271,7 +34242,14 @@ func (x *LogoutRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutRequest) Validate() error {
@@ -33379,7 +34357,14 @@ func (x *AuthStatusRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *AuthStatusRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AuthStatusRequest) Validate() error {
@@ -33634,6 +34619,12 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.SystemPrompt.Get(); ok {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -33998,6 +34989,12 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -34138,7 +35135,14 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {}
+func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *HTTPHeader) Validate() error {
@@ -34325,6 +35329,12 @@ func (x *MCPServerSSE) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -34477,6 +35487,12 @@ func (x *MCPServerACP) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -34702,6 +35718,12 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Env {
 			p := wire.JoinIndex(p, i0)
 			x.Env[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -34937,6 +35959,12 @@ func (x *SystemPrompt) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Content {
 			p := wire.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Content[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -35292,6 +36320,12 @@ func (x *LoadSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -35498,6 +36532,12 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "archived")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -35683,6 +36723,12 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -35967,6 +37013,12 @@ func (x *ForkSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -36099,6 +37151,12 @@ func (x *ArchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -36234,6 +37292,12 @@ func (x *UnarchiveSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -36365,6 +37429,12 @@ func (x *SessionStatusRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -36523,6 +37593,12 @@ func (x *SetSessionTitleRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -36804,6 +37880,12 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "systemPrompt")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -36931,6 +38013,12 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -37072,6 +38160,12 @@ func (x *SetSessionModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "modeId")
 		x.ModeID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -37376,6 +38470,12 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -37537,6 +38637,12 @@ func (x *ValueID) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "value")
@@ -37726,6 +38832,12 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Prompt {
 			p := wire.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -38219,7 +39331,14 @@ func (x *WriteTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *WriteTextFileResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *WriteTextFileResponse) Validate() error {
@@ -38340,7 +39459,14 @@ func (x *ReadTextFileResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ReadTextFileResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ReadTextFileResponse) Validate() error {
@@ -38465,6 +39591,12 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -38830,6 +39962,12 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "optionId")
 		x.OptionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -38951,6 +40089,12 @@ func (x *CreateTerminalResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -39125,6 +40269,12 @@ func (x *TerminalOutputResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "exitStatus")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -39288,7 +40438,14 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {}
+func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TerminalExitStatus) Validate() error {
@@ -39387,7 +40544,14 @@ func (x *ReleaseTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ReleaseTerminalResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ReleaseTerminalResponse) Validate() error {
@@ -39550,7 +40714,14 @@ func (x *WaitForTerminalExitResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *WaitForTerminalExitResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *WaitForTerminalExitResponse) Validate() error {
@@ -39649,7 +40820,14 @@ func (x *KillTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *KillTerminalResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *KillTerminalResponse) Validate() error {
@@ -39975,6 +41153,12 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Accept) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
@@ -40460,7 +41644,14 @@ func (x *Decline) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Decline) CheckWire(c *wire.Checker, p string) {}
+func (x *Decline) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Decline) Validate() error {
@@ -40583,7 +41774,14 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cancel) CheckWire(c *wire.Checker, p string) {}
+func (x *Cancel) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Cancel) Validate() error {
@@ -40954,7 +42152,14 @@ func (x *MessageMCPResponseResult) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPResponseResult) CheckWire(c *wire.Checker, p string) {}
+func (x *MessageMCPResponseResult) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MessageMCPResponseResult) Validate() error {
@@ -41073,6 +42278,12 @@ func (x *MessageMCPResponseError) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "error")
 		x.Error.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -41604,6 +42815,12 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -41789,6 +43006,18 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "requestId")
 		x.RequestID.CheckWire(c, p)
+	}
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		if !wire.RawIs(x.Params, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -41997,6 +43226,12 @@ func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -42184,6 +43419,18 @@ func (x *MessageMCPNotification2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		x.RequestID.CheckWire(c, p)
 	}
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		if !wire.RawIs(x.Params, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -42311,6 +43558,12 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -42758,6 +44011,12 @@ func (x *InitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "clientInfo")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -42911,7 +44170,14 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ProxySuccessorRequest) Validate() error {
@@ -43092,7 +44358,14 @@ func (x *ProxySuccessorRequest2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorRequest2) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxySuccessorRequest2) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ProxySuccessorRequest2) Validate() error {
@@ -43645,6 +44918,12 @@ func (x *InitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agentInfo")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -44195,7 +45474,14 @@ func (x *ProxySuccessorNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxySuccessorNotification) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ProxySuccessorNotification) Validate() error {
@@ -44212,6 +45498,103 @@ func (x *ProxySuccessorNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// completeAgentNotificationParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentNotificationParams(v AgentNotificationParams) bool {
+	switch v.(type) {
+	case *SessionNotification:
+		return false
+	case *CompleteElicitationNotification:
+		return true
+	case *AuthStatusUpdateNotification:
+		return true
+	case *ExtNotification:
+		return true
+	}
+	return false
+}
+
+// completeAgentResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentResponse(v AgentResponse) bool {
+	switch v.(type) {
+	case *Result:
+		return false
+	case *Error:
+		return true
+	}
+	return false
+}
+
+// completeClientResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeClientResponse(v ClientResponse) bool {
+	switch v.(type) {
+	case *ClientResponseResult:
+		return false
+	case *ClientResponseError:
+		return true
+	}
+	return false
+}
+
+// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionUpdate(v SessionUpdate) bool {
+	switch v.(type) {
+	case *UserMessageChunk:
+		return true
+	case *AgentMessageChunk:
+		return true
+	case *AgentThoughtChunk:
+		return true
+	case *ToolCall:
+		return true
+	case *ToolCallUpdate:
+		return true
+	case *Plan:
+		return true
+	case *PlanUpdate:
+		return true
+	case *PlanRemoved:
+		return true
+	case *AvailableCommandsUpdate:
+		return true
+	case *CurrentModeUpdate:
+		return true
+	case *ConfigOptionUpdate:
+		return true
+	case *SessionInfoUpdate:
+		return true
+	case *UsageUpdate:
+		return true
+	case *Notice:
+		return true
+	case *CompactionUpdate:
+		return true
+	case *CompactionSummaryChunk:
+		return true
+	case *SubagentUpdate:
+		return false
+	case *SessionMessage:
+		return true
+	case *SessionMessageChunk:
+		return true
+	}
+	return false
+}
+
+// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeStateUpdate(v StateUpdate) bool {
+	switch v.(type) {
+	case *RunningStateUpdate:
+		return true
+	case *Idle:
+		return false
+	case *RequiresActionStateUpdate:
+		return true
+	case *UnknownStateUpdate2:
+		return true
+	}
+	return false
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -44252,7 +45635,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentNotification).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*AgentNotification)
+				return func() bool {
+					u, ok := x.Params.Get()
+					return !ok || completeAgentNotificationParams(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentNotification)
 				return v, v.DecodeWire(d)
@@ -44284,6 +45674,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckAgentResponse(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AgentResponse)
+				return completeAgentResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAgentResponse(d)
 			},
@@ -44721,6 +46115,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckClientResponse(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ClientResponse)
+				return completeClientResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeClientResponse(d)
 			},
@@ -44947,7 +46345,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(CreateElicitationRequest)
 				CheckCreateElicitationRequest(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeCreateElicitationRequest(d)
 			},
@@ -47213,7 +48611,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionNotification2).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*SessionNotification2)
+				return (x.Update == nil || completeSessionUpdate(x.Update))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionNotification2)
 				return v, v.DecodeWire(d)
@@ -47364,7 +48766,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionUpdate)
+				return completeSessionUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -47501,7 +48907,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate)
 				CheckStateUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(StateUpdate)
+				return completeStateUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate(d)
 			},
@@ -47606,7 +49016,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SubagentUpdate).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*SubagentUpdate)
+				return func() bool {
+					u, ok := x.State.Get()
+					return !ok || completeStateUpdate(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SubagentUpdate)
 				return v, v.DecodeWire(d)

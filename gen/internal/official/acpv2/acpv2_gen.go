@@ -713,6 +713,12 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -1024,6 +1030,12 @@ func (x *ToolCallPermissionSubject) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "toolCall")
 		x.ToolCall.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -1497,6 +1509,12 @@ func (x *ToolCallUpdate) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Capabilities.Get(); ok {
 		p := wire.Join(p, "capabilities")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -1972,6 +1990,12 @@ func (x *Content) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2340,6 +2364,12 @@ func (x *TextContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -2577,6 +2607,12 @@ func (x *Annotations) CheckWire(c *wire.Checker, p string) {
 		}
 		if float64(v) > 1.0 {
 			c.Fail(p, "%v is greater than 1", float64(v))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -2849,6 +2885,12 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -3068,6 +3110,12 @@ func (x *AudioContent) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -3447,6 +3495,12 @@ func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -3705,6 +3759,12 @@ func (x *Icon) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "theme")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -3919,6 +3979,12 @@ func (x *EmbeddedResource) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4200,6 +4266,12 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -4382,6 +4454,12 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4579,6 +4657,12 @@ func (x *Diff) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Patch.Get(); ok {
 		p := wire.Join(p, "patch")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -4962,6 +5046,12 @@ func (x *Add) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
@@ -5274,6 +5364,12 @@ func (x *Delete) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
@@ -5482,6 +5578,12 @@ func (x *Modify) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "path")
@@ -5706,6 +5808,12 @@ func (x *Move) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "oldPath")
@@ -5935,6 +6043,12 @@ func (x *Copy) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "oldPath")
 		x.OldPath.CheckWire(c, p)
@@ -6083,6 +6197,12 @@ func (x *DiffPatch) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "format")
 		x.Format.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -6271,6 +6391,12 @@ func (x *Terminal) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -6481,6 +6607,12 @@ func (x *ToolCallLocation) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%d is less than the minimum 1", uint32(v))
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -6621,6 +6753,12 @@ func (x *ToolCallCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -6722,7 +6860,14 @@ func (x *ToolCallCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ToolCallCancelCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ToolCallCancelCapabilities) Validate() error {
@@ -6929,6 +7074,12 @@ func (x *CommandPermissionSubject) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7088,6 +7239,12 @@ func (x *PermissionOption) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "kind")
 		x.Kind.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -7316,7 +7473,14 @@ func (x *CreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CreateElicitationRequest) Validate() error {
@@ -7670,6 +7834,12 @@ func (x *RequestPermissionRequest2) CheckWire(c *wire.Checker, p string) {
 			x.Options[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7851,6 +8021,12 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -8031,6 +8207,12 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -8549,6 +8731,12 @@ func (x *Form) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Form) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "requestedSchema")
 		x.RequestedSchema.CheckWire(c, p)
@@ -8855,6 +9043,12 @@ func (x *ElicitationSchema) CheckWire(c *wire.Checker, p string) {
 			v0 := x.Properties[k0]
 			p := wire.Join(p, k0)
 			CheckElicitationPropertySchema(c, p, v0)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -9579,6 +9773,12 @@ func (x *StringPropertySchema) CheckWire(c *wire.Checker, p string) {
 			v[i1].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -9810,7 +10010,14 @@ func (x *EnumOption) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnumOption) CheckWire(c *wire.Checker, p string) {}
+func (x *EnumOption) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *EnumOption) Validate() error {
@@ -10081,7 +10288,14 @@ func (x *NumberPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *NumberPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *NumberPropertySchema) Validate() error {
@@ -10352,7 +10566,14 @@ func (x *IntegerPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *IntegerPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *IntegerPropertySchema) Validate() error {
@@ -10555,7 +10776,14 @@ func (x *BooleanPropertySchema) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {}
+func (x *BooleanPropertySchema) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *BooleanPropertySchema) Validate() error {
@@ -10875,6 +11103,12 @@ func (x *MultiSelectPropertySchema) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "items")
 		CheckMultiSelectItems(c, p, x.Items)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11152,6 +11386,12 @@ func (x *StringMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "has %d items, want at least 1", len(x.Enum))
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11300,6 +11540,12 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AnyOf {
 			p := wire.JoinIndex(p, i0)
 			x.AnyOf[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -11521,6 +11767,12 @@ func (x *URL) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *URL) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -13674,6 +13926,12 @@ func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13842,6 +14100,12 @@ func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -14066,6 +14330,12 @@ func (x *InitializeResponse) CheckWire(c *wire.Checker, p string) {
 			CheckAuthMethod(c, p, x.AuthMethods[i0])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14247,7 +14517,14 @@ func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Implementation) CheckWire(c *wire.Checker, p string) {}
+func (x *Implementation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Implementation) Validate() error {
@@ -14426,6 +14703,12 @@ func (x *AgentCapabilities) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Auth.Get(); ok {
 		p := wire.Join(p, "auth")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -14682,6 +14965,12 @@ func (x *SessionCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "additionalDirectories")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14901,6 +15190,12 @@ func (x *PromptCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "embeddedContext")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15002,7 +15297,14 @@ func (x *PromptImageCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *PromptImageCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *PromptImageCapabilities) Validate() error {
@@ -15103,7 +15405,14 @@ func (x *PromptAudioCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *PromptAudioCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *PromptAudioCapabilities) Validate() error {
@@ -15204,7 +15513,14 @@ func (x *PromptEmbeddedContextCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *PromptEmbeddedContextCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *PromptEmbeddedContextCapabilities) Validate() error {
@@ -15374,6 +15690,12 @@ func (x *MCPCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "http")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15475,7 +15797,14 @@ func (x *MCPStdioCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *MCPStdioCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MCPStdioCapabilities) Validate() error {
@@ -15576,7 +15905,14 @@ func (x *MCPHTTPCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *MCPHTTPCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *MCPHTTPCapabilities) Validate() error {
@@ -15677,7 +16013,14 @@ func (x *SessionDeleteCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionDeleteCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionDeleteCapabilities) Validate() error {
@@ -15781,7 +16124,14 @@ func (x *SessionAdditionalDirectoriesCapabilities) EncodeWireFields(e *wire.Enco
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionAdditionalDirectoriesCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *SessionAdditionalDirectoriesCapabilities) Validate() error {
@@ -15884,7 +16234,14 @@ func (x *AgentAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentAuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *AgentAuthCapabilities) Validate() error {
@@ -16290,6 +16647,12 @@ func (x *AuthMethodTerminal) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16473,7 +16836,14 @@ func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {}
+func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *EnvVariable) Validate() error {
@@ -16652,6 +17022,12 @@ func (x *AuthMethodAgent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16751,7 +17127,14 @@ func (x *LoginAuthResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *LoginAuthResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LoginAuthResponse) Validate() error {
@@ -16850,7 +17233,14 @@ func (x *LogoutAuthResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutAuthResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutAuthResponse) Validate() error {
@@ -17080,6 +17470,12 @@ func (x *NewSessionResponse) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.AvailableCommands {
 			p := wire.JoinIndex(p, i0)
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -17470,6 +17866,12 @@ func (x *Select) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Category.Get(); ok {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 	{
 		p := wire.Join(p, "currentValue")
@@ -17892,6 +18294,12 @@ func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -18147,6 +18555,12 @@ func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Options {
 			p := wire.JoinIndex(p, i0)
 			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -18508,6 +18922,12 @@ func (x *Boolean) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "category")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -18810,6 +19230,12 @@ func (x *Command) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "input")
 		CheckAvailableCommandInput(c, p, v)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19048,7 +19474,14 @@ func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {}
+func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TextCommandInput) Validate() error {
@@ -19452,6 +19885,12 @@ func (x *ListSessionsResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "nextCursor")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19714,6 +20153,12 @@ func (x *SessionInfo) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid date-time", string(v))
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19856,7 +20301,14 @@ func (x *DeleteSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *DeleteSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *DeleteSessionResponse) Validate() error {
@@ -20064,6 +20516,12 @@ func (x *ResumeSessionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -20163,7 +20621,14 @@ func (x *CloseSessionResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *CloseSessionResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CloseSessionResponse) Validate() error {
@@ -20262,7 +20727,14 @@ func (x *CancelToolCallResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *CancelToolCallResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CancelToolCallResponse) Validate() error {
@@ -20361,7 +20833,14 @@ func (x *CancelTerminalResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *CancelTerminalResponse) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CancelTerminalResponse) Validate() error {
@@ -20512,6 +20991,12 @@ func (x *SetSessionConfigOptionResponse) CheckWire(c *wire.Checker, p string) {
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -20648,6 +21133,12 @@ func (x *PromptResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "messageId")
 		x.MessageID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -20911,6 +21402,12 @@ func (x *UnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p strin
 			x.Supported[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -21035,6 +21532,12 @@ func (x *SessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -21448,6 +21951,12 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -22075,6 +22584,12 @@ func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -22327,6 +22842,12 @@ func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckContentBlock(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -22583,6 +23104,12 @@ func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -22837,6 +23364,12 @@ func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23088,6 +23621,12 @@ func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "content")
 		CheckToolCallContent(c, p, x.Content)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -23420,6 +23959,12 @@ func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "capabilities")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -23541,7 +24086,14 @@ func (x *TerminalOutput) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {}
+func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TerminalOutput) Validate() error {
@@ -23712,7 +24264,14 @@ func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {}
+func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TerminalExitStatus) Validate() error {
@@ -23865,6 +24424,12 @@ func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24005,6 +24570,12 @@ func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cancel")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24106,7 +24677,14 @@ func (x *TerminalCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TerminalCancelCapabilities) Validate() error {
@@ -24250,6 +24828,12 @@ func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24377,6 +24961,12 @@ func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "plan")
 		CheckPlanUpdateContent(c, p, x.Plan)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -24664,6 +25254,12 @@ func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
 			x.Entries[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -24871,6 +25467,12 @@ func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "status")
 		x.Status.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -25144,6 +25746,12 @@ func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -25295,6 +25903,12 @@ func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.ConfigOptions {
 			p := wire.JoinIndex(p, i0)
 			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -25479,6 +26093,12 @@ func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q is not a valid date-time", string(v))
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -25656,6 +26276,12 @@ func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cost")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -25797,7 +26423,14 @@ func (x *Cost) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cost) CheckWire(c *wire.Checker, p string) {}
+func (x *Cost) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Cost) Validate() error {
@@ -25984,6 +26617,12 @@ func (x *Notice) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "title")
 		if utf8.RuneCountInString(string(x.Title)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -26286,6 +26925,12 @@ func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
 			CheckContentBlock(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -26535,6 +27180,12 @@ func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "content")
 		CheckContentBlock(c, p, x.Content)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -26660,6 +27311,12 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -26893,6 +27550,12 @@ func (x *UpdateSessionNotification2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "update")
 		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -27161,6 +27824,12 @@ func (x *BackgroundTerminal) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -27284,6 +27953,12 @@ func (x *BackgroundToolCall) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -27453,6 +28128,12 @@ func (x *RunningStateUpdate) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -27966,6 +28647,12 @@ func (x *EndTurn) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -28154,6 +28841,12 @@ func (x *MaxTokens) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -28347,6 +29040,12 @@ func (x *MaxTurnRequests) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -28535,6 +29234,12 @@ func (x *Refusal) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -28734,6 +29439,12 @@ func (x *Cancelled) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -28961,6 +29672,12 @@ func (x *IdleStateUpdateError) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if v, ok := x.Error.Get(); ok {
 		p := wire.Join(p, "error")
 		v.CheckWire(c, p)
@@ -29133,6 +29850,12 @@ func (x *None) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -29310,6 +30033,12 @@ func (x *RequiresActionStateUpdate) CheckWire(c *wire.Checker, p string) {
 		for i1 := range v {
 			p := wire.JoinIndex(p, i1)
 			CheckBackgroundWork(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -29729,6 +30458,12 @@ func (x *Idle) CheckWire(c *wire.Checker, p string) {
 			CheckBackgroundWork(c, p, v[i1])
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -29852,6 +30587,12 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -30037,7 +30778,7 @@ func (x *ClientRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
-	if x.Params != nil {
+	if x.Params != nil && string(x.Params) != "null" {
 		p := wire.Join(p, "params")
 		x.Params.CheckWire(c, p)
 	}
@@ -30258,6 +30999,12 @@ func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30436,6 +31183,12 @@ func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "elicitation")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30577,6 +31330,12 @@ func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "terminal")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30680,7 +31439,14 @@ func (x *TerminalAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *TerminalAuthCapabilities) Validate() error {
@@ -30850,6 +31616,12 @@ func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "url")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -30951,7 +31723,14 @@ func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationFormCapabilities) Validate() error {
@@ -31052,7 +31831,14 @@ func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {}
+func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ElicitationURLCapabilities) Validate() error {
@@ -31181,6 +31967,12 @@ func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "methodId")
 		x.MethodID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -31286,7 +32078,14 @@ func (x *LogoutAuthRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {}
+func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *LogoutAuthRequest) Validate() error {
@@ -31502,6 +32301,12 @@ func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.MCPServers {
 			p := wire.JoinIndex(p, i0)
 			CheckMCPServer(c, p, x.MCPServers[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -31838,6 +32643,12 @@ func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 			x.Headers[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -31978,7 +32789,14 @@ func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {}
+func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *HTTPHeader) Validate() error {
@@ -32205,6 +33023,12 @@ func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
 			x.Env[i0].CheckWire(c, p)
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -32376,6 +33200,12 @@ func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "cursor")
 		v.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -32499,6 +33329,12 @@ func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -32791,6 +33627,12 @@ func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "replayFrom")
 		CheckReplayFrom(c, p, v)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -33009,7 +33851,14 @@ func (x *ReplayFromStart) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {}
+func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *ReplayFromStart) Validate() error {
@@ -33149,6 +33998,12 @@ func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -33302,6 +34157,12 @@ func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "toolCallId")
 		x.ToolCallID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -33454,6 +34315,12 @@ func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "terminalId")
 		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -33762,6 +34629,12 @@ func (x *ID) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	{
 		p := wire.Join(p, "value")
 		x.Value.CheckWire(c, p)
@@ -33944,6 +34817,12 @@ func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p stri
 	{
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -34135,6 +35014,12 @@ func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
 		for i0 := range x.Prompt {
 			p := wire.JoinIndex(p, i0)
 			CheckContentBlock(c, p, x.Prompt[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
 		}
 	}
 }
@@ -34835,6 +35720,12 @@ func (x *RequestPermissionResponse) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "outcome")
 		CheckRequestPermissionOutcome(c, p, x.Outcome)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -35072,7 +35963,14 @@ func (x *CancelledPermissionOutcome) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {}
+func (x *CancelledPermissionOutcome) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *CancelledPermissionOutcome) Validate() error {
@@ -35195,6 +36093,12 @@ func (x *SelectedPermissionOutcome) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "optionId")
 		x.OptionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
 	}
 }
 
@@ -35522,6 +36426,12 @@ func (x *Accept) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Accept) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
 		for _, k1 := range wire.SortedKeys(v) {
@@ -36059,7 +36969,14 @@ func (x *Decline) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Decline) CheckWire(c *wire.Checker, p string) {}
+func (x *Decline) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Decline) Validate() error {
@@ -36180,7 +37097,14 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cancel) CheckWire(c *wire.Checker, p string) {}
+func (x *Cancel) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Cancel) Validate() error {
@@ -36719,6 +37643,12 @@ func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -36926,6 +37856,12 @@ func (x *CancelSessionNotification2) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -37055,6 +37991,12 @@ func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -37072,6 +38014,129 @@ func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// completeAgentNotificationParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentNotificationParams(v AgentNotificationParams) bool {
+	switch v.(type) {
+	case *UpdateSessionNotification:
+		return false
+	case *CompleteElicitationNotification:
+		return true
+	case *ExtNotification:
+		return true
+	}
+	return false
+}
+
+// completeAgentRequestParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentRequestParams(v AgentRequestParams) bool {
+	switch v.(type) {
+	case *RequestPermissionRequest:
+		return true
+	case *CreateElicitationRequest:
+		return false
+	case *ExtMethodRequest:
+		return true
+	}
+	return false
+}
+
+// completeAgentResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentResponse(v AgentResponse) bool {
+	switch v.(type) {
+	case *Result:
+		return false
+	case *Error:
+		return true
+	}
+	return false
+}
+
+// completeClientResponse reports whether Validate checks everything the schema asks of v's variant.
+func completeClientResponse(v ClientResponse) bool {
+	switch v.(type) {
+	case *ClientResponseResult:
+		return false
+	case *ClientResponseError:
+		return true
+	}
+	return false
+}
+
+// completeElicitationPropertySchema reports whether Validate checks everything the schema asks of v's variant.
+func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
+	switch v.(type) {
+	case *StringPropertySchema:
+		return false
+	case *NumberPropertySchema:
+		return true
+	case *IntegerPropertySchema:
+		return true
+	case *BooleanPropertySchema:
+		return true
+	case *MultiSelectPropertySchema:
+		return true
+	}
+	return false
+}
+
+// completeSessionUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeSessionUpdate(v SessionUpdate) bool {
+	switch v.(type) {
+	case *UserMessageChunk:
+		return true
+	case *UserMessage:
+		return true
+	case *AgentMessageChunk:
+		return true
+	case *AgentMessage:
+		return true
+	case *AgentThoughtChunk:
+		return true
+	case *AgentThought:
+		return true
+	case *StateUpdate:
+		return false
+	case *ToolCallContentChunk:
+		return true
+	case *ToolCallUpdate:
+		return true
+	case *TerminalUpdate:
+		return true
+	case *TerminalOutputChunk:
+		return true
+	case *PlanUpdate:
+		return true
+	case *AvailableCommandsUpdate:
+		return true
+	case *ConfigOptionUpdate:
+		return true
+	case *SessionInfoUpdate:
+		return true
+	case *UsageUpdate:
+		return true
+	case *Notice:
+		return true
+	case *CompactionUpdate:
+		return true
+	case *CompactionSummaryChunk:
+		return true
+	}
+	return false
+}
+
+// completeStateUpdate2 reports whether Validate checks everything the schema asks of v's variant.
+func completeStateUpdate2(v StateUpdate2) bool {
+	switch v.(type) {
+	case *RunningStateUpdate:
+		return true
+	case *Idle:
+		return false
+	case *RequiresActionStateUpdate:
+		return true
+	}
+	return false
 }
 
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
@@ -37142,7 +38207,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentNotification).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*AgentNotification)
+				return func() bool {
+					u, ok := x.Params.Get()
+					return !ok || completeAgentNotificationParams(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentNotification)
 				return v, v.DecodeWire(d)
@@ -37157,7 +38229,14 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*AgentRequest).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*AgentRequest)
+				return func() bool {
+					u, ok := x.Params.Get()
+					return !ok || completeAgentRequestParams(u)
+				}()
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(AgentRequest)
 				return v, v.DecodeWire(d)
@@ -37174,6 +38253,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckAgentResponse(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(AgentResponse)
+				return completeAgentResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeAgentResponse(d)
 			},
@@ -37584,6 +38667,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckClientResponse(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ClientResponse)
+				return completeClientResponse(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeClientResponse(d)
 			},
@@ -38071,6 +39158,10 @@ func Lookup(id string) (wire.Codec, bool) {
 				CheckElicitationPropertySchema(c, p, u)
 			},
 			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(ElicitationPropertySchema)
+				return completeElicitationPropertySchema(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationPropertySchema(d)
 			},
@@ -39539,7 +40630,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(SessionUpdate)
 				CheckSessionUpdate(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(SessionUpdate)
+				return completeSessionUpdate(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeSessionUpdate(d)
 			},
@@ -39586,7 +40681,11 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(StateUpdate2)
 				CheckStateUpdate2(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				u, _ := v.(StateUpdate2)
+				return completeStateUpdate2(u)
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeStateUpdate2(d)
 			},
@@ -40022,7 +41121,11 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UpdateSessionNotification2).CheckWire(c, p)
 			},
-			Complete: true,
+			Complete: false,
+			CompleteValue: func(v any) bool {
+				x := v.(*UpdateSessionNotification2)
+				return (x.Update == nil || completeSessionUpdate(x.Update))
+			},
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UpdateSessionNotification2)
 				return v, v.DecodeWire(d)

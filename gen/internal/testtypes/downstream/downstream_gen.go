@@ -540,7 +540,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}
@@ -711,7 +711,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil {
+	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		x.Meta.CheckWire(c, p)
 	}

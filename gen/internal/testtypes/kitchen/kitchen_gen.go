@@ -851,6 +851,12 @@ func (x *Envelope) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
 	if x.Priority != nil {
 		p := wire.Join(p, "priority")
 		(*x.Priority).CheckWire(c, p)
