@@ -1117,6 +1117,44 @@ func variantOfKind(u *model.UnionType, k string) *model.Variant {
 	return nil
 }
 
+// keySet numbers the member names that decide among variants, in order of
+// first appearance, for PeekKeys and PeekFirst bit sets.
+type keySet struct {
+	keys  []string
+	index map[string]int
+}
+
+func newKeySet(sets [][]string) keySet {
+	ks := keySet{index: map[string]int{}}
+	for _, set := range sets {
+		for _, k := range set {
+			if _, ok := ks.index[k]; !ok {
+				ks.index[k] = len(ks.keys)
+				ks.keys = append(ks.keys, k)
+			}
+		}
+	}
+	return ks
+}
+
+// literal is the []string literal of the names, in their numbering.
+func (ks keySet) literal() jen.Code {
+	var lits []jen.Code
+	for _, k := range ks.keys {
+		lits = append(lits, jen.Lit(k))
+	}
+	return jen.Index().String().Values(lits...)
+}
+
+// mask is the bit set of the given names.
+func (ks keySet) mask(names []string) uint64 {
+	var m uint64
+	for _, k := range names {
+		m |= 1 << uint(ks.index[k])
+	}
+	return m
+}
+
 // decodeFallback decodes the next value, whatever it is, into the union's
 // fallback variant.
 func decodeFallback(f *model.Variant) []jen.Code {
@@ -1259,32 +1297,20 @@ func (g *gen) unionType(t *model.Type) error {
 			firstDeclared := arrays[0]
 			// Object elements: most required members first, as for objects.
 			sort.SliceStable(arrays, func(i, j int) bool { return len(arrays[i].ItemKeys) > len(arrays[j].ItemKeys) })
-			var keys []string
-			index := map[string]int{}
+			var sets [][]string
 			for _, v := range arrays {
-				for _, k := range v.ItemKeys {
-					if _, ok := index[k]; !ok {
-						index[k] = len(keys)
-						keys = append(keys, k)
-					}
-				}
+				sets = append(sets, v.ItemKeys)
 			}
-			var lits []jen.Code
-			for _, k := range keys {
-				lits = append(lits, jen.Lit(k))
-			}
+			ks := newKeySet(sets)
 			arr := []jen.Code{
-				jen.List(jen.Id("first"), jen.Id("set"), jen.Err()).Op(":=").Id("d").Dot("PeekFirst").Call(jen.Index().String().Values(lits...)),
+				jen.List(jen.Id("first"), jen.Id("set"), jen.Err()).Op(":=").Id("d").Dot("PeekFirst").Call(ks.literal()),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				jen.Id("_").Op("=").Id("set"),
 			}
 			for _, v := range arrays {
 				cond := jen.Id("first").Op("==").Add(wire(kinds[v.ItemKind]))
 				if v.ItemKind == "object" {
-					var mask uint64
-					for _, k := range v.ItemKeys {
-						mask |= 1 << uint(index[k])
-					}
+					mask := ks.mask(v.ItemKeys)
 					cond = cond.Op("&&").Id("set").Op("&").Lit(mask).Op("==").Lit(mask)
 				}
 				arr = append(arr, jen.If(cond).Block(decodeVariant(v, false)...))
@@ -1299,30 +1325,18 @@ func (g *gen) unionType(t *model.Type) error {
 			if len(objects) == 1 && u.Fallback == nil {
 				obj = decodeVariant(objects[0], false)
 			} else {
-				var keys []string
-				index := map[string]int{}
+				var sets [][]string
 				for _, v := range objects {
-					for _, k := range v.Keys {
-						if _, ok := index[k]; !ok {
-							index[k] = len(keys)
-							keys = append(keys, k)
-						}
-					}
+					sets = append(sets, v.Keys)
 				}
-				var lits []jen.Code
-				for _, k := range keys {
-					lits = append(lits, jen.Lit(k))
-				}
+				ks := newKeySet(sets)
 				obj = append(obj,
-					jen.List(jen.Id("set"), jen.Err()).Op(":=").Id("d").Dot("PeekKeys").Call(jen.Index().String().Values(lits...)),
+					jen.List(jen.Id("set"), jen.Err()).Op(":=").Id("d").Dot("PeekKeys").Call(ks.literal()),
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				)
 				var alts []string
 				for _, v := range objects {
-					var mask uint64
-					for _, k := range v.Keys {
-						mask |= 1 << uint(index[k])
-					}
+					mask := ks.mask(v.Keys)
 					alts = append(alts, v.Type.Name+" ("+strings.Join(v.Keys, ", ")+")")
 					obj = append(obj, jen.If(jen.Id("set").Op("&").Lit(mask).Op("==").Lit(mask)).Block(decodeVariant(v, false)...))
 				}
