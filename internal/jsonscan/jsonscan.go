@@ -4,8 +4,10 @@
 // the JSON pointer of the offending value, what lenient decoders let through:
 // invalid UTF-8, duplicate object keys, lone UTF-16 surrogate escapes,
 // unescaped control characters (NUL included), data after the value, and
-// nesting deeper than a limit. It never panics and its recursion is bounded by
-// that limit, so any input is safe.
+// nesting deeper than a limit, and number literals too long to be checked
+// in time proportional to their size. It never panics, and its recursion is
+// bounded by the depth limit, which is itself capped at MaxDepthCeiling, so
+// any input with any limit is safe.
 //
 // Values come out as the types github.com/santhosh-tekuri/jsonschema/v6
 // validates: map[string]any, []any, string, json.Number, bool and nil.
@@ -26,20 +28,46 @@ import (
 // deeper than any protocol message and far below what would strain the stack.
 const DefaultMaxDepth = 1000
 
+// MaxDepthCeiling is the largest nesting limit Parse applies: a larger
+// maxDepth is lowered to it. The parser recurses once per level, a few
+// hundred bytes of stack each, so at the ceiling one parse needs a few MiB of
+// stack, and the values it returns are shallow enough for every recursive
+// consumer (schema validation, encoding/json, whose own decoder stops at the
+// same 10000 levels) to walk safely.
+const MaxDepthCeiling = 10000
+
+// MaxNumberDigits and MaxNumberExponent bound a number literal: at most
+// MaxNumberDigits digits in all (integer, fraction and exponent digits,
+// leading zeros included) and an exponent within ±MaxNumberExponent. A
+// longer literal is a NumberTooLong error.
+//
+// The bounds keep the cost of checking a number constant: a schema validator
+// that reads numbers exactly (as big.Rat does) spends time quadratic in the
+// digits and linear in the exponent, so an unbounded literal on one line
+// could cost minutes. No protocol number comes near them: every integer
+// field fits in 20 digits (uint64), a float64 is written exactly in at most
+// 17 significant digits with an exponent within ±324, and 100 digits leave
+// room for decimals from arbitrary-precision producers.
+const (
+	MaxNumberDigits   = 100
+	MaxNumberExponent = 400
+)
+
 // Kind classifies a parse error.
 type Kind int
 
 // The kinds of parse error.
 const (
-	Syntax       Kind = iota // a byte that JSON does not allow here
-	EOF                      // the input ends inside a value (a truncated line)
-	BadUTF8                  // bytes that are not valid UTF-8
-	Control                  // an unescaped control character (NUL included) inside a string
-	Surrogate                // a \u escape that is half of a UTF-16 surrogate pair
-	DuplicateKey             // the same key twice in one object
-	TooDeep                  // nesting beyond the limit
-	Trailing                 // data after the top-level value
-	Empty                    // no value at all
+	Syntax        Kind = iota // a byte that JSON does not allow here
+	EOF                       // the input ends inside a value (a truncated line)
+	BadUTF8                   // bytes that are not valid UTF-8
+	Control                   // an unescaped control character (NUL included) inside a string
+	Surrogate                 // a \u escape that is half of a UTF-16 surrogate pair
+	DuplicateKey              // the same key twice in one object
+	TooDeep                   // nesting beyond the limit
+	Trailing                  // data after the top-level value
+	Empty                     // no value at all
+	NumberTooLong             // a valid number literal beyond MaxNumberDigits or MaxNumberExponent
 )
 
 // Error is a parse failure: where it happened and why, in words meant for the
@@ -59,11 +87,15 @@ func (e *Error) Error() string {
 }
 
 // Parse parses data as one JSON value. maxDepth bounds the nesting of arrays
-// and objects (0 means DefaultMaxDepth). Leading and trailing whitespace is
-// allowed; anything else after the value is an error.
+// and objects (0 means DefaultMaxDepth; above MaxDepthCeiling means
+// MaxDepthCeiling). Leading and trailing whitespace is allowed; anything
+// else after the value is an error.
 func Parse(data []byte, maxDepth int) (any, error) {
 	if maxDepth <= 0 {
 		maxDepth = DefaultMaxDepth
+	}
+	if maxDepth > MaxDepthCeiling {
+		maxDepth = MaxDepthCeiling
 	}
 	p := parser{data: data, maxDepth: maxDepth}
 	p.skipSpace()
@@ -313,12 +345,15 @@ func (p *parser) number() (any, error) {
 	if i < len(d) && d[i] == '-' {
 		i++
 	}
+	digits := 0 // every digit of the literal, for MaxNumberDigits
 	switch {
 	case i < len(d) && d[i] == '0':
 		i++
+		digits++
 	case i < len(d) && d[i] >= '1' && d[i] <= '9':
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
+			digits++
 		}
 	default:
 		p.pos = i
@@ -332,8 +367,10 @@ func (p *parser) number() (any, error) {
 		}
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
 			i++
+			digits++
 		}
 	}
+	expBig := false // the exponent's value is beyond MaxNumberExponent
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
@@ -343,11 +380,23 @@ func (p *parser) number() (any, error) {
 			p.pos = i
 			return nil, p.badNumber(start, "a digit in the exponent")
 		}
+		exp := 0
 		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			if !expBig {
+				exp = exp*10 + int(d[i]-'0')
+				expBig = exp > MaxNumberExponent
+			}
 			i++
+			digits++
 		}
 	}
 	p.pos = i
+	switch {
+	case digits > MaxNumberDigits:
+		return nil, p.fail(NumberTooLong, start, "number literal too long: %d digits, more than the %d accepted", digits, MaxNumberDigits)
+	case expBig:
+		return nil, p.fail(NumberTooLong, start, "number literal too long: its exponent is beyond ±%d", MaxNumberExponent)
+	}
 	return json.Number(d[start:i]), nil
 }
 

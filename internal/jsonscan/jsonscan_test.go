@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,6 +87,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad hex", `"\u12g4"`, Syntax, "", "four hex digits"},
 		{"NaN", `NaN`, Syntax, "", "a value expected"},
 		{"pointer escape", `{"a/b":{"c~d":[}}`, Syntax, "/a~1b/c~0d/0", "a value expected"},
+		{"long integer", `{"id":` + strings.Repeat("9", 1_000_000) + `}`, NumberTooLong, "/id", "number literal too long: 1000000 digits"},
+		{"long fraction", `[0.` + strings.Repeat("0", 100) + `1]`, NumberTooLong, "/0", "102 digits"},
+		{"huge exponent", `{"used":-1e999999}`, NumberTooLong, "/used", "exponent is beyond ±400"},
+		{"tiny exponent", `[1E-401]`, NumberTooLong, "/0", "exponent is beyond ±400"},
+		{"padded exponent", `1e` + strings.Repeat("0", 99) + `1`, NumberTooLong, "", "101 digits"},
+		{"long number then bad byte", `[` + strings.Repeat("1", 200) + `x]`, NumberTooLong, "/0", "200 digits"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tc.in), 0)
@@ -95,6 +104,72 @@ func TestParseErrors(t *testing.T) {
 				t.Fatalf("got kind %d pointer %q msg %q; want kind %d pointer %q msg containing %q", e.Kind, e.Pointer, e.Msg, tc.kind, tc.pointer, tc.msg)
 			}
 		})
+	}
+}
+
+// TestNumberBounds: the literals at the bounds are accepted as they are, one
+// digit or one exponent step beyond is a NumberTooLong error at the
+// literal's first byte, and the message never echoes the literal.
+func TestNumberBounds(t *testing.T) {
+	for _, in := range []string{
+		strings.Repeat("9", MaxNumberDigits),
+		"-0." + strings.Repeat("1", MaxNumberDigits-1),
+		"1e400", "1E+400", "-2.5e-400", "1e0000400",
+		"18446744073709551615", "-9223372036854775808", "4.9406564584124654e-324", "1.7976931348623157e308",
+	} {
+		v, err := Parse([]byte(in), 0)
+		if err != nil || v != json.Number(in) {
+			t.Errorf("%s: got %v, %v; want the number", in, v, err)
+		}
+	}
+	for _, in := range []string{
+		strings.Repeat("9", MaxNumberDigits+1),
+		"-0." + strings.Repeat("1", MaxNumberDigits),
+		"1e401", "1E+401", "-2.5e-401", "1e" + strings.Repeat("9", 30),
+	} {
+		_, err := Parse([]byte(`{"a":[`+in+`]}`), 0)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != NumberTooLong || e.Pointer != "/a/0" || e.Offset != 6 {
+			t.Errorf("%.20s…: got %#v, want NumberTooLong at /a/0, byte 6", in, err)
+			continue
+		}
+		if strings.Contains(e.Error(), in) {
+			t.Errorf("%.20s…: the message echoes the literal: %s", in, e.Error())
+		}
+	}
+}
+
+// TestDepthCeiling: a 3 MB line of '[' with any depth limit stops at
+// MaxDepthCeiling levels, with a few MiB of stack at most.
+func TestDepthCeiling(t *testing.T) {
+	in := bytes.Repeat([]byte("["), 3<<20)
+	for _, limit := range []int{MaxDepthCeiling + 1, 100_000_000, int(^uint(0) >> 1)} {
+		var stack uint64
+		var err error
+		done := make(chan struct{})
+		go func() {
+			// A fresh goroutine: its stack grows with the recursion
+			// and is still grown when it reads the statistics.
+			defer close(done)
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err = Parse(in, limit)
+			runtime.ReadMemStats(&after)
+			stack = after.StackInuse - min(after.StackInuse, before.StackInuse)
+		}()
+		<-done
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != TooDeep || e.Offset != MaxDepthCeiling {
+			t.Fatalf("limit %d: got %v, want TooDeep at byte %d", limit, err, MaxDepthCeiling)
+		}
+		t.Logf("limit %d: stack grew by %d KiB", limit, stack>>10)
+		if stack > 16<<20 {
+			t.Errorf("limit %d: the stack grew by %d MiB, want at most 16 MiB", limit, stack>>20)
+		}
+	}
+	ok := strings.Repeat("[", MaxDepthCeiling) + strings.Repeat("]", MaxDepthCeiling)
+	if _, err := Parse([]byte(ok), 100_000_000); err != nil {
+		t.Errorf("nesting of exactly MaxDepthCeiling levels: %v", err)
 	}
 }
 
@@ -114,6 +189,15 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		v, err := Parse(in, 64)
+		var e *Error
+		if errors.As(err, &e) && e.Kind == NumberTooLong {
+			// A bound of this checker, not of JSON: a valid literal
+			// starts there, and it is over a bound.
+			if !overBounds(in[e.Offset:]) {
+				t.Fatalf("NumberTooLong on %q at byte %d, which starts no over-long literal", in, e.Offset)
+			}
+			return
+		}
 		if err != nil {
 			return
 		}
@@ -128,4 +212,24 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q (-encoding/json +jsonscan):\n%s", in, d)
 		}
 	})
+}
+
+var numberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?(?:[eE][+-]?([0-9]+))?`)
+
+// overBounds reports whether b starts with a JSON number literal beyond
+// MaxNumberDigits or MaxNumberExponent.
+func overBounds(b []byte) bool {
+	m := numberRE.FindSubmatch(b)
+	if m == nil {
+		return false
+	}
+	digits := 0
+	for _, c := range m[0] {
+		if c >= '0' && c <= '9' {
+			digits++
+		}
+	}
+	exp := strings.TrimLeft(string(m[3]), "0")
+	n, _ := strconv.Atoi(exp)
+	return digits > MaxNumberDigits || len(exp) > 3 || n > MaxNumberExponent
 }
