@@ -1,0 +1,17 @@
+// The SDK entrypoints recorded, each with the folder its traces go to and
+// the scenarios it runs.
+
+import * as v1 from "./v1.mjs";
+
+export const ENTRYPOINTS = [
+  {
+    dir: "v1",
+    module: "@agentclientprotocol/sdk",
+    scenarios: () => v1.withApps(v1.scenarios(false), false),
+  },
+  {
+    dir: "v1-unstable",
+    module: "@agentclientprotocol/sdk/unstable",
+    scenarios: () => v1.withApps(v1.scenarios(true), true),
+  },
+];
