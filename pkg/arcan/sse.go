@@ -1,471 +1,74 @@
 package arcan
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
-	"fmt"
 	"io"
-	"math"
-	"strings"
-	"time"
+
+	"github.com/agentproto/agentproto/pkg/sse"
 )
+
+// Arcan streams AgentEvents as Server-Sent Events, one "data: {json}\n\n"
+// frame per event, with ":" comments as keep-alives. The framing itself is
+// protocol-neutral and lives in package sse; the names below keep Arcan's
+// API to it.
 
 // DefaultMaxEventSize is the size limit an [SSEReader] applies unless
 // [WithMaxEventSize] sets another: 64 MiB, far above any event Arcan sends
-// (tool outputs included), yet small enough that a stream that never ends a
-// line cannot exhaust memory.
-const DefaultMaxEventSize = 64 << 20
+// (tool outputs included). See [sse.DefaultMaxEventSize].
+const DefaultMaxEventSize = sse.DefaultMaxEventSize
 
 // ErrEventTooLarge is the cause of the [SSEError] that [SSEReader.Next]
-// returns for an event over the size limit. The reader has skipped that event
-// and can go on reading.
-var ErrEventTooLarge = errors.New("event exceeds the size limit")
+// returns for an event over the size limit; it is [sse.ErrEventTooLarge].
+var ErrEventTooLarge = sse.ErrEventTooLarge
 
-// SSEError reports a problem with one event of a stream, at the line where the
-// event started. It does not end the stream: the next call to
-// [SSEReader.Next] reads the following event.
-type SSEError struct {
-	// Line is the 1-based line number where the event started.
-	Line int
-	// Err is the cause, such as ErrEventTooLarge.
-	Err error
-}
+// SSEError reports a problem with one event of a stream, at the line where
+// the event started. See [sse.Error].
+type SSEError = sse.Error
 
-func (e *SSEError) Error() string {
-	return fmt.Sprintf("arcan: SSE event at line %d: %v", e.Line, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *SSEError) Unwrap() error { return e.Err }
-
-// SSEEvent is one event read from or written to a Server-Sent Events stream.
-type SSEEvent struct {
-	// Data is the event's data: the values of its "data:" lines joined with
-	// "\n". For an Arcan stream it is one AgentEvent as JSON. Each event owns
-	// its Data; the reader does not reuse it.
-	Data []byte
-	// ID is the last event ID in effect when the event was dispatched: the
-	// value of the most recent "id:" line of the stream, in this event or an
-	// earlier one, as the SSE standard defines it. Empty when the stream sent
-	// none. Arcan's native stream sends no ids.
-	ID string
-	// Event is the event type from an "event:" line of this event, or "" when
-	// it has none (which SSE clients treat as "message").
-	Event string
-	// Line is the 1-based line number of the event's first field line. It is
-	// set by SSEReader and ignored by SSEWriter.
-	Line int
-}
+// SSEEvent is one event read from or written to a Server-Sent Events stream;
+// for an Arcan stream its Data is one AgentEvent as JSON. See [sse.Event].
+type SSEEvent = sse.Event
 
 // SSEReaderOption configures an [SSEReader].
-type SSEReaderOption func(*SSEReader)
+type SSEReaderOption = sse.ReaderOption
 
-// WithMaxEventSize sets the size limit in bytes for one event: an event is too
-// large when one of its lines (terminator excluded) or its joined data is
-// longer than n. Values below 1 keep the default, [DefaultMaxEventSize].
-func WithMaxEventSize(n int) SSEReaderOption {
-	return func(r *SSEReader) {
-		if n > 0 {
-			r.max = n
-		}
-	}
-}
+// WithMaxEventSize sets the size limit in bytes for one event. See
+// [sse.WithMaxEventSize].
+func WithMaxEventSize(n int) SSEReaderOption { return sse.WithMaxEventSize(n) }
 
-// SSEReader reads events from a Server-Sent Events stream, such as the
-// "data: {json}\n\n" frames of Arcan's event stream, following the parsing
-// rules of the HTML standard's event-stream format:
-//
-//   - lines end with "\n", "\r\n" or a lone "\r", in any mix; a byte-order
-//     mark at the start of the stream is skipped;
-//   - a blank line ends an event; an event without any "data:" line is not
-//     reported;
-//   - lines starting with ":" are comments (Arcan's keep-alives) and are
-//     ignored;
-//   - a field line is "name:value" or "name: value" (one space after the
-//     colon is dropped), or a bare "name" with an empty value; the fields are
-//     data (repeated lines are joined with "\n"), id, event and retry; other
-//     names are ignored;
-//   - an event whose data is exactly "[DONE]" ends the stream, as in the AI
-//     SDK adapters: Next returns io.EOF and reads nothing further;
-//   - an event cut off by the end of the stream, without its final blank line,
-//     is still reported.
-//
-// Data bytes are passed on as they are, not decoded: invalid UTF-8 is left for
-// the JSON decoder to report. Memory stays bounded by the size limit (see
-// [WithMaxEventSize]) whatever the input.
-//
-// An SSEReader is not safe for concurrent use.
-type SSEReader struct {
-	br  *bufio.Reader
-	max int
-
-	line    int  // lines started so far
-	skipLF  bool // the previous line ended with "\r": a following "\n" belongs to it
-	done    bool // "[DONE]" was read
-	err     error
-	lineBuf []byte
-
-	lastID   string
-	retry    time.Duration
-	hasRetry bool
-
-	// the event being assembled
-	data      []byte
-	hasData   bool
-	eventType string
-	evLine    int
-	tooLarge  bool
-}
+// SSEReader reads events from a Server-Sent Events stream, such as Arcan's
+// event stream, skipping its keep-alive comments. See [sse.Reader] for the
+// parsing rules and limits.
+type SSEReader = sse.Reader
 
 // NewSSEReader returns a reader of the SSE stream r.
 func NewSSEReader(r io.Reader, opts ...SSEReaderOption) *SSEReader {
-	sr := &SSEReader{max: DefaultMaxEventSize}
-	for _, o := range opts {
-		o(sr)
-	}
-	sr.br = bufio.NewReaderSize(r, 64<<10)
-	return sr
+	return sse.NewReader(r, opts...)
 }
 
-// Next returns the next event of the stream. At the end of the stream, or after
-// a "[DONE]" event, it returns io.EOF. For an event over the size limit it
-// returns an [*SSEError] wrapping [ErrEventTooLarge] that names the line
-// where the event started; the event is skipped and the following call goes
-// on with the next one. Any other error comes from the underlying reader and
-// is returned again by every later call.
-func (r *SSEReader) Next() (SSEEvent, error) {
-	if r.err != nil {
-		return SSEEvent{}, r.err
-	}
-	if r.done {
-		return SSEEvent{}, io.EOF
-	}
-	for {
-		line, truncated, err := r.readLine()
-		if err == io.EOF {
-			// The stream ended: report an event that lacks its final blank line.
-			if ev, ok, evErr := r.dispatch(); ok || evErr != nil {
-				return ev, evErr
-			}
-			r.err = io.EOF
-			return SSEEvent{}, io.EOF
-		}
-		if err != nil {
-			r.err = fmt.Errorf("arcan: reading SSE stream at line %d: %w", r.line+1, err)
-			return SSEEvent{}, r.err
-		}
-		if len(line) == 0 && !truncated {
-			if ev, ok, evErr := r.dispatch(); ok || evErr != nil {
-				return ev, evErr
-			}
-			continue
-		}
-		if line[0] == ':' {
-			continue // a comment, however long
-		}
-		if r.evLine == 0 {
-			r.evLine = r.line
-		}
-		if truncated {
-			r.tooLarge = true
-			continue
-		}
-		r.field(line)
-	}
-}
-
-// Done reports whether the stream ended with a "[DONE]" event.
-func (r *SSEReader) Done() bool { return r.done }
-
-// Retry returns the reconnection time set by the stream's most recent valid
-// "retry:" line, and whether there was one.
-func (r *SSEReader) Retry() (time.Duration, bool) { return r.retry, r.hasRetry }
-
-// Line returns the number of lines read so far.
-func (r *SSEReader) Line() int { return r.line }
-
-// field applies one field line of the current event.
-func (r *SSEReader) field(line []byte) {
-	name, value := line, []byte(nil)
-	if i := bytes.IndexByte(line, ':'); i >= 0 {
-		name, value = line[:i], line[i+1:]
-		if len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
-		}
-	}
-	switch string(name) {
-	case "data":
-		if r.tooLarge {
-			return
-		}
-		n := len(r.data) + len(value)
-		if r.hasData {
-			n++
-		}
-		if n > r.max {
-			r.tooLarge = true
-			r.data = nil
-			return
-		}
-		if r.hasData {
-			r.data = append(r.data, '\n')
-		}
-		r.data = append(r.data, value...)
-		r.hasData = true
-	case "event":
-		r.eventType = string(value)
-	case "id":
-		if bytes.IndexByte(value, 0) < 0 {
-			r.lastID = string(value)
-		}
-	case "retry":
-		if ms, ok := parseRetry(value); ok {
-			r.retry, r.hasRetry = time.Duration(ms)*time.Millisecond, true
-		}
-	}
-}
-
-// parseRetry parses the value of a retry field: ASCII digits only, in
-// milliseconds, small enough to fit a time.Duration.
-func parseRetry(v []byte) (int64, bool) {
-	if len(v) == 0 {
-		return 0, false
-	}
-	const limit = math.MaxInt64 / int64(time.Millisecond)
-	var n int64
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-		if n > limit {
-			return 0, false
-		}
-	}
-	return n, true
-}
-
-// dispatch ends the current event. It reports the event (ok), the error for an
-// oversized one, or neither when the event had no data.
-func (r *SSEReader) dispatch() (ev SSEEvent, ok bool, err error) {
-	defer r.resetEvent()
-	if r.tooLarge {
-		return SSEEvent{}, false, &SSEError{Line: r.evLine, Err: fmt.Errorf("%w of %d bytes", ErrEventTooLarge, r.max)}
-	}
-	if !r.hasData {
-		return SSEEvent{}, false, nil
-	}
-	if string(r.data) == "[DONE]" {
-		r.done = true
-		return SSEEvent{}, false, io.EOF
-	}
-	data := r.data
-	if data == nil {
-		data = []byte{}
-	}
-	ev = SSEEvent{Data: data[:len(data):len(data)], ID: r.lastID, Event: r.eventType, Line: r.evLine}
-	r.data = nil // the event owns the bytes now
-	return ev, true, nil
-}
-
-func (r *SSEReader) resetEvent() {
-	r.data = r.data[:0]
-	r.hasData = false
-	r.eventType = ""
-	r.evLine = 0
-	r.tooLarge = false
-}
-
-// readLine reads one line without its terminator. It keeps at most r.max
-// bytes of it and reports whether the line was longer (truncated). A last line
-// without a terminator is returned as a line; io.EOF comes only when no byte
-// is left. The returned slice is valid until the next call.
-func (r *SSEReader) readLine() (line []byte, truncated bool, err error) {
-	if r.skipLF {
-		r.skipLF = false
-		b, err := r.br.Peek(1)
-		if err == nil && b[0] == '\n' {
-			if _, err := r.br.Discard(1); err != nil {
-				return nil, false, err
-			}
-		} else if err != nil && err != io.EOF {
-			return nil, false, err
-		}
-	}
-	if cap(r.lineBuf) > 1<<20 {
-		r.lineBuf = nil // do not hold on to the memory of one huge line
-	}
-	r.lineBuf = r.lineBuf[:0]
-	started := false
-	for {
-		if r.br.Buffered() == 0 {
-			if _, err := r.br.Peek(1); err != nil {
-				if err == io.EOF && started {
-					r.finishLine()
-					return r.lineBuf, truncated, nil
-				}
-				if started {
-					r.line-- // the line was not read; Next names it as line r.line+1
-				}
-				return nil, false, err
-			}
-		}
-		if !started {
-			started = true
-			r.line++
-		}
-		buf, _ := r.br.Peek(r.br.Buffered())
-		end := bytes.IndexByte(buf, '\n')
-		before := buf // a CR ends the line only if it comes before the first LF
-		if end >= 0 {
-			before = buf[:end]
-		}
-		if cr := bytes.IndexByte(before, '\r'); cr >= 0 {
-			end = cr
-		}
-		seg := buf
-		if end >= 0 {
-			seg = buf[:end]
-		}
-		if !truncated {
-			room := r.max - len(r.lineBuf)
-			if len(seg) > room {
-				r.lineBuf = append(r.lineBuf, seg[:room]...)
-				truncated = true
-			} else {
-				r.lineBuf = append(r.lineBuf, seg...)
-			}
-		}
-		if end < 0 {
-			if _, err := r.br.Discard(len(buf)); err != nil {
-				return nil, false, err
-			}
-			continue
-		}
-		r.skipLF = buf[end] == '\r'
-		if _, err := r.br.Discard(end + 1); err != nil {
-			return nil, false, err
-		}
-		r.finishLine()
-		return r.lineBuf, truncated, nil
-	}
-}
-
-// finishLine drops a byte-order mark from the first line of the stream.
-func (r *SSEReader) finishLine() {
-	if r.line == 1 {
-		r.lineBuf = bytes.TrimPrefix(r.lineBuf, []byte("\ufeff"))
-	}
-}
-
-// SSEWriter writes events in Server-Sent Events framing. Each event goes to the
-// underlying writer in a single Write call, so an http.ResponseWriter can be
-// flushed after every event. An SSEWriter is not safe for concurrent use.
+// SSEWriter writes events in Server-Sent Events framing, each in a single
+// Write call. See [sse.Writer].
 type SSEWriter struct {
-	w   io.Writer
-	buf []byte
+	w *sse.Writer
 }
 
 // NewSSEWriter returns a writer of SSE frames to w.
 func NewSSEWriter(w io.Writer) *SSEWriter {
-	return &SSEWriter{w: w}
+	return &SSEWriter{w: sse.NewWriter(w)}
 }
 
 // WriteEvent writes data as one event: "data: " and the data, then a blank
-// line, which is byte for byte how Arcan frames an AgentEvent. Data spanning
-// several lines ("\n", "\r\n" or "\r") becomes one "data: " line per line;
-// a reader joins them back with "\n".
-func (w *SSEWriter) WriteEvent(data []byte) error {
-	return w.WriteSSEEvent(SSEEvent{Data: data})
-}
+// line, which is byte for byte how Arcan frames an AgentEvent. See
+// [sse.Writer.WriteData].
+func (w *SSEWriter) WriteEvent(data []byte) error { return w.w.WriteData(data) }
 
-// WriteSSEEvent writes ev with its "event:" line when ev.Event is set, its
-// data lines, and its "id:" line when ev.ID is set, then a blank line.
-// ev.Line is ignored. An Event or ID that cannot be framed (one containing a
-// line break, or an ID containing NUL) is an error and nothing is written.
-func (w *SSEWriter) WriteSSEEvent(ev SSEEvent) error {
-	if strings.ContainsAny(ev.Event, "\r\n") {
-		return fmt.Errorf("arcan: SSE event type %q contains a line break", ev.Event)
-	}
-	if strings.ContainsAny(ev.ID, "\r\n\x00") {
-		return fmt.Errorf("arcan: SSE event id %q contains a line break or NUL", ev.ID)
-	}
-	b := w.buf[:0]
-	if ev.Event != "" {
-		b = append(b, "event: "...)
-		b = append(b, ev.Event...)
-		b = append(b, '\n')
-	}
-	data := ev.Data
-	for {
-		i := bytes.IndexAny(data, "\r\n")
-		b = append(b, "data: "...)
-		if i < 0 {
-			b = append(b, data...)
-			b = append(b, '\n')
-			break
-		}
-		b = append(b, data[:i]...)
-		b = append(b, '\n')
-		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-			i++
-		}
-		data = data[i+1:]
-	}
-	if ev.ID != "" {
-		b = append(b, "id: "...)
-		b = append(b, ev.ID...)
-		b = append(b, '\n')
-	}
-	b = append(b, '\n')
-	return w.flush(b, "event")
-}
+// WriteSSEEvent writes ev with its "event:" and "id:" lines when set. See
+// [sse.Writer.WriteEvent].
+func (w *SSEWriter) WriteSSEEvent(ev SSEEvent) error { return w.w.WriteEvent(ev) }
 
-// WriteComment writes a comment line, which readers ignore; servers send one
-// to keep an idle connection open. An empty text gives ":\n\n", the keep-alive
-// Arcan's daemon sends. Text spanning several lines becomes several comment
-// lines.
-func (w *SSEWriter) WriteComment(text string) error {
-	b := w.buf[:0]
-	data := []byte(text)
-	for {
-		i := bytes.IndexAny(data, "\r\n")
-		b = append(b, ':')
-		if i < 0 {
-			if len(data) > 0 {
-				b = append(b, ' ')
-				b = append(b, data...)
-			}
-			b = append(b, '\n')
-			break
-		}
-		if i > 0 {
-			b = append(b, ' ')
-			b = append(b, data[:i]...)
-		}
-		b = append(b, '\n')
-		if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
-			i++
-		}
-		data = data[i+1:]
-	}
-	b = append(b, '\n')
-	return w.flush(b, "comment")
-}
+// WriteComment writes a comment line; an empty text gives ":\n\n", the
+// keep-alive Arcan's daemon sends. See [sse.Writer.WriteComment].
+func (w *SSEWriter) WriteComment(text string) error { return w.w.WriteComment(text) }
 
 // WriteDone writes the "data: [DONE]" event that ends a stream in the AI SDK
 // framing. Arcan's native stream does not send it: the stream just closes.
-func (w *SSEWriter) WriteDone() error {
-	return w.flush(append(w.buf[:0], "data: [DONE]\n\n"...), "terminator")
-}
-
-func (w *SSEWriter) flush(b []byte, what string) error {
-	if cap(b) <= 1<<20 {
-		w.buf = b // reuse the buffer, unless one huge event grew it
-	}
-	if _, err := w.w.Write(b); err != nil {
-		return fmt.Errorf("arcan: writing SSE %s: %w", what, err)
-	}
-	return nil
-}
+func (w *SSEWriter) WriteDone() error { return w.w.WriteDone() }
