@@ -5,7 +5,9 @@
 // Reading is bounded: a line longer than the configured limit is reported as a
 // record with ErrLineTooLong and its remainder is skipped without being held in
 // memory, so a reader never needs more than about MaxLine bytes whatever the
-// size of the file or of its lines.
+// size of the file or of its lines. The decompressed size of a file is
+// bounded too (Options.MaxBytes), so a small gzip file that expands without
+// end is not read to its end.
 package trace
 
 import (
@@ -16,12 +18,17 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentproto/agentproto/pkg/arcan"
+	"github.com/agentproto/agentproto/pkg/sse"
 )
 
 // DefaultMaxLine is the longest line (or SSE frame) read when Options.MaxLine
 // is 0: 16 MiB, far above any real protocol message.
 const DefaultMaxLine = 16 << 20
+
+// DefaultMaxBytes is the most a Reader reads of one trace, decompressed, when
+// Options.MaxBytes is 0: 64 GiB, far beyond any recorded session, yet a
+// bound on what a gzip bomb (a small file that expands without end) costs.
+const DefaultMaxBytes = 64 << 30
 
 // Format is the framing of a trace.
 type Format int
@@ -31,7 +38,7 @@ const (
 	// ends are accepted, and the last line may lack its newline.
 	JSONL Format = iota
 	// SSE is Server-Sent Events text: the data: lines of a frame, joined by
-	// newlines, form one message. Frames are read with arcan.SSEReader:
+	// newlines, form one message. Frames are read with sse.Reader:
 	// comments are skipped, event: and id: are kept, and a data: [DONE]
 	// frame ends the stream.
 	SSE
@@ -49,6 +56,11 @@ type Options struct {
 	// MaxLine is the longest line, or SSE frame, kept in bytes (0 means
 	// DefaultMaxLine). Longer ones become a record with ErrLineTooLong.
 	MaxLine int
+	// MaxBytes is the most read of the trace, in bytes after
+	// decompression (0 or less means DefaultMaxBytes). Beyond it, Next
+	// returns an error wrapping ErrTooLarge: the records before it stand,
+	// the rest of the file is not read.
+	MaxBytes int64
 	// Format forces the framing; nil sniffs it from the first non-blank line.
 	Format *Format
 }
@@ -72,6 +84,52 @@ type Record struct {
 // over the limit.
 var ErrLineTooLong = errors.New("line too long")
 
+// ErrTooLarge is matched (errors.Is) by the error Next returns when the
+// trace is longer than Options.MaxBytes.
+var ErrTooLarge = errors.New("trace too large")
+
+// TooLargeError reports a trace longer, decompressed, than Options.MaxBytes.
+type TooLargeError struct {
+	Limit   int64 // the limit in bytes
+	Gzipped bool  // the limit applied to the decompressed stream
+}
+
+func (e *TooLargeError) Error() string {
+	what := "the trace is longer"
+	if e.Gzipped {
+		what = "the trace is longer, decompressed,"
+	}
+	return fmt.Sprintf("%s than the %s limit; the rest is not read (raise it with --max-bytes)", what, byteSize(e.Limit))
+}
+
+// Unwrap makes errors.Is(err, ErrTooLarge) hold.
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+
+// limitReader reads r up to left bytes and then fails with over if r holds
+// more: a file of exactly the limit is read whole.
+type limitReader struct {
+	r      io.Reader
+	left   int64
+	over   error
+	failed bool
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.failed {
+		return 0, l.over
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left+1] // one byte beyond the limit tells whether more follows
+	}
+	n, err := l.r.Read(p)
+	if int64(n) > l.left {
+		n, l.left, l.failed = int(l.left), 0, true
+		return n, l.over
+	}
+	l.left -= int64(n)
+	return n, err
+}
+
 // LineTooLongError reports a line or frame over Options.MaxLine.
 type LineTooLongError struct {
 	Limit int   // the limit in bytes
@@ -90,6 +148,8 @@ func (e *LineTooLongError) Unwrap() error { return ErrLineTooLong }
 
 func byteSize(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%d MiB", n>>20)
 	case n >= 1<<20:
@@ -103,7 +163,7 @@ func byteSize(n int64) string {
 // Reader yields the records of one trace.
 type Reader struct {
 	br      *bufio.Reader
-	sse     *arcan.SSEReader
+	sse     *sse.Reader
 	max     int
 	format  Format
 	gzipped bool
@@ -128,6 +188,10 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
+	limit := opts.MaxBytes
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
 	br := bufio.NewReaderSize(r, 64<<10)
 	t := &Reader{max: max, first: true}
 	magic, err := br.Peek(2)
@@ -140,7 +204,9 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 			return nil, fmt.Errorf("trace: gzip header: %w", err)
 		}
 		t.gzipped = true
-		br = bufio.NewReaderSize(zr, 64<<10)
+		br = bufio.NewReaderSize(&limitReader{r: zr, left: limit, over: &TooLargeError{Limit: limit, Gzipped: true}}, 64<<10)
+	} else {
+		br = bufio.NewReaderSize(&limitReader{r: br, left: limit, over: &TooLargeError{Limit: limit}}, 64<<10)
 	}
 	t.br = br
 	if opts.Format != nil {
@@ -160,7 +226,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 		}
 	}
 	if t.format == SSE {
-		t.sse = arcan.NewSSEReader(br, arcan.WithMaxEventSize(max))
+		t.sse = sse.NewReader(br, sse.WithMaxEventSize(max))
 	}
 	return t, nil
 }
@@ -299,8 +365,8 @@ func (t *Reader) Next() (Record, error) {
 func (t *Reader) nextSSE() (Record, error) {
 	ev, err := t.sse.Next()
 	if err != nil {
-		var se *arcan.SSEError
-		if errors.As(err, &se) && errors.Is(err, arcan.ErrEventTooLarge) {
+		var se *sse.Error
+		if errors.As(err, &se) && errors.Is(err, sse.ErrEventTooLarge) {
 			return Record{Line: se.Line, Err: &LineTooLongError{Limit: t.max}}, nil
 		}
 		if errors.Is(err, io.EOF) {

@@ -237,3 +237,121 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// endlessGzip returns a gzip stream of line repeated without end (a gzip
+// bomb: each MiB of it expands to about a GiB) and a function that stops it.
+func endlessGzip(line string) (io.Reader, func()) {
+	pr, pw := io.Pipe()
+	go func() {
+		zw, _ := gzip.NewWriterLevel(pw, gzip.BestCompression)
+		chunk := []byte(strings.Repeat(line, 64<<10/len(line)))
+		for {
+			if _, err := zw.Write(chunk); err != nil {
+				return
+			}
+		}
+	}()
+	return pr, func() { pr.Close() }
+}
+
+// TestMaxBytesGzipBomb: an endless gzip stream ends with one ErrTooLarge
+// error once MaxBytes decompressed bytes are read; the records before it
+// are all there, and no more than the limit was decompressed.
+func TestMaxBytesGzipBomb(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		line string
+	}{{"jsonl", "{\"a\":1}\n"}, {"sse", "data: {}\n\n"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			const limit = 1 << 20
+			bomb, stop := endlessGzip(tc.line)
+			defer stop()
+			in := &countingReader{r: bomb}
+			tr, err := NewReader(in, Options{MaxBytes: limit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			records := 0
+			for {
+				_, err = tr.Next()
+				if err != nil {
+					break
+				}
+				records++
+			}
+			var tl *TooLargeError
+			if !errors.Is(err, ErrTooLarge) || !errors.As(err, &tl) || tl.Limit != limit || !tl.Gzipped {
+				t.Fatalf("after %d records: %v, want a *TooLargeError for 1 MiB decompressed", records, err)
+			}
+			if want := "longer, decompressed, than the 1 MiB limit; the rest is not read (raise it with --max-bytes)"; !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not say %q", err, want)
+			}
+			// Every whole message inside the limit is read.
+			if want := limit / len(tc.line); records != want {
+				t.Errorf("%d records before the limit, want %d", records, want)
+			}
+			// The compressed input read is what 1 MiB decompresses
+			// from, plus read-ahead: kilobytes, not the whole stream.
+			t.Logf("%d records, %d compressed bytes read", records, in.n)
+			if in.n > 256<<10 {
+				t.Errorf("read %d compressed bytes for a 1 MiB limit", in.n)
+			}
+			if _, err2 := tr.Next(); !errors.Is(err2, ErrTooLarge) {
+				t.Errorf("Next after the limit: %v, want ErrTooLarge again", err2)
+			}
+		})
+	}
+}
+
+// TestMaxBytesBoundary: a trace of exactly MaxBytes is read whole, plain or
+// gzipped; one byte more is an error after the records that fit.
+func TestMaxBytesBoundary(t *testing.T) {
+	text := "{\"a\":1}\n{\"b\":2}\n" // 16 bytes
+	gz := func(s string) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		io.WriteString(zw, s)
+		zw.Close()
+		return buf.Bytes()
+	}
+	for _, tc := range []struct {
+		name    string
+		in      []byte
+		gzipped bool
+	}{
+		{"plain", []byte(text), false},
+		{"gzip", gz(text), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, _ := readAll(t, bytes.NewReader(tc.in), Options{MaxBytes: 16})
+			if len(got) != 2 {
+				t.Fatalf("%d records within the limit, want 2", len(got))
+			}
+			tr, err := NewReader(bytes.NewReader(tc.in), Options{MaxBytes: 15})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := tr.Next()
+			if err != nil || string(r.Data) != `{"a":1}` {
+				t.Fatalf("first record: %+v, %v", r, err)
+			}
+			_, err = tr.Next()
+			var tl *TooLargeError
+			if !errors.As(err, &tl) || tl.Limit != 15 || tl.Gzipped != tc.gzipped {
+				t.Fatalf("second record: %v, want a *TooLargeError with limit 15", err)
+			}
+		})
+	}
+}
