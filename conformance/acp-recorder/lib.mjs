@@ -88,7 +88,10 @@ export async function record(sdk, scenario) {
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     agentConn.close();
     await agentConn.closed.catch(() => {});
-    if (failure) throw failure;
+    if (failure) {
+      if (failure && typeof failure === "object") failure.recordedLines = log;
+      throw failure;
+    }
     return log;
   });
 }

@@ -42,6 +42,17 @@ function parseArgs(argv) {
   return o;
 }
 
+let current = null;
+
+// A scenario that waits for a message that never comes leaves nothing on the
+// event loop: name it instead of exiting quietly.
+process.on("beforeExit", () => {
+  if (current !== null) {
+    process.stderr.write(`record.mjs: ${current}: stalled (a side waited for a message that never came)\n`);
+    process.exit(1);
+  }
+});
+
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   let total = 0;
@@ -53,16 +64,19 @@ async function main() {
     for (const sc of ep.scenarios()) {
       if (o.only && o.only.includes("/") && o.only !== `${ep.dir}/${sc.name}`) continue;
       let log;
+      current = `${ep.dir}/${sc.name}`;
       try {
         log = await record(sdk, sc);
       } catch (err) {
-        throw new Error(`${ep.dir}/${sc.name}: ${err?.stack ?? err}`, { cause: err });
+        const tail = (err?.recordedLines ?? []).slice(-6).map((l) => `  ${l.dir} ${l.line}`).join("\n");
+        throw new Error(`${ep.dir}/${sc.name}: ${err?.stack ?? err}\nlast lines recorded:\n${tail}`, { cause: err });
       }
       const { trace, dirs } = render(log);
       await writeFile(path.join(dir, `${sc.name}.jsonl`), trace);
       await writeFile(path.join(dir, `${sc.name}.dir`), dirs);
       process.stdout.write(`${ep.dir}/${sc.name}.jsonl: ${log.length} lines\n`);
       total++;
+      current = null;
     }
   }
   if (total === 0) usage("nothing matched --only");

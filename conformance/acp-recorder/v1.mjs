@@ -760,7 +760,7 @@ function addUnstableAgent(app, { sdk, st, known, update, shared }) {
     const s = known(params.sessionId);
     s.title = params.title;
     await update(client, params.sessionId, { sessionUpdate: "session_info_update", title: params.title });
-    return {};
+    return { title: params.title };
   });
   app.onRequest(m.providers.list, () => ({
     providers: [...providers.entries()].map(([providerId, p]) => ({ providerId, ...p })),
