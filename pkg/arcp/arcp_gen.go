@@ -988,12 +988,12 @@ type AgentInventory interface {
 func DecodeAgentInventory(d *wire.Decoder) (AgentInventory, error) {
 	switch d.Kind() {
 	case wire.KindArray:
-		first, set, err := d.PeekFirst([]string{"name", "versions"})
+		first, set, err := d.PeekFirst([]string{"name"})
 		if err != nil {
 			return nil, err
 		}
 		_ = set
-		if first == wire.KindObject && set&uint64(0x3) == uint64(0x3) {
+		if first == wire.KindObject && set&uint64(0x1) == uint64(0x1) {
 			v := new(AgentInventoryAgentInfoList)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
@@ -1186,9 +1186,11 @@ type AgentInfo struct {
 	// Agent name.
 	Name AgentName `json:"name"`
 	// Versions a client may pin with `name@version`.
-	Versions []AgentVersion `json:"versions"`
+	Versions []AgentVersion `json:"versions,omitempty"`
 	// Version a bare `name` resolves to. Without it the runtime may pick any registered version, so clients that need stability pin one.
 	Default *AgentVersion `json:"default,omitempty"`
+	// Go SDK: the agent is registered without versions, and the entry then has no `versions`. Canonical entries list `versions` (empty for an unversioned agent); the Go form is reported as the dialect deviation `go-bare-agent`.
+	Bare *bool `json:"bare,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1201,7 +1203,7 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [3]bool
+	var seen [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -1257,6 +1259,22 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 				}
 				x.Default = v
 			}
+		case "bare":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "bare")
+			}
+			seen[3] = true
+			{
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "bare")
+					}
+					(*v) = v1
+				}
+				x.Bare = v
+			}
 		default:
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
@@ -1278,9 +1296,6 @@ func (x *AgentInfo) DecodeWire(d *wire.Decoder) error {
 	if !seen[0] {
 		missing = append(missing, "name")
 	}
-	if !seen[1] {
-		missing = append(missing, "versions")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -1298,15 +1313,21 @@ func (x *AgentInfo) EncodeWire(e *wire.Encoder) {
 func (x *AgentInfo) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"name\":")
 	x.Name.EncodeWire(e)
-	e.RawKey("\"versions\":")
-	e.BeginArray()
-	for i0 := range x.Versions {
-		x.Versions[i0].EncodeWire(e)
+	if x.Versions != nil {
+		e.RawKey("\"versions\":")
+		e.BeginArray()
+		for i0 := range x.Versions {
+			x.Versions[i0].EncodeWire(e)
+		}
+		e.EndArray()
 	}
-	e.EndArray()
 	if x.Default != nil {
 		e.RawKey("\"default\":")
 		(*x.Default).EncodeWire(e)
+	}
+	if x.Bare != nil {
+		e.RawKey("\"bare\":")
+		e.Bool((*x.Bare))
 	}
 	x.Unknown.Encode(e)
 }
@@ -1317,7 +1338,7 @@ func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "name")
 		x.Name.CheckWire(c, p)
 	}
-	{
+	if x.Versions != nil {
 		p := wire.Join(p, "versions")
 		for i0 := range x.Versions {
 			p := wire.JoinIndex(p, i0)
@@ -1327,6 +1348,18 @@ func (x *AgentInfo) CheckWire(c *wire.Checker, p string) {
 	if x.Default != nil {
 		p := wire.Join(p, "default")
 		(*x.Default).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Versions != nil {
+			matched++
+		}
+		if x.Bare != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs versions, or bare")
+		}
 	}
 }
 
@@ -4389,12 +4422,20 @@ const (
 	LogBodyLevelError LogBodyLevel = "error"
 	// A failure that endangers the job.
 	LogBodyLevelCritical LogBodyLevel = "critical"
+	// Go SDK (slog level name) for `debug`; reported as the dialect deviation `go-log-level-uppercase`.
+	LogBodyLevelDEBUG LogBodyLevel = "DEBUG"
+	// Go SDK (slog level name) for `info`; reported as the dialect deviation `go-log-level-uppercase`.
+	LogBodyLevelINFO LogBodyLevel = "INFO"
+	// Go SDK (slog level name) for `warn`; reported as the dialect deviation `go-log-level-uppercase`.
+	LogBodyLevelWARN LogBodyLevel = "WARN"
+	// Go SDK (slog level name) for `error`; reported as the dialect deviation `go-log-level-uppercase`.
+	LogBodyLevelERROR LogBodyLevel = "ERROR"
 )
 
 // Valid reports whether v is one of the listed values.
 func (v LogBodyLevel) Valid() bool {
 	switch v {
-	case LogBodyLevelTrace, LogBodyLevelDebug, LogBodyLevelInfo, LogBodyLevelWarn, LogBodyLevelError, LogBodyLevelCritical:
+	case LogBodyLevelTrace, LogBodyLevelDebug, LogBodyLevelInfo, LogBodyLevelWarn, LogBodyLevelError, LogBodyLevelCritical, LogBodyLevelDEBUG, LogBodyLevelINFO, LogBodyLevelWARN, LogBodyLevelERROR:
 		return true
 	}
 	return false
@@ -4415,7 +4456,7 @@ func (x *LogBodyLevel) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogBodyLevel) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
-		c.Fail(p, "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\"", string(*x))
+		c.Fail(p, "%q is not one of \"trace\", \"debug\", \"info\", \"warn\", \"error\", \"critical\", \"DEBUG\", \"INFO\", \"WARN\", \"ERROR\"", string(*x))
 	}
 }
 
@@ -5962,8 +6003,8 @@ type JobAcceptedPayload struct {
 	JobID JobID `json:"job_id"`
 	// The resolved agent, `name@version` once a version was chosen.
 	Agent *AgentRef `json:"agent,omitempty"`
-	// The effective lease: the request, possibly narrowed.
-	Lease Lease `json:"lease"`
+	// The effective lease: the request, possibly narrowed. Canonical senders always include it (`{}` when empty); the Go SDK omits an empty one, reported as the dialect deviation `go-lease-omitted`.
+	Lease *Lease `json:"lease,omitempty"`
 	// The effective lease constraints.
 	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
 	// Initial budget counters, present when the lease has `cost.budget`.
@@ -6025,8 +6066,12 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "lease")
 			}
 			seen[2] = true
-			if err := x.Lease.DecodeWire(d); err != nil {
-				return wire.At(err, "lease")
+			{
+				v := new(Lease)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "lease")
+				}
+				x.Lease = v
 			}
 		case "lease_constraints":
 			if seen[3] {
@@ -6143,9 +6188,6 @@ func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 	if !seen[0] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[2] {
-		missing = append(missing, "lease")
-	}
 	if !seen[6] {
 		missing = append(missing, "accepted_at")
 	}
@@ -6170,8 +6212,10 @@ func (x *JobAcceptedPayload) EncodeWireFields(e *wire.Encoder) {
 		e.RawKey("\"agent\":")
 		(*x.Agent).EncodeWire(e)
 	}
-	e.RawKey("\"lease\":")
-	x.Lease.EncodeWire(e)
+	if x.Lease != nil {
+		e.RawKey("\"lease\":")
+		(*x.Lease).EncodeWire(e)
+	}
 	if x.LeaseConstraints != nil {
 		e.RawKey("\"lease_constraints\":")
 		(*x.LeaseConstraints).EncodeWire(e)
@@ -6215,9 +6259,9 @@ func (x *JobAcceptedPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agent")
 		(*x.Agent).CheckWire(c, p)
 	}
-	{
+	if x.Lease != nil {
 		p := wire.Join(p, "lease")
-		x.Lease.CheckWire(c, p)
+		(*x.Lease).CheckWire(c, p)
 	}
 	if x.LeaseConstraints != nil {
 		p := wire.Join(p, "lease_constraints")
@@ -11052,8 +11096,8 @@ type JobSubscribedPayload struct {
 	CurrentStatus JobState `json:"current_status"`
 	// The job's resolved agent.
 	Agent AgentRef `json:"agent"`
-	// The job's effective lease.
-	Lease Lease `json:"lease"`
+	// The job's effective lease. Canonical senders always include it (`{}` when empty); the Go SDK omits an empty one, reported as the dialect deviation `go-lease-omitted`.
+	Lease *Lease `json:"lease,omitempty"`
 	// The job's lease constraints, if any.
 	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
 	// The job's budget counters at this moment.
@@ -11119,8 +11163,12 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "lease")
 			}
 			seen[3] = true
-			if err := x.Lease.DecodeWire(d); err != nil {
-				return wire.At(err, "lease")
+			{
+				v := new(Lease)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "lease")
+				}
+				x.Lease = v
 			}
 		case "lease_constraints":
 			if seen[4] {
@@ -11249,9 +11297,6 @@ func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 	if !seen[2] {
 		missing = append(missing, "agent")
 	}
-	if !seen[3] {
-		missing = append(missing, "lease")
-	}
 	if !seen[9] {
 		missing = append(missing, "subscribed_from")
 	}
@@ -11279,8 +11324,10 @@ func (x *JobSubscribedPayload) EncodeWireFields(e *wire.Encoder) {
 	x.CurrentStatus.EncodeWire(e)
 	e.RawKey("\"agent\":")
 	x.Agent.EncodeWire(e)
-	e.RawKey("\"lease\":")
-	x.Lease.EncodeWire(e)
+	if x.Lease != nil {
+		e.RawKey("\"lease\":")
+		(*x.Lease).EncodeWire(e)
+	}
 	if x.LeaseConstraints != nil {
 		e.RawKey("\"lease_constraints\":")
 		(*x.LeaseConstraints).EncodeWire(e)
@@ -11330,9 +11377,9 @@ func (x *JobSubscribedPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "agent")
 		x.Agent.CheckWire(c, p)
 	}
-	{
+	if x.Lease != nil {
 		p := wire.Join(p, "lease")
-		x.Lease.CheckWire(c, p)
+		(*x.Lease).CheckWire(c, p)
 	}
 	if x.LeaseConstraints != nil {
 		p := wire.Join(p, "lease_constraints")
@@ -17076,8 +17123,8 @@ type JobListEntry struct {
 	CreatedAt Timestamp `json:"created_at"`
 	// The job's trace.
 	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The last event_seq emitted for the job in this session.
-	LastEventSeq EventSeq `json:"last_event_seq"`
+	// The last event_seq emitted for the job in this session. Canonical senders always include it; the Go SDK omits it while it is zero, reported as the dialect deviation `go-job-entry-seq-omitted`.
+	LastEventSeq *EventSeq `json:"last_event_seq,omitempty"`
 	// The job's provisioned credentials; only ever present for the principal that submitted the job.
 	Credentials []Credential `json:"credentials,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -17185,8 +17232,12 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "last_event_seq")
 			}
 			seen[7] = true
-			if err := x.LastEventSeq.DecodeWire(d); err != nil {
-				return wire.At(err, "last_event_seq")
+			{
+				v := new(EventSeq)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "last_event_seq")
+				}
+				x.LastEventSeq = v
 			}
 		case "credentials":
 			if seen[8] {
@@ -17244,9 +17295,6 @@ func (x *JobListEntry) DecodeWire(d *wire.Decoder) error {
 	if !seen[5] {
 		missing = append(missing, "created_at")
 	}
-	if !seen[7] {
-		missing = append(missing, "last_event_seq")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -17286,8 +17334,10 @@ func (x *JobListEntry) EncodeWireFields(e *wire.Encoder) {
 		e.RawKey("\"trace_id\":")
 		(*x.TraceID).EncodeWire(e)
 	}
-	e.RawKey("\"last_event_seq\":")
-	x.LastEventSeq.EncodeWire(e)
+	if x.LastEventSeq != nil {
+		e.RawKey("\"last_event_seq\":")
+		(*x.LastEventSeq).EncodeWire(e)
+	}
 	if x.Credentials != nil {
 		e.RawKey("\"credentials\":")
 		e.BeginArray()
@@ -17331,9 +17381,9 @@ func (x *JobListEntry) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "trace_id")
 		(*x.TraceID).CheckWire(c, p)
 	}
-	{
+	if x.LastEventSeq != nil {
 		p := wire.Join(p, "last_event_seq")
-		x.LastEventSeq.CheckWire(c, p)
+		(*x.LastEventSeq).CheckWire(c, p)
 	}
 	if x.Credentials != nil {
 		p := wire.Join(p, "credentials")
