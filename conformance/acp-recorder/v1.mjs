@@ -155,6 +155,7 @@ export function makeAgent(sdk, shared, unstable) {
         title: {},
       });
       agentCapabilities.providers = {};
+      agentCapabilities.auth.status = {};
     }
     return {
       protocolVersion: sdk.PROTOCOL_VERSION,
@@ -174,9 +175,24 @@ export function makeAgent(sdk, shared, unstable) {
     };
   });
 
-  app.onRequest(m.authenticate, async ({ params, client }) => {
+  app.onRequest(m.authenticate, async ({ params, client, requestId }) => {
     if (params.methodId !== "api-key" && params.methodId !== "terminal-login") {
       throw sdk.RequestError.invalidParams({ methodId: params.methodId }, "unknown authentication method");
+    }
+    if (params._meta?.["acme.dev/interactive"]) {
+      // No key in the environment: ask for one, tied to this request rather
+      // than to a session (there is none yet).
+      const res = await client.request(sdk.methods.client.elicitation.create, {
+        requestId,
+        mode: "form",
+        message: "Enter your ACME API key",
+        requestedSchema: {
+          type: "object",
+          properties: { apiKey: { type: "string", title: "API key", minLength: 8 } },
+          required: ["apiKey"],
+        },
+      });
+      if (res.action !== "accept") throw sdk.RequestError.authRequired();
     }
     st.authenticated = true;
     if (unstable) {
@@ -294,7 +310,9 @@ export function makeAgent(sdk, shared, unstable) {
     known(params.sessionId);
     st.cancelled.delete(params.sessionId);
     const script = PROMPTS[textOf(params.prompt).split(":")[0]] ?? PROMPTS.default;
-    return script({ sdk, params, client, update: (u) => update(client, params.sessionId, u), st, waitCancel, ctx, unstable, shared });
+    const up = (u) => update(client, params.sessionId, u);
+    up.child = (sessionId, u) => update(client, sessionId, u);
+    return script({ sdk, params, client, update: up, st, waitCancel, ctx, unstable, shared });
   });
 
   // Extension methods and notifications, with _meta.
@@ -711,6 +729,9 @@ async function PROMPTS_UNSTABLE_UPDATES(update) {
     state: { state: "running" },
     cwd: "/home/dev/project",
   });
+  // The child's own events follow its announcement on the same connection.
+  await update.child("sess-sub-1", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Running 4 tests." }, messageId: "msg-sub-1" });
+  await update.child("sess-sub-1", { sessionUpdate: "tool_call", toolCallId: "call-sub-1", title: "npm test", kind: "execute", status: "completed" });
   await update({ sessionUpdate: "subagent_update", sessionId: "sess-sub-1", state: { state: "requires_action" } });
   await update({
     sessionUpdate: "subagent_update",
@@ -849,6 +870,7 @@ export function makeClient(sdk, shared, unstable) {
   });
   app.onRequest(c.elicitation.create, ({ params }) => {
     if (params.mode === "url") return { action: "accept" };
+    if (params.message.startsWith("Enter your ACME API key")) return { action: "accept", content: { apiKey: "acme-0123456789" } };
     if (params.message.startsWith("Where")) {
       return {
         action: "accept",
@@ -1061,9 +1083,10 @@ export function scenarios(unstable) {
     },
     {
       name: "09-elicitation",
-      about: "elicitation/create in form mode (accept with content, decline, cancel; every property type) and url mode, elicitation/complete",
+      about: "elicitation/create tied to a request (during authenticate) and to a session and tool call; form mode (accept with content, decline, cancel; every property type) and url mode, elicitation/complete",
       async run(ctx, shared, sdk) {
-        await handshake(ctx, sdk, unstable);
+        await ctx.request(sdk.methods.agent.initialize, initParams(sdk, unstable));
+        await ctx.request(sdk.methods.agent.authenticate, { methodId: "api-key", _meta: { "acme.dev/interactive": true } });
         const s = await newSession(ctx, sdk);
         await ctx.request(sdk.methods.agent.session.prompt, { sessionId: s.sessionId, prompt: [{ type: "text", text: "elicitation: deploy" }] });
       },
