@@ -3,6 +3,7 @@ package load
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -41,11 +42,24 @@ type Source struct {
 	Name string
 }
 
+// MaxFileSize is the largest schema file a Loader reads: 64 MiB, orders of
+// magnitude above any real schema, so a $ref to a huge file is an error
+// rather than minutes of parsing.
+const MaxFileSize = 64 << 20
+
 // Loader loads schema documents and resolves references between them.
+//
+// It reads only what it should: every file it reads must be a regular file
+// of at most MaxFileSize bytes (checked with stat before it is opened, so a
+// device or a named pipe is never opened), and a $ref to a file:// URI must
+// name a file inside one of the folders given to AddPaths or AddReferences
+// (a file's folder, for a file given by name) once symbolic links are
+// resolved. Anything else is an error that names the $ref and the rule.
 type Loader struct {
 	docs    map[string]*Doc
 	order   []*Doc
 	sources []Source
+	roots   []string // the folders $refs may point into, symbolic links resolved
 }
 
 // New returns a Loader that also resolves $ids from the given sources.
@@ -78,6 +92,13 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, unwrapPathError(err))
 		}
+		root := p
+		if !st.IsDir() {
+			root = filepath.Dir(p)
+		}
+		if err := l.addRoot(root); err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
 		if !st.IsDir() {
 			if _, err := l.AddFile(p, input); err != nil {
 				return err
@@ -90,6 +111,16 @@ func (l *Loader) addPaths(input bool, paths []string) error {
 				return err
 			}
 			if !d.IsDir() && strings.HasSuffix(path, ".json") && !isDataFile(filepath.Base(path)) {
+				if d.Type()&fs.ModeSymlink != 0 {
+					// A link may not take the walk out of the folder.
+					real, err := filepath.EvalSymlinks(path)
+					if err != nil {
+						return err
+					}
+					if !within(l.roots[len(l.roots)-1], real) {
+						return fmt.Errorf("%q is a symbolic link to %q, outside %q: schemas are read only inside the folders given", path, real, p)
+					}
+				}
 				files = append(files, path)
 			}
 			return nil
@@ -137,11 +168,120 @@ func (l *Loader) AddFile(path string, input bool) (*Doc, error) {
 			return d, nil
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return l.AddBytes(path, uri, data, input)
+}
+
+// addRoot records dir as a folder $refs may point into.
+func (l *Loader) addRoot(dir string) error {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return unwrapPathError(err)
+	}
+	l.roots = append(l.roots, real)
+	return nil
+}
+
+// inRoots reports whether path, absolute with symbolic links resolved, is
+// inside one of the roots.
+func (l *Loader) inRoots(path string) bool {
+	for _, r := range l.roots {
+		if within(r, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is dir or below it; both are absolute and
+// clean.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// checkRefFile checks, without opening it, that the file a $ref names may be
+// read: inside the roots once symbolic links are resolved, a regular file,
+// at most MaxFileSize bytes. The error states the rule broken.
+func (l *Loader) checkRefFile(path string) error {
+	real, err := filepath.EvalSymlinks(path) // Lstat and Readlink only
+	if err != nil {
+		if !l.inRoots(filepath.Clean(path)) {
+			return fmt.Errorf("%q is outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path)
+		}
+		return fmt.Errorf("%q: %w", path, unwrapPathError(err))
+	}
+	if !l.inRoots(real) {
+		if real != filepath.Clean(path) {
+			return fmt.Errorf("%q is a symbolic link to %q, outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path, real)
+		}
+		return fmt.Errorf("%q is outside the input folders and the -ref folders: a $ref may only name a file inside them (add its folder with -ref)", path)
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return fmt.Errorf("%q: %w", path, unwrapPathError(err))
+	}
+	return checkRegular(path, st)
+}
+
+// checkRegular is the rule for every file read: a regular file of at most
+// MaxFileSize bytes.
+func checkRegular(path string, st fs.FileInfo) error {
+	m := st.Mode()
+	if !m.IsRegular() {
+		what := "not a regular file"
+		switch {
+		case m.IsDir():
+			what = "a directory"
+		case m&fs.ModeNamedPipe != 0:
+			what = "a named pipe"
+		case m&fs.ModeSocket != 0:
+			what = "a socket"
+		case m&fs.ModeDevice != 0:
+			what = "a device"
+		}
+		return fmt.Errorf("%q is %s: schemas are read only from regular files", path, what)
+	}
+	if st.Size() > MaxFileSize {
+		return fmt.Errorf("%q is %d bytes, over the %d MiB limit for a schema file", path, st.Size(), MaxFileSize>>20)
+	}
+	return nil
+}
+
+// readFile reads a schema file after checkRegular has passed on it: stat
+// first, so that a device or a named pipe is never opened, then a read of
+// at most MaxFileSize bytes from the file that was checked.
+func readFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	if err := checkRegular(path, st); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, unwrapPathError(err)
+	}
+	defer f.Close()
+	if st2, err := f.Stat(); err != nil || !os.SameFile(st, st2) {
+		return nil, fmt.Errorf("%q changed while it was being opened", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%q is over the %d MiB limit for a schema file", path, MaxFileSize>>20)
+	}
+	return data, nil
 }
 
 // AddBytes loads a schema document from memory. file names it in messages;
@@ -238,7 +378,11 @@ func (l *Loader) doc(uri string) (*Doc, error) {
 	if strings.HasPrefix(uri, "file://") {
 		u, err := url.Parse(uri)
 		if err == nil {
-			return l.AddFile(filepath.FromSlash(u.Path), false)
+			path := filepath.FromSlash(u.Path)
+			if err := l.checkRefFile(path); err != nil {
+				return nil, err
+			}
+			return l.AddFile(path, false)
 		}
 	}
 	return nil, fmt.Errorf("no input schema has $id %s and nothing is fetched from the network: pass the file that defines it as an input", uri)
