@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentproto/agentproto/internal/sharedref"
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // acpDir is the folder of the ACP v1 schemas inside schema.Files.
@@ -123,7 +124,7 @@ var (
 func acpOurs(t testing.TB) *acpSchemaSet {
 	t.Helper()
 	acpOursOnce.Do(func() {
-		c, err := schema.NewCompiler()
+		c, err := compile.New()
 		if err != nil {
 			acpOursErr = err
 			return
@@ -515,6 +516,9 @@ type acpDispEntry struct {
 	Params     string `json:"params"`
 	Result     string `json:"result,omitempty"`
 	Capability string `json:"capability,omitempty"`
+	// Effects are read by the validator through package registry, which
+	// checks their vocabulary; here they only need to be present.
+	Effects json.RawMessage `json:"effects,omitempty"`
 }
 
 func acpLoadDispatch(t testing.TB) acpDispatch {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentproto/agentproto/pkg/wire"
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // The VT Code client's HTTP dialect of ACP: schema/acp/vtcode and its traces
@@ -157,7 +158,7 @@ type vtcodeSchemas struct {
 
 func vtcodeNewSchemas(t testing.TB) *vtcodeSchemas {
 	t.Helper()
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatalf("NewCompiler: %v", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/agentproto/agentproto/internal/sharedref"
 	"github.com/agentproto/agentproto/pkg/arcan"
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 const arcanDir = "arcan/v1"
@@ -62,7 +63,7 @@ type arcanValidator struct {
 
 func newArcanValidator(t testing.TB) *arcanValidator {
 	t.Helper()
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func TestArcanSchemasCompile(t *testing.T) {
 	if len(paths) < 16 {
 		t.Fatalf("found %d schema files under arcan, want at least 16: %v", len(paths), paths)
 	}
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestArcanSchemaDescriptions(t *testing.T) {
 // TestArcanSchemaExamples validates the examples of every file root and
 // $defs entry against the schema they illustrate.
 func TestArcanSchemaExamples(t *testing.T) {
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatal(err)
 	}

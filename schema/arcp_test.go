@@ -21,6 +21,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // arcpVersions are the ARCP schema sets: canonical v1.1 and the Rust SDK's
@@ -133,7 +134,7 @@ type schemaCache struct {
 
 func newSchemaCache(t *testing.T) *schemaCache {
 	t.Helper()
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatalf("NewCompiler: %v", err)
 	}

@@ -1,22 +1,25 @@
 // Package schema holds the JSON Schemas of agentproto, embedded so that every
-// tool resolves their $id offline, and a compiler that knows them all.
+// tool resolves their $id offline, and versions.json, the one list of the
+// protocol versions and dialects they describe (read by package registry).
+// Package compile builds a validator that knows them all.
 package schema
 
 import (
 	"embed"
-	"fmt"
 	"io/fs"
 	"path"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Files holds every schema below this directory, keyed by path
 // (for example "acp/v1/common.json").
 //
-//go:embed all:acp all:arcp all:arcan
+//go:embed all:acp all:arcp all:arcan versions.json
 var Files embed.FS
+
+// VersionsFile is the registry's list of protocol versions and dialects in
+// Files.
+const VersionsFile = "versions.json"
 
 // IDPrefix is the prefix of every $id in Files: the $id of the file at path
 // P is IDPrefix + P.
@@ -31,7 +34,7 @@ const DispatchTable = "dispatch.json"
 // and the generated single-file bundles (*.bundle.json), which repeat the
 // source schemas for other languages.
 func isData(base string) bool {
-	return base == DispatchTable || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
+	return base == DispatchTable || base == VersionsFile || base == "deviations.json" || strings.HasSuffix(base, ".bundle.json")
 }
 
 // Paths lists the schema files (*.json except data files such as the dispatch
@@ -48,45 +51,4 @@ func Paths(dir string) ([]string, error) {
 		return nil
 	})
 	return out, err
-}
-
-// NewCompiler returns a draft 2020-12 compiler that knows every embedded schema
-// by its $id and asserts formats ("date-time", "uri", …). It loads nothing
-// from the network: a $ref to any other URL fails to compile.
-func NewCompiler() (*jsonschema.Compiler, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	// Formats are assertions here, as in ajv with ajv-formats and in the
-	// generated Validate methods: a timestamp that is not RFC 3339 is an
-	// error on the wire, not a note.
-	c.AssertFormat()
-	c.UseLoader(offlineLoader{})
-	paths, err := Paths(".")
-	if err != nil {
-		return nil, fmt.Errorf("schema: listing embedded files: %w", err)
-	}
-	for _, p := range paths {
-		f, err := Files.Open(p)
-		if err != nil {
-			return nil, fmt.Errorf("schema: %w", err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("schema: %s: %w", p, err)
-		}
-		if err := c.AddResource(IDPrefix+p, doc); err != nil {
-			return nil, fmt.Errorf("schema: %s: %w", p, err)
-		}
-	}
-	return c, nil
-}
-
-type offlineLoader struct{}
-
-func (offlineLoader) Load(url string) (any, error) {
-	if strings.HasPrefix(url, IDPrefix) {
-		return nil, fmt.Errorf("no embedded schema has $id %s", url)
-	}
-	return nil, fmt.Errorf("%s is not an agentproto schema and nothing is fetched from the network", url)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // generated builds everything once from the embedded schemas.
@@ -350,7 +351,7 @@ type sourceSet struct {
 }
 
 func newSourceSet(t *testing.T) *sourceSet {
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,13 @@
 // against the protocol state rules no schema can express, and reports
 // findings that name the line, the JSON pointer, the rule and the fix.
 //
-// An Engine is built once (it compiles every schema named by the dispatch
-// tables) and is safe for concurrent use; Check validates one trace. Lines
-// are parsed and validated on all cores and reported in order, and memory is
-// bounded by the largest line and the protocol state, not by the trace.
+// An Engine is built once and is safe for concurrent use; Check validates
+// one trace. What each protocol version means comes from the registry
+// (schema/registry) and is applied by one rules package per protocol
+// (rules/acp, rules/arcp, rules/arcan); schemas are compiled when a trace
+// first needs them. Lines are parsed and validated on all cores and reported
+// in order, and memory is bounded by the largest line and the protocol
+// state, not by the trace.
 package validate
 
 import (
@@ -16,16 +19,19 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/pkg/validate/rules/acp"
+	"github.com/agentproto/agentproto/pkg/validate/rules/arcan"
+	"github.com/agentproto/agentproto/pkg/validate/rules/arcp"
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // FastChecker is the seam for a faster path than the general schema
@@ -63,9 +69,13 @@ type Options struct {
 	// Protocol forces the protocol of every file ("acp", "arcp" or
 	// "arcan"); "" detects it from each file's content.
 	Protocol string
-	// Dialect forces the ARCP dialect ("canonical", "go-sdk" or
-	// "rust-sdk"); "" detects it.
+	// Dialect forces the version or dialect a trace is read as (a name
+	// of Dialects, such as "v1-unstable" for ACP or "go-sdk" for ARCP);
+	// "" detects it from each trace.
 	Dialect string
+	// Partial says whether traces are captures that began mid-session
+	// (protocol.PartialAuto: decide from each trace).
+	Partial protocol.Partial
 	// MaxLine is the longest line kept, in bytes (0: trace.DefaultMaxLine).
 	MaxLine int
 	// MaxDepth bounds the nesting of a message (0: jsonscan.DefaultMaxDepth).
@@ -96,194 +106,73 @@ type Observation struct {
 }
 
 // Engine validates traces. It is safe for concurrent use by several Check
-// calls. A protocol's schemas are compiled once, the first time a trace of
-// that protocol is checked.
+// calls.
 type Engine struct {
 	opts    Options
-	tables  map[string]*table // by folder below schema/, e.g. "acp/v1"
 	workers int
-
-	mu       sync.Mutex // guards the compiler and the caches below
-	set      *schemaSet
-	acp      map[string]*acpTables // by table folder
-	arcp     *arcpTables
-	arcpErr  error
-	arcan    map[string]*table
-	docsOnce sync.Once
-	titles   map[string]string
-	docs     map[string]any
+	reg     *registry.Registry
+	rules   []protocol.Rules // in the order a file's protocol is tried
+	docs    *explain.Docs
 }
 
-// New reads the embedded dispatch tables and prepares the schema compiler.
+// New reads the registry and prepares each protocol's rules; no schema is
+// compiled until a trace needs it.
 func New(opts Options) (*Engine, error) {
-	switch opts.Protocol {
-	case "", "acp", "arcp", "arcan":
-	default:
-		return nil, fmt.Errorf("validate: unknown protocol %q (want acp, arcp or arcan)", opts.Protocol)
-	}
-	c, err := schema.NewCompiler()
+	reg, err := registry.Embedded()
 	if err != nil {
 		return nil, fmt.Errorf("validate: %w", err)
 	}
-	tables, err := loadTables(schema.Files)
-	if err != nil {
-		return nil, fmt.Errorf("validate: %w", err)
-	}
+	schemas := protocol.NewSchemas()
 	e := &Engine{
-		opts: opts, tables: tables, workers: opts.Workers,
-		set: &schemaSet{c: c, byID: map[string]*compiled{}},
-		acp: map[string]*acpTables{}, arcan: map[string]*table{},
+		opts: opts, workers: opts.Workers, reg: reg,
+		rules: []protocol.Rules{acp.New(reg, schemas), arcp.New(reg, schemas), arcan.New(reg, schemas)},
+		docs:  explain.NewDocs(schema.Files, schema.IDPrefix),
 	}
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
+	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
+		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
+	}
 	if opts.Dialect != "" && !e.knownDialect(opts.Dialect) {
-		return nil, fmt.Errorf("validate: unknown dialect %q (want %s, %s or %s for ARCP, or a schema version such as %s)", opts.Dialect, dialectCanonical, dialectGo, dialectRust, strings.Join(e.versions(), ", "))
+		return nil, fmt.Errorf("validate: unknown dialect %q (want one of %s)", opts.Dialect, strings.Join(e.Dialects(""), ", "))
 	}
 	return e, nil
 }
 
-func (e *Engine) knownDialect(d string) bool {
-	switch d {
-	case dialectCanonical, dialectGo, dialectRust:
-		return true
+func (e *Engine) rulesOf(protocol string) protocol.Rules {
+	for _, r := range e.rules {
+		if r.Name() == protocol {
+			return r
+		}
 	}
-	for _, v := range e.versions() {
-		if v == d {
+	return nil
+}
+
+// Dialects lists the names Options.Dialect accepts for protocol ("" for
+// every protocol): exactly the names a trace can be detected as.
+func (e *Engine) Dialects(protocol string) []string {
+	var out []string
+	for _, r := range e.rules {
+		if protocol == "" || r.Name() == protocol {
+			out = append(out, r.Dialects()...)
+		}
+	}
+	return out
+}
+
+func (e *Engine) knownDialect(d string) bool {
+	protocol := e.opts.Protocol
+	for _, n := range e.Dialects(protocol) {
+		if n == d {
 			return true
 		}
 	}
 	return false
 }
 
-// versions lists the schema versions and dialects of ACP and Arcan, for
-// --dialect.
-func (e *Engine) versions() []string {
-	var out []string
-	for _, t := range e.tables {
-		if family(t.Protocol, "acp") || family(t.Protocol, "arcan") {
-			out = append(out, t.Version)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// family reports whether a table's protocol belongs to protocol: "acp"
-// covers ACP's versions and its dialects ("acp-vtcode").
-func family(tableProtocol, protocol string) bool {
-	return tableProtocol == protocol || strings.HasPrefix(tableProtocol, protocol+"-")
-}
-
-// defaultVersion is the schema version a protocol's traces are read as when
-// neither --dialect nor the trace says otherwise: ACP v1, the protocol in
-// use (v2 is a draft, read only with --dialect v2); "" for the highest
-// stable version.
-func defaultVersion(protocol string) string {
-	if protocol == "acp" {
-		return "v1"
-	}
-	return ""
-}
-
-// pick returns the table of protocol for dialect: the table of that version
-// (or dialect) if there is one, else the protocol's default version, else
-// the highest stable version of the protocol itself (one without a "-"
-// suffix such as "-unstable"), else its highest version.
-func (e *Engine) pick(protocol, dialect string) *table {
-	if dialect == "" {
-		if d := defaultVersion(protocol); d != "" {
-			if t := e.pick(protocol, d); t != nil && t.Version == d {
-				return t
-			}
-		}
-	}
-	var stable, all []*table
-	for _, t := range e.tables {
-		if !family(t.Protocol, protocol) {
-			continue
-		}
-		if dialect != "" && t.Version == dialect {
-			return t
-		}
-		if t.Protocol != protocol {
-			continue
-		}
-		all = append(all, t)
-		if !strings.Contains(t.Version, "-") {
-			stable = append(stable, t)
-		}
-	}
-	if len(stable) > 0 {
-		all = stable
-	}
-	if len(all) == 0 {
-		return nil
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i].dir < all[j].dir })
-	return all[len(all)-1]
-}
-
-// Supported reports whether the engine has the schemas of protocol.
-func (e *Engine) Supported(protocol string) bool {
-	return e.pick(protocol, "") != nil
-}
-
-// acpFor compiles, once, the ACP tables of dialect ("" for the default).
-func (e *Engine) acpFor(dialect string) (*acpTables, error) {
-	t := e.pick("acp", dialect)
-	if t == nil {
-		return nil, fmt.Errorf("no ACP schemas")
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if a := e.acp[t.dir]; a != nil {
-		return a, nil
-	}
-	a, err := newACPTables(t, e.set)
-	if err != nil {
-		return nil, err
-	}
-	e.acp[t.dir] = a
-	return a, nil
-}
-
-// arcpFor compiles, once, the ARCP schema sets.
-func (e *Engine) arcpFor() (*arcpTables, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.arcp == nil && e.arcpErr == nil {
-		e.arcp, e.arcpErr = newARCPTables(e.tables, e.set)
-		if e.arcp == nil && e.arcpErr == nil {
-			e.arcpErr = fmt.Errorf("no ARCP schemas")
-		}
-	}
-	return e.arcp, e.arcpErr
-}
-
-// arcanFor compiles, once, the Arcan table to use.
-func (e *Engine) arcanFor() (*table, error) {
-	t := e.pick("arcan", e.opts.Dialect)
-	if t == nil {
-		return nil, fmt.Errorf("no Arcan schemas")
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.arcan[t.dir] == nil {
-		if err := t.compile(e.set); err != nil {
-			return nil, fmt.Errorf("%s: %w", t.dir, err)
-		}
-		e.arcan[t.dir] = t
-	}
-	return t, nil
-}
-
-// schemaDocs returns the titles and documents of the schema files, read
-// once, for explanations.
-func (e *Engine) schemaDocs() (map[string]string, map[string]any) {
-	e.docsOnce.Do(func() { e.titles, e.docs = titles(schema.Files) })
-	return e.titles, e.docs
-}
+// Supported reports whether the engine has rules for protocol.
+func (e *Engine) Supported(protocol string) bool { return e.rulesOf(protocol) != nil }
 
 // FileOptions are the per-file inputs of Check.
 type FileOptions struct {
@@ -302,7 +191,7 @@ type FileOptions struct {
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
-	run := &fileRun{e: e, name: name, report: report, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
+	run := &fileRun{e: e, name: name, report: report, altSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
 	if fo.Directions != nil {
 		run.dirs = bufio.NewScanner(fo.Directions)
 	}
@@ -310,18 +199,17 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	if err != nil {
 		return run.sum, fmt.Errorf("%s: %w", name, err)
 	}
-	run.sse = tr.Format() == trace.SSE
 
 	type batch struct {
-		msgs []*message
-		err  error
+		items []*item
+		err   error
 	}
 	batches := make(chan batch, 2)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		defer close(batches)
-		const maxMsgs, maxBytes = 1024, 8 << 20
+		const maxItems, maxBytes = 1024, 8 << 20
 		var b batch
 		size := 0
 		send := func() bool {
@@ -342,14 +230,14 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 				if !errors.Is(err, io.EOF) {
 					b.err = err
 				}
-				if len(b.msgs) > 0 || b.err != nil {
+				if len(b.items) > 0 || b.err != nil {
 					send()
 				}
 				return
 			}
-			b.msgs = append(b.msgs, &message{rec: rec, index: index})
+			b.items = append(b.items, &item{rec: rec, m: protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}})
 			size += len(rec.Data)
-			if len(b.msgs) >= maxMsgs || size >= maxBytes {
+			if len(b.items) >= maxItems || size >= maxBytes {
 				if !send() {
 					return
 				}
@@ -361,8 +249,8 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	}()
 	var ioErr error
 	for b := range batches {
-		if len(b.msgs) > 0 {
-			if err := run.process(b.msgs); err != nil && ioErr == nil {
+		if len(b.items) > 0 {
+			if err := run.process(b.items); err != nil && ioErr == nil {
 				ioErr = err
 			}
 		}
@@ -382,78 +270,15 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	return run.sum, nil
 }
 
-// message is one record of a trace on its way through the pipeline.
-type message struct {
-	rec   trace.Record
-	index int // 0-based position among the records
-
-	value any
-	obj   map[string]any // value, when it is an object
-	bad   *Finding       // the record could not be read or parsed
-
-	label  string  // message type for the summary, e.g. "session/update"
-	checks []check // schema checks, set by the protocol's step
-	state  []Finding
-	out    []Finding     // schema findings, set by the validation stage
-	seen   []Observation // schema verdicts, for Options.Observe
-	dir    string        // ACP direction from a sidecar
-	// rtSchema is the $id of the message's own schema for --roundtrip,
-	// and rtPointer where its value sits in the line.
-	rtSchema, rtPointer string
-}
-
-// check is one schema to validate one value of a message against.
-type check struct {
-	c     *compiled
-	loc   []string // where the value sits in the message
-	value any
-	// skip drops issues at locations another check reports better.
-	skip func(loc []string) bool
-}
-
-// add records a state finding.
-func (m *message) add(sev Severity, rule, ptr, format string, args ...any) {
-	m.state = append(m.state, Finding{Line: m.rec.Line, Severity: sev, Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
-}
-
-// validate runs the check with the general validator, returning findings.
-func (x *explainer) run(ck check, line int) []Finding {
-	err := ck.c.schema.Validate(ck.value)
-	if err == nil {
-		return nil
-	}
-	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
-		return []Finding{{Line: line, Severity: Error, Rule: RuleSchema, Pointer: pointer(ck.loc), Message: err.Error()}}
-	}
-	var out []Finding
-	for _, is := range x.explain(verr, ck.value) {
-		if ck.skip != nil && ck.skip(is.loc) {
-			continue
-		}
-		loc := append(append([]string(nil), ck.loc...), is.loc...)
-		out = append(out, Finding{Line: line, Severity: Error, Rule: RuleSchema, Pointer: pointer(loc), Message: is.msg})
-	}
-	return out
-}
-
-// valid reports whether value passes c, without explaining.
-func valid(c *compiled, value any) bool {
-	return c != nil && c.schema.Validate(value) == nil
-}
-
-// handler is one protocol's dispatch and state for one trace.
-type handler interface {
-	// step picks the schemas for m and applies the state rules; it runs
-	// sequentially, in trace order.
-	step(m *message)
-	// lost tells the state that a message could not be read: the rules
-	// must not invent errors for what it may have held.
-	lost(m *message)
-	// finish reports what the end of the trace reveals.
-	finish(lastLine int) []Finding
-	// dialect names the schema set or SDK dialect in use.
-	dialect() string
+// item is one record of a trace on its way through the pipeline: the
+// message the rules see, and what the engine adds to it.
+type item struct {
+	m    protocol.Message
+	rec  trace.Record
+	bad  *Finding      // the record could not be read or parsed
+	out  []Finding     // schema findings, set by the validation stage
+	alt  []Finding     // warnings for values only a wider schema accepts
+	seen []Observation // schema verdicts, for Options.Observe
 }
 
 // fileRun is the state of one Check.
@@ -462,27 +287,34 @@ type fileRun struct {
 	name   string
 	report func(Finding)
 	sum    Summary
-	sse    bool
 	dirs   *bufio.Scanner
 
 	decided  bool // a batch has been seen
 	detected bool // the protocol is known
-	protocol string
-	h        handler
-	x        *explainer
+	rules    protocol.Rules
+	h        protocol.Handler
+	x        *explain.Explainer
 	// skipAll is set when the file matches no protocol: its one finding
 	// has been reported and the rest is only counted.
 	skipAll  bool
-	ioFailed bool // reading stopped early
+	ioFailed bool            // reading stopped early
+	altSeen  map[string]bool // the wider-schema warnings reported
+}
+
+func (r *fileRun) protocol() string {
+	if r.rules == nil {
+		return ""
+	}
+	return r.rules.Name()
 }
 
 func (r *fileRun) emit(f Finding) {
 	f.File = r.name
 	if f.Protocol == "" {
-		f.Protocol = r.protocol
+		f.Protocol = r.protocol()
 	}
 	if f.Dialect == "" && r.h != nil {
-		f.Dialect = r.h.dialect()
+		f.Dialect = r.h.Dialect()
 	}
 	r.sum.Add(f)
 	if r.report != nil {
@@ -519,112 +351,196 @@ func parallel(n, workers int, f func(i int)) {
 	wg.Wait()
 }
 
-func (r *fileRun) process(msgs []*message) error {
+// fast asks the fast path, if there is one, whether the value at ptr in
+// data is certainly valid against s.
+func (e *Engine) fast(s *protocol.Schema, ptr string, data []byte) bool {
+	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, data)
+}
+
+// maxPerLine is the most findings reported one by one for a line; the rest
+// are counted in one too-many finding, so that output and memory stay
+// proportional to what a person can read.
+const maxPerLine = 20
+
+func (r *fileRun) process(items []*item) error {
 	e := r.e
-	r.sum.Messages += len(msgs)
+	r.sum.Messages += len(items)
 	// Stage 1, parallel: parse.
-	parallel(len(msgs), e.workers, func(i int) {
-		m := msgs[i]
-		if m.rec.Err != nil {
-			m.bad = &Finding{Line: m.rec.Line, Severity: Error, Rule: RuleLineTooLong, Message: m.rec.Err.Error()}
+	parallel(len(items), e.workers, func(i int) {
+		it := items[i]
+		if it.rec.Err != nil {
+			it.bad = &Finding{Line: it.rec.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.rec.Err.Error()}
 			return
 		}
-		v, err := jsonscan.Parse(m.rec.Data, e.opts.MaxDepth)
+		v, err := jsonscan.Parse(it.rec.Data, e.opts.MaxDepth)
 		if err != nil {
-			m.bad = parseFinding(m.rec.Line, err)
+			it.bad = parseFinding(it.rec.Line, err)
 			return
 		}
-		m.value = v
-		m.obj, _ = v.(map[string]any)
+		it.m.Value = v
+		it.m.Obj, _ = v.(map[string]any)
 	})
 	if !r.detected && !r.skipAll {
-		if err := r.decide(msgs); err != nil {
+		if err := r.decide(items); err != nil {
 			r.skipAll = true
 			return err
 		}
 	}
-	var dirErr error
-	if r.dirs != nil && r.protocol == "acp" {
-		for _, m := range msgs {
-			if !r.dirs.Scan() {
-				if err := r.dirs.Err(); err != nil {
-					dirErr = fmt.Errorf("direction sidecar: %w", err)
-				} else {
-					dirErr = fmt.Errorf("direction sidecar: it has fewer lines than the trace has messages (none for line %d)", m.rec.Line)
-				}
-				r.dirs = nil
-				break
-			}
-			m.dir = strings.TrimSpace(r.dirs.Text())
-			if m.dir != "c2a" && m.dir != "a2c" {
-				dirErr = fmt.Errorf("direction sidecar: line %d holds %q; each line must be c2a or a2c", m.index+1, m.dir)
-				r.dirs = nil
-				break
-			}
-		}
-	}
+	dirErr := r.directions(items)
 	if r.skipAll {
 		return dirErr
 	}
 	// Stage 2, sequential: dispatch and protocol state.
 	if r.h != nil {
-		for _, m := range msgs {
-			if m.bad != nil {
-				r.h.lost(m)
+		for _, it := range items {
+			if it.bad != nil {
+				r.h.Lost(&it.m)
 			} else {
-				r.h.step(m)
-				if m.label != "" {
-					r.sum.ByType[r.protocol+" "+m.label]++
+				r.h.Step(&it.m)
+				if it.m.Label != "" {
+					r.sum.ByType[r.protocol()+" "+it.m.Label]++
 				}
 			}
 		}
 	}
 	// Stage 3, parallel: schema checks (and round trips).
-	parallel(len(msgs), e.workers, func(i int) {
-		m := msgs[i]
-		for _, ck := range m.checks {
+	parallel(len(items), e.workers, func(i int) {
+		it := items[i]
+		m := &it.m
+		for _, ck := range m.Checks {
+			ptr := protocol.Pointer(ck.Loc)
 			if e.opts.Observe != nil {
-				m.seen = append(m.seen, Observation{File: r.name, Line: m.rec.Line, SchemaID: ck.c.id, Pointer: pointer(ck.loc), Value: ck.value, Valid: ck.c.schema.Validate(ck.value) == nil})
+				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
 			}
-			if e.opts.Fast != nil && e.opts.Fast.Check(ck.c.id, pointer(ck.loc), m.rec.Data) {
+			if e.fast(ck.Schema, ptr, m.Data) {
 				continue
 			}
-			m.out = append(m.out, r.x.run(ck, m.rec.Line)...)
+			if ck.Alt == nil {
+				it.out = append(it.out, r.x.Check(ck, m.Line)...)
+				continue
+			}
+			if ck.Schema.Valid(ck.Value) {
+				continue
+			}
+			if e.opts.Observe != nil {
+				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
+			}
+			if e.fast(ck.Alt, ptr, m.Data) || ck.Alt.Valid(ck.Value) {
+				it.alt = append(it.alt, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
+				continue
+			}
+			// Wrong by both: explain by the stable schema, unless the
+			// wider one finds other faults (then the stable schema's
+			// complaints are about the additions, not the mistake).
+			narrow := r.x.Check(ck, m.Line)
+			alt := ck
+			alt.Schema = ck.Alt
+			wide := r.x.Check(alt, m.Line)
+			if samePointers(narrow, wide) {
+				it.out = append(it.out, narrow...)
+				continue
+			}
+			for _, f := range wide {
+				f.Dialect = ck.AltVersion
+				it.out = append(it.out, f)
+			}
 		}
-		if e.opts.Roundtrip != nil && m.bad == nil && m.rtSchema != "" && len(m.out) == 0 {
+		if e.opts.Roundtrip != nil && it.bad == nil && m.RTSchema != "" && len(it.out) == 0 {
 			// Only for messages valid by their schema: an invalid one
 			// is explained by its schema findings already.
-			diffs, err := e.opts.Roundtrip.Roundtrip(m.rtSchema, m.rtPointer, m.rec.Data)
+			diffs, err := e.opts.Roundtrip.Roundtrip(m.RTSchema, m.RTPointer, m.Data)
 			if err != nil {
-				m.out = append(m.out, Finding{Line: m.rec.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.rtPointer, Message: fmt.Sprintf("the typed round trip fails: %v", err)})
+				it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: fmt.Sprintf("the typed round trip fails: %v", err)})
 			}
 			for _, d := range diffs {
-				m.out = append(m.out, Finding{Line: m.rec.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.rtPointer, Message: d})
+				it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: d})
 			}
 		}
 	})
 	// Stage 4: report in order.
-	for _, m := range msgs {
-		for _, o := range m.seen {
+	for _, it := range items {
+		for _, o := range it.seen {
 			e.opts.Observe(o)
 		}
-		if m.bad != nil {
-			r.emit(*m.bad)
+		if it.bad != nil {
+			r.emit(*it.bad)
 			continue
 		}
-		for _, f := range m.out {
-			r.emit(f)
+		n := 0
+		more := func(f Finding) {
+			if n++; n <= maxPerLine {
+				r.emit(f)
+			}
 		}
-		for _, f := range m.state {
-			if f.Severity == Error && f.Rule != RuleSchema && schemaAt(m.out, f.Pointer) {
+		for _, f := range it.alt {
+			if !r.altSeen[f.Message] {
+				r.altSeen[f.Message] = true
+				more(f)
+			}
+		}
+		for _, f := range it.out {
+			more(f)
+		}
+		for _, f := range it.m.State {
+			if f.Severity == Error && f.Rule != RuleSchema && schemaAt(it.out, f.Pointer) {
 				// The value is already wrong by its schema: one
 				// problem, one finding.
 				continue
 			}
-			r.emit(f)
+			more(f)
+		}
+		if n > maxPerLine {
+			r.emit(Finding{Line: it.m.Line, Severity: Error, Rule: RuleTooMany, Message: fmt.Sprintf("and %d more findings on this line, not listed one by one (the first %d are above)", n-maxPerLine, maxPerLine)})
 		}
 	}
 	return dirErr
+}
+
+// directions reads one sidecar line per record, for protocols that take a
+// direction sidecar.
+func (r *fileRun) directions(items []*item) error {
+	if r.dirs == nil || r.rules == nil {
+		return nil
+	}
+	allowed := r.rules.Directions()
+	if len(allowed) == 0 {
+		return nil
+	}
+	for _, it := range items {
+		if !r.dirs.Scan() {
+			err := r.dirs.Err()
+			r.dirs = nil
+			if err != nil {
+				return fmt.Errorf("direction sidecar: %w", err)
+			}
+			return fmt.Errorf("direction sidecar: it has fewer lines than the trace has messages (none for line %d)", it.m.Line)
+		}
+		d := strings.TrimSpace(r.dirs.Text())
+		ok := false
+		for _, a := range allowed {
+			ok = ok || d == a
+		}
+		if !ok {
+			r.dirs = nil
+			return fmt.Errorf("direction sidecar: line %d holds %s; each line must be %s", it.m.Index+1, protocol.Quote(d), strings.Join(allowed, " or "))
+		}
+		it.m.Dir = d
+	}
+	return nil
+}
+
+// samePointers reports whether two lists of findings point at the same
+// places.
+func samePointers(a, b []Finding) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Pointer != b[i].Pointer {
+			return false
+		}
+	}
+	return true
 }
 
 func schemaAt(out []Finding, ptr string) bool {
@@ -651,12 +567,10 @@ func parseFinding(line int, err error) *Finding {
 func (r *fileRun) finish(lines int) {
 	r.sum.Lines = lines
 	defer func() {
-		d := Detected{File: r.name, Protocol: r.protocol}
+		d := Detected{File: r.name, Protocol: r.protocol()}
 		if r.h != nil {
-			d.Dialect = r.h.dialect()
-		}
-		if d.Protocol == "acp" && d.Dialect == "vtcode" {
-			d.Note = VTCodeNote
+			d.Dialect = r.h.Dialect()
+			d.Note = r.h.Note()
 		}
 		r.sum.Detected = []Detected{d}
 	}()
@@ -670,7 +584,7 @@ func (r *fileRun) finish(lines int) {
 		return
 	}
 	if r.h != nil && !r.skipAll {
-		for _, f := range r.h.finish(lines) {
+		for _, f := range r.h.Finish(lines) {
 			r.emit(f)
 		}
 	}

@@ -83,8 +83,15 @@ func TestFastCheckerSeam(t *testing.T) {
 		for _, c := range ff.calls {
 			found = found || c == wantCall
 		}
-		if !found || len(ff.calls) != 10 { // 5 envelopes, 5 params or results
-			t.Errorf("fast=%v: calls %q; want 10 including %q", ok, ff.calls, wantCall)
+		// 5 envelopes, 5 params or results; when the fast path is not
+		// sure of the session/update params, it is asked about the
+		// unstable schema too.
+		wantCalls := 10
+		if !ok {
+			wantCalls = 11
+		}
+		if !found || len(ff.calls) != wantCalls {
+			t.Errorf("fast=%v: calls %q; want %d including %q", ok, ff.calls, wantCalls, wantCall)
 		}
 	}
 }
@@ -287,7 +294,7 @@ func TestUnknownProtocolDiagnosis(t *testing.T) {
 		`{"id":"m","type":"job.submit","session_id":"s","payload":{}}`:   `"arcp":"1.1"`,
 		`{"event_id":"e","kind":{"type":"RunStarted"},"session_id":"s"}`: "aiOS EventRecord",
 		`{"type":"text-delta","id":"r-text","delta":"hi"}`:               "Vercel AI SDK",
-		`{"hello":"world"}`: "the fields hello",
+		`{"hello":"world"}`: `the fields "hello"`,
 		"{\"type\":\"start\",\"messageId\":\"r\"}\n{\"type\":\"finish\"}":                   "Vercel AI SDK",
 		`{"part":"x"}` + "\n" + `{"part_type":"run_started","run_id":"r","session_id":"s"}`: "",
 	} {
@@ -305,31 +312,6 @@ func TestUnknownProtocolDiagnosis(t *testing.T) {
 		}
 		if len(got) != 1 || got[0].Rule != RuleUnknownProtocol || !strings.Contains(got[0].Message, want) {
 			t.Errorf("%s: got %v; want one unknown-protocol finding mentioning %s", in, got, want)
-		}
-	}
-}
-
-func TestNearName(t *testing.T) {
-	for _, tc := range []struct {
-		want string
-		keys []string
-		near string
-	}{
-		{"currentModeId", []string{"sessionUpdate", "modeId"}, "modeId"},
-		{"availableCommands", []string{"sessionUpdate", "commands"}, "commands"},
-		{"dims", []string{"name", "value", "dimensions"}, "dimensions"},
-		{"sessionId", []string{"SessionId", "prompt"}, "SessionId"},
-		{"sessionId", []string{"session_id"}, "session_id"},
-		{"toolCallId", []string{"toolCallID"}, "toolCallID"},
-		{"terminalId", []string{"status", "output"}, ""},
-		{"title", []string{"kind", "status"}, ""},
-	} {
-		obj := map[string]any{}
-		for _, k := range tc.keys {
-			obj[k] = true
-		}
-		if got := nearName(tc.want, obj); got != tc.near {
-			t.Errorf("nearName(%q, %v) = %q, want %q", tc.want, tc.keys, got, tc.near)
 		}
 	}
 }

@@ -39,7 +39,7 @@ func Example() {
 	// line 6 error schema /params/update/content/type
 	//   "txt" is not one of text, image, audio, resource_link, resource (acp: ContentBlock)
 	// line 6 error unknown-session /params/sessionId
-	//   unknown session "sess_9": no session/new answer, session/load or session/resume in this trace introduced it
+	//   unknown session "sess_9": no answer to a request that creates, loads, resumes, forks or lists sessions introduced it in this trace
 	// line 7 error duplicate-response /id
 	//   second response to request id 1: each request is answered exactly once
 	// 7 messages, 4 errors

@@ -10,20 +10,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
-
-var knownRules = map[string]bool{
-	RuleJSON: true, RuleLineTooLong: true, RuleIO: true, RuleEmpty: true, RuleSchema: true,
-	RuleUnknownMethod: true, RuleUnknownType: true, RuleUnknownProtocol: true, RuleRoundtrip: true,
-	RuleNotInitialized: true, RuleUnansweredResponse: true, RuleDuplicateResponse: true,
-	RuleUnknownSession: true, RuleUnknownToolCall: true, RulePermissionOption: true,
-	RuleCapability: true, RuleDirection: true,
-	RuleSeqGap: true, RuleSeqOrder: true, RuleSessionMismatch: true, RuleTerminalTwice: true,
-	RuleTerminalBeforeAccepted: true, RuleListJobsUnanswered: true, RuleFeatureNotNegotiated: true,
-	RuleResultIDMissing: true,
-	RuleRunNotStarted:   true, RuleEventAfterFinish: true, RuleIterationOrder: true, RuleUnknownCallID: true,
-}
 
 // FuzzEngine feeds arbitrary traces to the whole engine: reader, parser,
 // detection, dispatch, state and explanations. It must never panic or hang,
@@ -68,7 +57,7 @@ func FuzzEngine(f *testing.F) {
 				t.Fatalf("finding on line %d after line %d", fd.Line, prev)
 			}
 			prev = fd.Line
-			if !knownRules[fd.Rule] && !strings.HasPrefix(fd.Rule, RuleDeviationPrefix) {
+			if !finding.Known(fd.Rule) {
 				t.Fatalf("unknown rule %q", fd.Rule)
 			}
 			if fd.Pointer != "" && fd.Pointer[0] != '/' {

@@ -15,6 +15,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/compile"
 )
 
 // sample is one value of a fixture line with the schema that checks it.
@@ -186,7 +187,7 @@ func (o *oracle) valid(t *testing.T, s sample) bool {
 // valid fixtures it vouches for every value whose type is complete, so it
 // really is the path valid traffic takes.
 func TestFastPathAgreesWithSchemas(t *testing.T) {
-	c, err := schema.NewCompiler()
+	c, err := compile.New()
 	if err != nil {
 		t.Fatal(err)
 	}

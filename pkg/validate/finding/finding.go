@@ -1,4 +1,8 @@
-package validate
+// Package finding holds what the validator reports: a Finding per problem
+// on a line, its Severity and rule name, and the Summary of a run. Package
+// validate re-exports these names; the protocol rule packages build findings
+// with them.
+package finding
 
 import (
 	"fmt"
@@ -36,6 +40,7 @@ const (
 	RuleUnknownType     = "unknown-type"     // ARCP message type not in the table (x-vendor.*: a warning)
 	RuleUnknownProtocol = "unknown-protocol" // the file matches no protocol
 	RuleRoundtrip       = "roundtrip"        // decode then encode changed the message
+	RuleTooMany         = "too-many"         // more findings on one line than are reported one by one
 	RuleDeviationPrefix = "deviation:"       // deviation:<id>, an SDK dialect's deviation from canonical ARCP v1.1
 
 	// ACP state.
@@ -47,6 +52,10 @@ const (
 	RulePermissionOption   = "permission-option"
 	RuleCapability         = "capability"
 	RuleDirection          = "direction"
+	RuleUnstable           = "unstable"        // an unstable addition a stable-only peer rejects (a warning)
+	RulePartialCapture     = "partial-capture" // the trace began mid-session (a warning)
+	RuleStateWindow        = "state-window"    // a check skipped on ids forgotten to bound memory (a warning)
+	RuleNearMiss           = "near-miss"       // an unknown member whose name is close to a defined one (a warning)
 
 	// ARCP state.
 	RuleSeqGap                 = "seq-gap"
@@ -64,6 +73,35 @@ const (
 	RuleIterationOrder   = "iteration-order"
 	RuleUnknownCallID    = "unknown-call-id"
 )
+
+// Rules lists every rule name a finding may carry (besides the
+// "deviation:<id>" rules of ARCP's deviation table), for documentation and
+// for tests that check no finding carries an unlisted rule.
+func Rules() []string {
+	return []string{
+		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownMethod, RuleUnknownType,
+		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany,
+		RuleNotInitialized, RuleUnansweredResponse, RuleDuplicateResponse, RuleUnknownSession,
+		RuleUnknownToolCall, RulePermissionOption, RuleCapability, RuleDirection, RuleUnstable,
+		RulePartialCapture, RuleStateWindow, RuleNearMiss,
+		RuleSeqGap, RuleSeqOrder, RuleSessionMismatch, RuleTerminalTwice, RuleTerminalBeforeAccepted,
+		RuleListJobsUnanswered, RuleFeatureNotNegotiated, RuleResultIDMissing,
+		RuleRunNotStarted, RuleEventAfterFinish, RuleIterationOrder, RuleUnknownCallID,
+	}
+}
+
+// Known reports whether rule is one of Rules or a deviation rule.
+func Known(rule string) bool {
+	if strings.HasPrefix(rule, RuleDeviationPrefix) && len(rule) > len(RuleDeviationPrefix) {
+		return true
+	}
+	for _, r := range Rules() {
+		if r == rule {
+			return true
+		}
+	}
+	return false
+}
 
 // Finding is one problem on one line of a trace.
 type Finding struct {
@@ -110,11 +148,6 @@ type Detected struct {
 	// line how it differs.
 	Note string
 }
-
-// VTCodeNote is the Note of a trace in VT Code's HTTP dialect of ACP.
-const VTCodeNote = "this is VT Code's HTTP dialect, not ACP v1: snake_case members (session_id) where ACP has camelCase (sessionId), " +
-	"stream updates tagged by update_type where ACP has sessionUpdate, and JSON-RPC over HTTP with server-sent events where ACP has JSON-RPC over stdio " +
-	"(see schema/acp/vtcode/README.md)"
 
 // Add folds f into s.
 func (s *Summary) Add(f Finding) {

@@ -1,22 +1,109 @@
-package validate
+// Package explain turns a schema failure (a jsonschema/v6 error tree) into
+// findings a person can act on: one sentence per leaf cause, at its JSON
+// pointer, naming the schema type, with the allowed values or the member
+// that was probably meant. Only failing values come here; valid ones never
+// pay for it.
+package explain
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/big"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	xmessage "golang.org/x/text/message"
 
-	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
+
+// Docs are the schema documents that findings name types from: each file's
+// root title and its parsed document, by $id. They are read once, when the
+// first failure needs them, and are then read-only.
+type Docs struct {
+	once   sync.Once
+	fsys   fs.FS
+	prefix string
+	titles map[string]string
+	docs   map[string]any
+}
+
+// NewDocs returns the documents of the schema files (*.json) of fsys, whose
+// $ids start with idPrefix; nothing is read until a failure is explained.
+func NewDocs(fsys fs.FS, idPrefix string) *Docs { return &Docs{fsys: fsys, prefix: idPrefix} }
+
+func (d *Docs) load() {
+	d.once.Do(func() {
+		d.titles, d.docs = map[string]string{}, map[string]any{}
+		_ = fs.WalkDir(d.fsys, ".", func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || path.Ext(p) != ".json" {
+				return nil
+			}
+			b, err := fs.ReadFile(d.fsys, p)
+			if err != nil {
+				return nil
+			}
+			var doc map[string]any
+			if json.Unmarshal(b, &doc) != nil {
+				return nil
+			}
+			id, _ := doc["$id"].(string)
+			if id == "" {
+				id = d.prefix + p
+			}
+			d.docs[id] = doc
+			if t, _ := doc["title"].(string); t != "" {
+				d.titles[id] = t
+			}
+			return nil
+		})
+	})
+}
+
+// Explainer explains the schema failures of one protocol's messages. It is
+// safe for concurrent use.
+type Explainer struct {
+	proto string
+	docs  *Docs
+}
+
+// New returns an explainer that names types as "proto: Type".
+func New(proto string, docs *Docs) *Explainer { return &Explainer{proto: proto, docs: docs} }
+
+// Check validates a check's value against its schema and returns one
+// finding per leaf cause of a failure, on the given line; nil when the
+// value is valid.
+func (e *Explainer) Check(ck protocol.Check, line int) []finding.Finding {
+	err := ck.Schema.Validate(ck.Value)
+	if err == nil {
+		return nil
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return []finding.Finding{{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(ck.Loc), Message: err.Error()}}
+	}
+	e.docs.load()
+	x := newExplainer(e.proto, e.docs.titles, e.docs.docs)
+	var out []finding.Finding
+	for _, is := range x.explain(verr, ck.Value) {
+		if ck.Skip != nil && ck.Skip(is.loc) {
+			continue
+		}
+		loc := append(append([]string(nil), ck.Loc...), is.loc...)
+		out = append(out, finding.Finding{Line: line, Severity: finding.Error, Rule: finding.RuleSchema, Pointer: protocol.Pointer(loc), Message: is.msg})
+	}
+	return out
+}
 
 // issue is one leaf cause of a schema failure, explained.
 type issue struct {
@@ -26,22 +113,22 @@ type issue struct {
 
 // explainer turns a jsonschema error tree into one sentence per leaf cause.
 type explainer struct {
-	protocol string
-	titles   map[string]string // schema file URL -> root title
-	docs     map[string]any    // schema file URL -> document
-	printer  *xmessage.Printer
+	proto   string
+	titles  map[string]string // schema file URL -> root title
+	docs    map[string]any    // schema file URL -> document
+	printer *xmessage.Printer
 }
 
-func newExplainer(protocol string, titles map[string]string, docs map[string]any) *explainer {
-	return &explainer{protocol: protocol, titles: titles, docs: docs, printer: xmessage.NewPrinter(language.English)}
+func newExplainer(proto string, titles map[string]string, docs map[string]any) *explainer {
+	return &explainer{proto: proto, titles: titles, docs: docs, printer: xmessage.NewPrinter(language.English)}
 }
 
 // schemaAt returns the raw schema at an absolute schema URL.
 func (x *explainer) schemaAt(schemaURL string) map[string]any {
 	file, frag, _ := strings.Cut(schemaURL, "#")
 	v := x.docs[file]
-	for _, t := range splitPointer(frag) {
-		v = lookup(v, []string{t})
+	for _, t := range protocol.SplitPointer(frag) {
+		v = protocol.Lookup(v, []string{t})
 	}
 	m, _ := v.(map[string]any)
 	return m
@@ -53,14 +140,14 @@ func (x *explainer) explain(err *jsonschema.ValidationError, value any) []issue 
 	seen := make(map[string]bool, len(out))
 	uniq := out[:0]
 	for _, is := range out {
-		key := pointer(is.loc) + "\x00" + is.msg
+		key := protocol.Pointer(is.loc) + "\x00" + is.msg
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
 		uniq = append(uniq, is)
 	}
-	sort.SliceStable(uniq, func(i, j int) bool { return pointer(uniq[i].loc) < pointer(uniq[j].loc) })
+	sort.SliceStable(uniq, func(i, j int) bool { return protocol.Pointer(uniq[i].loc) < protocol.Pointer(uniq[j].loc) })
 	return uniq
 }
 
@@ -122,7 +209,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 		for _, l := range b.leaves {
 			switch l.ErrorKind.(type) {
 			case *kind.Const, *kind.Enum:
-				if len(l.InstanceLocation) == len(loc)+1 && hasPrefix(l.InstanceLocation, loc) {
+				if len(l.InstanceLocation) == len(loc)+1 && protocol.HasPrefix(l.InstanceLocation, loc) {
 					tagFails[i][l.InstanceLocation[len(loc)]] = l
 				} else if len(l.InstanceLocation) == len(loc) {
 					selfFail[i] = true
@@ -153,7 +240,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 			}
 		}
 		tloc := append(append([]string(nil), loc...), tag)
-		return []issue{{tloc, fmt.Sprintf("%s is not one of %s (%s)", display(got), strings.Join(want, ", "), x.where(e.SchemaURL))}}
+		return []issue{{tloc, fmt.Sprintf("%s is not one of %s (%s)", protocol.Display(got), strings.Join(want, ", "), x.where(e.SchemaURL))}}
 	}
 	// Alternatives that lost on a discriminating property or on the value's
 	// own type are out of the running.
@@ -210,7 +297,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 		}
 		switch {
 		case all && len(values) > 0:
-			msg := fmt.Sprintf("%s is not one of %s", display(got), strings.Join(values, ", "))
+			msg := fmt.Sprintf("%s is not one of %s", protocol.Display(got), strings.Join(values, ", "))
 			if len(types) > 0 {
 				msg += " (or a " + strings.Join(types, " or ") + ")"
 			}
@@ -264,27 +351,15 @@ func appendUniq(list []string, s string) []string {
 	return append(list, s)
 }
 
-func hasPrefix(loc, prefix []string) bool {
-	if len(loc) < len(prefix) {
-		return false
-	}
-	for i := range prefix {
-		if loc[i] != prefix[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // leaf explains one failed keyword: one issue, or one per missing field.
 func (x *explainer) leaf(e *jsonschema.ValidationError, value any) []issue {
 	loc := e.InstanceLocation
 	if k, ok := e.ErrorKind.(*kind.Required); ok {
-		obj, _ := lookup(value, loc).(map[string]any)
+		obj, _ := protocol.Lookup(value, loc).(map[string]any)
 		out := make([]issue, 0, len(k.Missing))
 		for _, m := range k.Missing {
 			s := fmt.Sprintf("missing required field %q", m)
-			if near := nearName(m, obj); near != "" {
+			if near := suggest.NearKey(m, obj); near != "" {
 				s += fmt.Sprintf("; found %q: did you mean %q?", near, m)
 			}
 			// The pointer is the object that lacks the field.
@@ -306,9 +381,9 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError) issue {
 		for _, w := range k.Want {
 			want = append(want, bare(w))
 		}
-		return issue{loc, fmt.Sprintf("%s is not one of %s (%s)", display(k.Got), strings.Join(want, ", "), where)}
+		return issue{loc, fmt.Sprintf("%s is not one of %s (%s)", protocol.Display(k.Got), strings.Join(want, ", "), where)}
 	case *kind.Const:
-		return issue{loc, fmt.Sprintf("%s must be %s (%s)", display(k.Got), display(k.Want), where)}
+		return issue{loc, fmt.Sprintf("%s must be %s (%s)", protocol.Display(k.Got), protocol.Display(k.Want), where)}
 	case *kind.AdditionalProperties:
 		var names []string
 		for _, p := range k.Properties {
@@ -356,14 +431,14 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError) issue {
 	case *kind.MaxItems:
 		return issue{loc, fmt.Sprintf("too many items: %d, at most %d allowed (%s)", k.Got, k.Want, where)}
 	case *kind.Pattern:
-		return issue{loc, fmt.Sprintf("%s does not match the pattern %s (%s)", display(k.Got), k.Want, where)}
+		return issue{loc, fmt.Sprintf("%s does not match the pattern %s (%s)", protocol.Display(k.Got), k.Want, where)}
 	}
 	return issue{loc, fmt.Sprintf("%s (%s)", e.ErrorKind.LocalizedString(x.printer), where)}
 }
 
 // where names the schema a keyword belongs to: "acp: ContentBlock".
 func (x *explainer) where(schemaURL string) string {
-	return x.protocol + ": " + x.name(schemaURL)
+	return x.proto + ": " + x.name(schemaURL)
 }
 
 // name is the nearest $defs name on the keyword's path, or else the title of
@@ -401,150 +476,5 @@ func bare(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return display(v)
-}
-
-// display renders a JSON value for a message: strings quoted, the rest as
-// compact JSON, long values cut.
-func display(v any) string {
-	var s string
-	switch v := v.(type) {
-	case string:
-		s = strconv.Quote(v)
-	case json.Number:
-		s = string(v)
-	case nil:
-		s = "null"
-	default:
-		b, err := json.Marshal(v)
-		if err != nil {
-			s = fmt.Sprint(v)
-		} else {
-			s = string(b)
-		}
-	}
-	if len(s) > 80 {
-		cut := 77
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return s
-}
-
-func pointer(loc []string) string {
-	var sb strings.Builder
-	for _, t := range loc {
-		sb.WriteByte('/')
-		sb.WriteString(jsonscan.EscapePointer(t))
-	}
-	return sb.String()
-}
-
-// lookup follows loc into v.
-func lookup(v any, loc []string) any {
-	for _, t := range loc {
-		switch c := v.(type) {
-		case map[string]any:
-			v = c[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			v = c[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-// nearName returns the key of obj that most likely stands for the missing
-// field want: the same name in another case or spelling (snake_case for
-// camelCase), a shortened or lengthened form (modeId for currentModeId,
-// commands for availableCommands, dimensions for dims), or a small typo.
-func nearName(want string, obj map[string]any) string {
-	if len(obj) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(obj))
-	for k := range obj {
-		if k != want {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	w := fold(want)
-	tests := []func(k string) bool{
-		func(k string) bool { return fold(k) == w },
-		func(k string) bool {
-			f := fold(k)
-			return len(f) >= 3 && (strings.HasSuffix(w, f) || strings.HasSuffix(f, w))
-		},
-		func(k string) bool {
-			f := fold(k)
-			return len(f) >= 3 && len(w) >= 3 && f[0] == w[0] && (subsequence(w, f) || subsequence(f, w))
-		},
-		func(k string) bool {
-			f := fold(k)
-			return len(w) >= 4 && len(f) >= 4 && levenshtein(f, w) <= 2
-		},
-	}
-	for _, test := range tests {
-		for _, k := range keys {
-			if test(k) {
-				return k
-			}
-		}
-	}
-	return ""
-}
-
-// fold lower-cases s and drops separators, so that sessionId, session_id
-// and SessionID compare equal.
-func fold(s string) string {
-	var sb strings.Builder
-	for _, r := range s {
-		if r == '_' || r == '-' || r == '.' {
-			continue
-		}
-		sb.WriteRune(unicode.ToLower(r))
-	}
-	return sb.String()
-}
-
-// subsequence reports whether short's letters appear in long in order.
-func subsequence(short, long string) bool {
-	if len(short) >= len(long) {
-		return false
-	}
-	i := 0
-	for j := 0; j < len(long) && i < len(short); j++ {
-		if long[j] == short[i] {
-			i++
-		}
-	}
-	return i == len(short)
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return protocol.Display(v)
 }

@@ -1,0 +1,57 @@
+package suggest
+
+import "testing"
+
+func TestNearKey(t *testing.T) {
+	for _, tc := range []struct {
+		want string
+		keys []string
+		near string
+	}{
+		{"currentModeId", []string{"sessionUpdate", "modeId"}, "modeId"},
+		{"availableCommands", []string{"sessionUpdate", "commands"}, "commands"},
+		{"dims", []string{"name", "value", "dimensions"}, "dimensions"},
+		{"sessionId", []string{"SessionId", "prompt"}, "SessionId"},
+		{"sessionId", []string{"session_id"}, "session_id"},
+		{"toolCallId", []string{"toolCallID"}, "toolCallID"},
+		{"terminalId", []string{"status", "output"}, ""},
+		{"title", []string{"kind", "status"}, ""},
+	} {
+		obj := map[string]any{}
+		for _, k := range tc.keys {
+			obj[k] = true
+		}
+		if got := NearKey(tc.want, obj); got != tc.near {
+			t.Errorf("NearKey(%q, %v) = %q, want %q", tc.want, tc.keys, got, tc.near)
+		}
+	}
+}
+
+func TestMisspelt(t *testing.T) {
+	known := []string{"sessionId", "toolCallId", "locations", "content", "kind", "title"}
+	for key, want := range map[string]string{
+		"locatons":   "locations",
+		"sessionID":  "sessionId",
+		"toolcallId": "toolCallId",
+		"session_id": "sessionId",
+		"contnet":    "content",
+		"kinds":      "", // too short a name to guess from
+		"titles":     "", // likewise
+		"sessionId":  "", // known: not a miss
+		"rawInput":   "", // nothing near
+	} {
+		if got := Misspelt(key, known); got != want {
+			t.Errorf("Misspelt(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
+
+func TestNearBounded(t *testing.T) {
+	long := make([]byte, 1<<20)
+	for i := range long {
+		long[i] = 'a'
+	}
+	if got := Near(string(long), []string{"aaaa"}); got != "" {
+		t.Errorf("a 1 MiB name got a suggestion %q; names over MaxName are never compared", got)
+	}
+}

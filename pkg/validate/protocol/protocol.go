@@ -1,0 +1,122 @@
+// Package protocol is what a protocol's rules plug into: the Message the
+// engine hands them line by line, the schema Checks they ask for, the
+// compiled Schemas, and the Rules and Handler interfaces each protocol
+// package (rules/acp, rules/arcp, rules/arcan) implements. It also holds the
+// small helpers the rules share: JSON pointers over parsed values, bounded
+// state (Recent) and inert rendering of input in messages.
+package protocol
+
+import (
+	"fmt"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+)
+
+// Message is one record of a trace on its way through the engine.
+type Message struct {
+	Line  int            // 1-based line of the record
+	Index int            // 0-based position among the trace's records
+	Data  []byte         // the record's bytes; never modified
+	Value any            // the parsed value (numbers as json.Number)
+	Obj   map[string]any // Value, when it is an object
+	// Dir is the direction a sidecar gave the record (one of the
+	// protocol's Directions), or "".
+	Dir string
+
+	// Set by the rules:
+
+	// Label names the message type for the summary ("session/update").
+	Label string
+	// Checks are the schema checks to run on the message.
+	Checks []Check
+	// State are the findings of the state rules.
+	State []finding.Finding
+	// RTSchema is the $id of the message's own schema, for --roundtrip,
+	// and RTPointer where its value sits in the record.
+	RTSchema, RTPointer string
+	// Version, if set, names the schema version the message was checked
+	// against when it differs from the trace's ("v1-unstable").
+	Version string
+}
+
+// Add records a state finding on the message's line.
+func (m *Message) Add(sev finding.Severity, rule, ptr, format string, args ...any) {
+	m.State = append(m.State, finding.Finding{Line: m.Line, Severity: sev, Rule: rule, Pointer: ptr, Message: fmt.Sprintf(format, args...)})
+}
+
+// Check is one schema to validate one value of a message against.
+type Check struct {
+	Schema *Schema
+	Loc    []string // where the value sits in the message
+	Value  any
+	// Skip drops schema findings at locations (relative to Value) that
+	// another finding reports better.
+	Skip func(loc []string) bool
+	// Alt, if set, is a wider schema the value may pass instead (the
+	// version's unstable additions). A value that fails Schema but passes
+	// Alt gets one warning, rule AltRule with message AltNote, once per
+	// trace and note, instead of errors; a value that fails both is
+	// explained against Alt, as version AltVersion.
+	Alt        *Schema
+	AltRule    string
+	AltNote    string
+	AltVersion string
+}
+
+// Rules is one protocol's support. Implementations are safe for concurrent
+// use; the per-trace state lives in the Handler that Start returns.
+type Rules interface {
+	// Name is the protocol's name ("acp").
+	Name() string
+	// Identify reports whether a message belongs to the protocol, from
+	// the members that mark it.
+	Identify(obj map[string]any) bool
+	// Dialects lists the names --dialect accepts for the protocol.
+	Dialects() []string
+	// Directions lists the values a direction sidecar may hold for the
+	// protocol's traces (nil: sidecars are not read).
+	Directions() []string
+	// Start begins a trace given its first messages (parsed, in order).
+	Start(first []*Message, opts Start) (Handler, error)
+}
+
+// Start is what the user said about a trace.
+type Start struct {
+	// Dialect is the version or dialect the user forced (one of
+	// Dialects), or "" to detect it.
+	Dialect string
+	// Partial says whether the trace is a capture that began mid-session:
+	// PartialAuto decides from the trace.
+	Partial Partial
+}
+
+// Partial says how to read a trace's beginning.
+type Partial int
+
+const (
+	// PartialAuto reads a trace whose first messages refer to state it
+	// never saw as a capture that began mid-session.
+	PartialAuto Partial = iota
+	// PartialYes reads every trace as a mid-session capture.
+	PartialYes
+	// PartialNo reads every trace as complete: state it never saw is an
+	// error.
+	PartialNo
+)
+
+// Handler follows one trace of a protocol.
+type Handler interface {
+	// Step picks the schema checks of m and applies the state rules. It
+	// runs sequentially, in trace order.
+	Step(m *Message)
+	// Lost tells the state that a record could not be read: the rules
+	// must not invent errors for what it may have held.
+	Lost(m *Message)
+	// Finish reports what the end of the trace reveals.
+	Finish(lastLine int) []finding.Finding
+	// Dialect names the schema set or SDK dialect in use.
+	Dialect() string
+	// Note says in one line how the trace was read and why ("acp v2:
+	// initialize protocolVersion 2, line 1"), or "".
+	Note() string
+}

@@ -1,0 +1,293 @@
+// Package acp holds the validator's rules for ACP (Agent Client Protocol)
+// traces: JSON-RPC 2.0 messages between an editor (the client) and a coding
+// agent.
+//
+// What each ACP version means is data, in the registry (schema/registry):
+// per method its kind, the side that handles it, its params and result
+// schemas, the capability that gates it and its effects on state (creates
+// or introduces sessions, uses one, creates or updates tool calls, offers
+// and chooses permission options). This package is the interpreter of
+// those tables; it names no method.
+//
+// The version is the trace's own: initialize's protocolVersion picks it,
+// and without an initialize (a capture that began mid-session) the methods
+// seen decide. ACP v1 traces are read with the stable schemas, and the
+// first use of each unstable addition (a method, a variant, a member) is
+// one warning rather than errors; --dialect v1 makes them errors and
+// --dialect v1-unstable accepts them silently.
+package acp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// Rules are ACP's rules; New makes them. They are safe for concurrent use.
+type Rules struct {
+	reg     *registry.Registry
+	schemas *protocol.Schemas
+
+	mu       sync.Mutex
+	compiled map[string]*tables // by version name
+}
+
+// New returns ACP's rules over the registry's ACP versions.
+func New(reg *registry.Registry, schemas *protocol.Schemas) *Rules {
+	return &Rules{reg: reg, schemas: schemas, compiled: map[string]*tables{}}
+}
+
+// Name is "acp".
+func (*Rules) Name() string { return "acp" }
+
+// Dialects lists the ACP versions and dialects.
+func (r *Rules) Dialects() []string { return r.reg.DialectNames("acp") }
+
+// Directions are the values of an ACP direction sidecar: client to agent,
+// agent to client.
+func (*Rules) Directions() []string { return []string{c2a, a2c} }
+
+// Directions of an ACP message.
+const (
+	c2a = "c2a" // client to agent
+	a2c = "a2c" // agent to client
+)
+
+func opposite(dir string) string {
+	switch dir {
+	case c2a:
+		return a2c
+	case a2c:
+		return c2a
+	}
+	return ""
+}
+
+// Identify: ACP messages carry "jsonrpc"; a dialect's other records carry
+// the keys its table lists.
+func (r *Rules) Identify(o map[string]any) bool {
+	if _, ok := o["jsonrpc"]; ok {
+		return true
+	}
+	return r.record(o) != nil
+}
+
+// record returns the dialect version whose non-JSON-RPC record o is.
+func (r *Rules) record(o map[string]any) *registry.Version {
+	if _, ok := o["jsonrpc"]; ok {
+		return nil
+	}
+	has := func(k string) bool { _, ok := o[k]; return ok }
+	for _, v := range r.reg.Versions("acp") {
+		for _, rec := range v.ACP.Records {
+			if rec.Matches(has) {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// tables are one version's method table with its schemas compiled.
+type tables struct {
+	v                               *registry.Version
+	request, notification, response *protocol.Schema
+	methods                         map[string]*method // by name and kind
+	names                           []string           // method names, sorted
+	records                         []record
+}
+
+type method struct {
+	*registry.ACPMethod
+	v              *registry.Version
+	params, result *protocol.Schema
+}
+
+type record struct {
+	*registry.ACPRecord
+	schema *protocol.Schema
+}
+
+func methodKey(name, kind string) string { return kind + " " + name }
+
+func (r *Rules) tables(v *registry.Version) (*tables, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.compiled[v.Name]; t != nil {
+		return t, nil
+	}
+	t := &tables{v: v, methods: map[string]*method{}}
+	var err error
+	get := func(ref string) *protocol.Schema {
+		if err != nil {
+			return nil
+		}
+		var s *protocol.Schema
+		s, err = r.schemas.Get(v.SchemaID(ref))
+		return s
+	}
+	env := v.ACP.Envelope
+	t.request = get(env + "#/$defs/Request")
+	t.notification = get(env + "#/$defs/Notification")
+	t.response = get(env + "#/$defs/Response")
+	if err != nil {
+		return nil, fmt.Errorf("%s: envelope: %w", v, err)
+	}
+	for _, m := range v.ACP.Methods {
+		mm := &method{ACPMethod: m, v: v, params: get(m.Params), result: get(m.Result)}
+		if err != nil {
+			return nil, fmt.Errorf("%s: method %s: %w", v, m.Method, err)
+		}
+		t.methods[methodKey(m.Method, m.Kind)] = mm
+	}
+	t.names = v.ACP.MethodNames()
+	sort.Strings(t.names)
+	for _, rec := range v.ACP.Records {
+		s := get(rec.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("%s: record %s: %w", v, rec.Record, err)
+		}
+		t.records = append(t.records, record{rec, s})
+	}
+	r.compiled[v.Name] = t
+	return t, nil
+}
+
+// Start picks the version of a trace and returns its state.
+func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.Handler, error) {
+	v, why, strict := r.pick(first, opts.Dialect)
+	if v == nil {
+		return nil, fmt.Errorf("no ACP version in the registry")
+	}
+	t, err := r.tables(v)
+	if err != nil {
+		return nil, err
+	}
+	s := newState(t, why, opts.Partial)
+	if !strict {
+		// The version's unstable additions are accepted, each first use
+		// a warning.
+		for _, x := range r.reg.Extensions(v) {
+			xt, err := r.tables(x)
+			if err != nil {
+				return nil, err
+			}
+			s.ext = append(s.ext, xt)
+		}
+	}
+	return s, nil
+}
+
+// pick names the version of a trace: the one the user forced; else a
+// dialect whose records or member spellings the first messages show; else
+// the version initialize's protocolVersion names; else the version whose
+// methods the first messages use; else the default. strict is set when the
+// user named the version, so that its extensions are not accepted.
+func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Version, why string, strict bool) {
+	def := r.reg.Default("acp")
+	if dialect != "" {
+		if v := r.reg.Lookup("acp", dialect); v != nil {
+			return v, "--dialect " + dialect, true
+		}
+	}
+	for _, m := range first {
+		if m.Obj == nil {
+			continue
+		}
+		if v := r.record(m.Obj); v != nil {
+			return v, fmt.Sprintf("its records, line %d", m.Line), false
+		}
+	}
+	if v := r.snakeDialect(first); v != nil {
+		return v, "snake_case session_id members", false
+	}
+	// initialize names the version.
+	for _, m := range first {
+		if m.Obj == nil {
+			continue
+		}
+		name, _ := m.Obj["method"].(string)
+		init := def.ACP.Initialize()
+		if init == nil || name != init.Method {
+			continue
+		}
+		for _, ptr := range init.Effects.VersionAt {
+			if !strings.HasPrefix(ptr, "/params/") {
+				continue
+			}
+			n, ok := protocol.IntValue(protocol.Lookup(m.Obj, protocol.SplitPointer(ptr)))
+			if !ok {
+				continue
+			}
+			if v := r.reg.ByWireVersion("acp", int(n)); v != nil {
+				return v, fmt.Sprintf("initialize protocolVersion %d, line %d", n, m.Line), false
+			}
+			return def, fmt.Sprintf("initialize asks for protocolVersion %d, which no known version has; read as %s, line %d", n, def.Title, m.Line), false
+		}
+	}
+	// No initialize: the version whose tables know the most of the
+	// methods used.
+	best, bestScore := def, r.score(def, first)
+	for _, v := range r.reg.Versions("acp") {
+		if v.Dialect || v.Extends != "" || v == def {
+			continue
+		}
+		if s := r.score(v, first); s > bestScore {
+			best, bestScore = v, s
+		}
+	}
+	if best != def {
+		return best, "the methods of its first messages (no initialize)", false
+	}
+	return def, "the default (no initialize in the first messages)", false
+}
+
+// score counts the first messages whose method v (or an extension of it)
+// knows, less those it does not.
+func (r *Rules) score(v *registry.Version, first []*protocol.Message) int {
+	tabs := append([]*registry.Version{v}, r.reg.Extensions(v)...)
+	n := 0
+	for _, m := range first {
+		name, ok := m.Obj["method"].(string)
+		if !ok || strings.HasPrefix(name, "_") {
+			continue
+		}
+		known := false
+		for _, t := range tabs {
+			known = known || len(t.ACP.Named(name)) > 0
+		}
+		if known {
+			n++
+		} else {
+			n--
+		}
+	}
+	return n
+}
+
+// snakeDialect returns a dialect whose JSON-RPC messages carry snake_case
+// session_id where ACP has sessionId, if the first messages do.
+func (r *Rules) snakeDialect(first []*protocol.Message) *registry.Version {
+	for _, m := range first {
+		for _, k := range []string{"params", "result"} {
+			p, ok := m.Obj[k].(map[string]any)
+			if !ok {
+				continue
+			}
+			_, snake := p["session_id"]
+			_, camel := p["sessionId"]
+			if snake && !camel {
+				for _, v := range r.reg.Versions("acp") {
+					if v.Dialect {
+						return v
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,603 @@
+package acp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// Bounds of the state (see protocol.Recent): past them the oldest entries
+// are forgotten, and a forgotten id is never reported as unknown.
+const (
+	maxAnswered  = 1 << 12
+	maxPending   = 1 << 16
+	maxSessions  = 1 << 12
+	maxToolCalls = 1 << 14
+)
+
+// state follows one ACP connection (or several interleaved).
+type state struct {
+	t       *tables
+	ext     []*tables // the version's extensions, accepted with a warning
+	why     string    // how the version was chosen
+	partial protocol.Partial
+
+	begun       bool           // the trace's beginning has been judged
+	midSession  bool           // the capture began mid-session
+	initialized bool           // an initialize request has been seen
+	warnedInit  bool           // not-initialized was reported
+	clientInit  map[string]any // the initialize params, once seen
+	agentInit   map[string]any // the initialize result, once seen
+	creating    int            // requests that create sessions, unanswered
+
+	pending  *protocol.Recent[*request] // outstanding requests by sender and id
+	answered *protocol.Recent[bool]     // answered requests by sender and id
+	sessions *protocol.Recent[*session] // known sessions
+	lossy    bool                       // a line could not be read
+
+	warned map[string]bool // once-per-trace warnings already given
+}
+
+type request struct {
+	line    int
+	dir     string // sender of the request
+	name    string
+	m       *method // nil for an unknown or extension method
+	params  map[string]any
+	options []string // option ids the request offers
+	adopt   string   // an unknown session it refers to: it exists if answered with a result
+}
+
+type session struct {
+	// fresh: created in this trace, so its whole history is here and its
+	// tool calls can be checked.
+	fresh     bool
+	toolCalls *protocol.Recent[bool]
+}
+
+func newState(t *tables, why string, partial protocol.Partial) *state {
+	return &state{
+		t: t, why: why, partial: partial,
+		pending:  protocol.NewRecent[*request](maxPending),
+		answered: protocol.NewRecent[bool](maxAnswered),
+		sessions: protocol.NewRecent[*session](maxSessions),
+		warned:   map[string]bool{},
+	}
+}
+
+func (s *state) Dialect() string { return s.t.v.Name }
+
+func (s *state) Note() string {
+	if s.t.v.Note != "" {
+		return s.t.v.Note
+	}
+	return fmt.Sprintf("%s: %s", s.t.v.Title, s.why)
+}
+
+func (s *state) Finish(int) []finding.Finding { return nil }
+
+// Lost: an unreadable line may have been a request, so an answer to an
+// unknown id is no longer an error.
+func (s *state) Lost(*protocol.Message) { s.lossy = true }
+
+// stateful reports whether the session, tool-call, permission and
+// capability rules apply: they follow ACP's handshake and session model,
+// which a dialect without an initialize method does not share. Response
+// matching applies to every JSON-RPC dialect.
+func (s *state) stateful() bool { return s.t.v.ACP.Initialize() != nil }
+
+// once reports whether the warning keyed k is given for the first time.
+func (s *state) once(k string) bool {
+	if s.warned[k] {
+		return false
+	}
+	s.warned[k] = true
+	return true
+}
+
+func (s *state) Step(m *protocol.Message) {
+	o := m.Obj
+	if o == nil {
+		m.Add(finding.Error, finding.RuleSchema, "", "an ACP message must be a JSON object (a JSON-RPC 2.0 request, notification or response), got %s", protocol.Describe(m.Value))
+		return
+	}
+	if _, rpc := o["jsonrpc"]; !rpc {
+		has := func(k string) bool { _, ok := o[k]; return ok }
+		for _, rec := range s.t.records {
+			if rec.Matches(has) {
+				// A dialect's non-JSON-RPC line (VT Code's streamed
+				// updates and tool results).
+				m.Label = rec.Record
+				m.RTSchema = rec.schema.ID
+				m.Checks = append(m.Checks, protocol.Check{Schema: rec.schema, Value: o})
+				return
+			}
+		}
+	}
+	method, hasMethod := o["method"]
+	id, hasID := o["id"]
+	switch {
+	case hasMethod:
+		if !hasID {
+			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.notification, Value: o})
+		} else {
+			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.request, Value: o})
+		}
+		name, ok := method.(string)
+		if !ok {
+			m.Label = "invalid"
+			return // the envelope check reports the method's type
+		}
+		s.begin(m, name, false)
+		s.call(m, name, id, hasID)
+	case hasID || o["result"] != nil || o["error"] != nil:
+		m.Checks = append(m.Checks, protocol.Check{Schema: s.t.response, Value: o})
+		s.begin(m, "", true)
+		s.response(m, id)
+	default:
+		m.Label = "invalid"
+		m.Add(finding.Error, finding.RuleSchema, "", "neither a request, a notification nor a response: an ACP message has \"method\" (a request or notification) or \"id\" with \"result\" or \"error\" (a response)")
+	}
+}
+
+// begin judges, at the trace's first message, whether it is a capture that
+// began mid-session: its first message is neither the handshake nor a
+// request that starts state (session/new without initialize is still an
+// error), but something that refers to what came before.
+func (s *state) begin(m *protocol.Message, name string, response bool) {
+	if s.begun || !s.stateful() {
+		return
+	}
+	if !response && strings.HasPrefix(name, "_") {
+		return // extension traffic says nothing either way
+	}
+	s.begun = true
+	switch s.partial {
+	case protocol.PartialYes:
+		s.midSession = true
+	case protocol.PartialNo:
+		return
+	default:
+		if !response {
+			for _, e := range s.lookupAll(name) {
+				if e.Effects.Initializes || e.Effects.CreatesSession != "" || e.Effects.AdoptsSession != "" {
+					return
+				}
+			}
+		}
+		s.midSession = true
+	}
+	what := "a response"
+	if !response {
+		what = protocol.Quote(name)
+	}
+	m.Add(finding.Warning, finding.RulePartialCapture, "", "the trace begins mid-session: its first message is %s, not initialize; checks that need the handshake or a session's start are skipped for what happened before line %d (--partial=false to check everything)", what, m.Line)
+}
+
+// lookupAll returns every entry named name in the version and its
+// extensions.
+func (s *state) lookupAll(name string) []*method {
+	var out []*method
+	for _, t := range append([]*tables{s.t}, s.ext...) {
+		for _, k := range []string{registry.KindRequest, registry.KindNotification} {
+			if e := t.methods[methodKey(name, k)]; e != nil {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// lookup finds the entry of name as a request (hasID) or notification:
+// in the version, else in an extension (ext set). If the name exists only
+// as the other kind, that entry comes back with wrongKind set.
+func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKind bool) {
+	kind, other := registry.KindNotification, registry.KindRequest
+	if hasID {
+		kind, other = other, kind
+	}
+	tabs := append([]*tables{s.t}, s.ext...)
+	for _, k := range []string{kind, other} {
+		for i, t := range tabs {
+			if e := t.methods[methodKey(name, k)]; e != nil {
+				if i > 0 {
+					ext = t
+				}
+				return e, ext, k != kind
+			}
+		}
+	}
+	return nil, nil, false
+}
+
+// call handles a request (hasID) or a notification.
+func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
+	o := m.Obj
+	m.Label = name
+	entry, ext, wrongKind := s.lookup(name, hasID)
+	if entry == nil {
+		s.unknownMethod(m, name, id, hasID)
+		return
+	}
+	if ext != nil && s.once("method "+name) {
+		m.Add(finding.Warning, finding.RuleUnstable, "/method", "%s is not part of %s but of %s: a peer that implements only the stable protocol answers \"method not found\" (a notification it ignores); --dialect %s accepts it silently", protocol.Quote(name), s.t.v.Title, ext.v.Title, ext.v.Name)
+	}
+	// The sender: the sidecar says who sent the line; without it, the
+	// method table says who may.
+	dir := m.Dir
+	switch entry.Handler {
+	case registry.HandlerAgent:
+		if dir == a2c {
+			m.Add(finding.Error, finding.RuleDirection, "/method", "%s is handled by the agent, so only the client sends it, but the direction sidecar says this line goes from agent to client", name)
+		} else {
+			dir = c2a
+		}
+	case registry.HandlerClient:
+		if dir == c2a {
+			m.Add(finding.Error, finding.RuleDirection, "/method", "%s is handled by the client, so only the agent sends it, but the direction sidecar says this line goes from client to agent", name)
+		} else {
+			dir = a2c
+		}
+	}
+	if wrongKind && entry.Kind == registry.KindNotification {
+		m.Add(finding.Error, finding.RuleSchema, "/id", "%s is a notification: it must not carry an \"id\" (a receiver sends no answer)", name)
+	}
+	if wrongKind && entry.Kind == registry.KindRequest {
+		m.Add(finding.Error, finding.RuleSchema, "", "%s is a request: it needs an \"id\", which the answer repeats", name)
+	}
+	params, hasParams := o["params"]
+	if entry.params != nil {
+		m.RTSchema, m.RTPointer = entry.params.ID, "/params"
+		if !hasParams {
+			params = map[string]any{}
+			m.Add(finding.Error, finding.RuleSchema, "/params", "%s needs \"params\" (acp: %s)", name, entry.Params)
+		} else {
+			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: []string{"params"}, Value: params}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
+		}
+	}
+	pm, _ := params.(map[string]any)
+	req := &request{line: m.Line, dir: dir, name: name, m: entry, params: pm}
+
+	switch {
+	case entry.Effects.Initializes:
+		s.initialized = true
+		s.clientInit = pm
+	case !s.initialized && !s.warnedInit && !s.midSession && s.stateful():
+		// Once: later messages would repeat the same news.
+		s.warnedInit = true
+		m.Add(finding.Error, finding.RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
+	}
+	if s.stateful() {
+		s.capability(m, entry)
+		s.sessionRules(m, entry, req, hasID)
+		if p := entry.Effects.OffersOptions; p != "" {
+			req.options = protocol.Strings(o, p)
+		}
+	}
+	if entry.Effects.CreatesSession != "" {
+		s.creating++
+	}
+	if hasID {
+		if k, ok := idKey(dir, id); ok {
+			s.pending.Put(k, req)
+		}
+	}
+}
+
+// withExt gives a check of a method of the version that an extension
+// redefines the extension's schema as the wider alternative.
+func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *protocol.Schema, what string) protocol.Check {
+	if entry.v != s.t.v {
+		return ck // already the extension's schema
+	}
+	for _, x := range s.ext {
+		xe := x.methods[methodKey(entry.Method, entry.Kind)]
+		if xe == nil || part(xe) == nil || part(xe).ID == ck.Schema.ID {
+			continue
+		}
+		ck.Alt = part(xe)
+		ck.AltRule = finding.RuleUnstable
+		ck.AltVersion = x.v.Name
+		ck.AltNote = fmt.Sprintf("%s %s use additions of %s that %s lacks (a member, variant or value): a peer that implements only the stable protocol rejects or drops them; --dialect %s accepts them silently", entry.Method, what, x.v.Title, s.t.v.Title, x.v.Name)
+		return ck
+	}
+	return ck
+}
+
+func (s *state) unknownMethod(m *protocol.Message, name string, id any, hasID bool) {
+	if strings.HasPrefix(name, "_") {
+		// ACP reserves names starting with "_" for extensions: a
+		// receiver that does not know one ignores it (notification) or
+		// answers "method not found" (request). That is the protocol
+		// working, not a finding; the summary counts them.
+		m.Label = "extension method"
+	} else {
+		msg := fmt.Sprintf("unknown method %s: %s has no such method, and a receiver answers \"method not found\"", protocol.Quote(name), s.t.v.Title)
+		if near := suggest.Near(name, s.t.names); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		} else {
+			msg += "; extension methods must start with \"_\""
+		}
+		m.Add(finding.Error, finding.RuleUnknownMethod, "/method", "%s", msg)
+		m.Label = "unknown method"
+	}
+	if hasID {
+		if k, ok := idKey(m.Dir, id); ok {
+			s.pending.Put(k, &request{line: m.Line, dir: m.Dir, name: name})
+		}
+	}
+}
+
+// capability checks that the peer advertised what a method needs: a peer
+// must not call a method whose capability the other side did not set.
+func (s *state) capability(m *protocol.Message, entry *method) {
+	check := func(ptr, what, at string) {
+		var init map[string]any
+		var who, from string
+		if entry.Handler == registry.HandlerClient {
+			init, who, from = s.clientInit, "client", "initialize request's params"
+		} else {
+			init, who, from = s.agentInit, "agent", "initialize response's result"
+		}
+		if init == nil || entry.Handler == registry.HandlerBoth {
+			return // not seen: the trace began after initialization
+		}
+		if protocol.Truthy(protocol.Lookup(init, protocol.SplitPointer(ptr))) {
+			return
+		}
+		m.Add(finding.Error, finding.RuleCapability, at, "%s needs the %s capability %s, which the %s does not set; a peer must not call it unless it is advertised", what, who, ptr, from)
+	}
+	if entry.Capability != "" {
+		check(entry.Capability, entry.Method, "/method")
+	}
+	if c := entry.Effects.CapabilityByValue; c != nil {
+		if v, ok := protocol.String(m.Obj, c.Value); ok && len(v) <= suggest.MaxName {
+			check(strings.ReplaceAll(c.Capability, "{}", v), fmt.Sprintf("%s with %s %s", entry.Method, c.Value, protocol.Quote(v)), c.Value)
+		}
+	}
+}
+
+// sessionRules applies the method's session and tool-call effects.
+func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, hasID bool) {
+	ef := entry.Effects
+	if p := ef.AdoptsSession; p != "" {
+		// A session from before the trace (or from another connection)
+		// that the request brings in: known from here on.
+		if sid, ok := protocol.String(m.Obj, p); ok {
+			s.known(sid)
+		}
+	}
+	if ef.Session == "" {
+		return
+	}
+	sid, ok := protocol.String(m.Obj, ef.Session)
+	if !ok {
+		return
+	}
+	sess, known := s.sessions.Get(sid)
+	if !known {
+		switch {
+		case hasID:
+			// The receiver decides: an error answer refuses it
+			// properly, a result shows the session existed.
+			req.adopt = sid
+			return
+		case s.midSession || s.creating > 0:
+			// From before the capture, or a session whose creation
+			// is still being answered.
+		case s.sessions.Forgotten(sid):
+			s.windowNote(m)
+		default:
+			m.Add(finding.Error, finding.RuleUnknownSession, ef.Session, "unknown session %s: no answer to a request that creates, loads, resumes, forks or lists sessions introduced it in this trace", protocol.Quote(sid))
+		}
+		sess = s.known(sid)
+	}
+	for _, tc := range ef.ToolCalls {
+		if !when(m.Obj, tc.When) {
+			continue
+		}
+		if tc.Creates != "" {
+			if id, ok := protocol.String(m.Obj, tc.Creates); ok && sess.fresh {
+				sess.toolCalls.Put(id, true)
+			}
+			continue
+		}
+		id, ok := protocol.String(m.Obj, tc.Updates)
+		if !ok || !sess.fresh {
+			continue // a session whose history began before the trace
+		}
+		if _, seen := sess.toolCalls.Get(id); seen {
+			continue
+		}
+		if sess.toolCalls.Forgotten(id) {
+			s.windowNote(m)
+		} else {
+			m.Add(finding.Error, finding.RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(sid))
+		}
+		sess.toolCalls.Put(id, true) // report it once
+	}
+}
+
+// when reports whether every pointer of cond holds its string.
+func when(o map[string]any, cond map[string]string) bool {
+	for p, want := range cond {
+		if got, ok := protocol.String(o, p); !ok || got != want {
+			return false
+		}
+	}
+	return true
+}
+
+// known makes a session known (whose history began elsewhere) and returns
+// it.
+func (s *state) known(sid string) *session {
+	sess, ok := s.sessions.Get(sid)
+	if !ok {
+		sess = &session{}
+		s.sessions.Put(sid, sess)
+	}
+	return sess
+}
+
+// windowNote says once that a check was skipped because the state had to
+// forget old entries to stay bounded.
+func (s *state) windowNote(m *protocol.Message) {
+	if s.once("window") {
+		m.Add(finding.Warning, finding.RuleStateWindow, "", "this trace holds more sessions, tool calls or requests than the validator remembers one by one; ids it had to forget are not reported as unknown, and a few checks on them were skipped")
+	}
+}
+
+// response matches a response to the request it answers, picks the result
+// schema from that request's method and applies the method's effects.
+func (s *state) response(m *protocol.Message, id any) {
+	o := m.Obj
+	m.Label = "response"
+	if id == nil {
+		// JSON-RPC answers with a null id when it could not read the
+		// request's id; it answers nothing we can follow.
+		return
+	}
+	type cand struct {
+		key string
+		req *request
+	}
+	var cands []cand
+	var keys []string
+	for _, from := range []string{c2a, a2c, ""} {
+		if m.Dir != "" && from != opposite(m.Dir) && from != "" {
+			continue
+		}
+		if k, ok := idKey(from, id); ok {
+			keys = append(keys, k)
+			if r, _ := s.pending.Get(k); r != nil {
+				cands = append(cands, cand{k, r})
+			}
+		}
+	}
+	if len(cands) == 0 {
+		for _, k := range keys {
+			if _, ok := s.answered.Get(k); ok {
+				m.Add(finding.Error, finding.RuleDuplicateResponse, "/id", "second response to request id %s: each request is answered exactly once", protocol.Display(id))
+				return
+			}
+		}
+		for _, k := range keys {
+			if s.pending.Forgotten(k) || s.answered.Forgotten(k) {
+				s.windowNote(m)
+				return
+			}
+		}
+		if (s.initialized || !s.stateful()) && !s.lossy && !s.midSession {
+			m.Add(finding.Error, finding.RuleUnansweredResponse, "/id", "response with id %s answers no outstanding request: no request with this id was sent (or it was already answered)", protocol.Display(id))
+		}
+		return
+	}
+	result, hasResult := o["result"]
+	pick := 0
+	if len(cands) > 1 {
+		// Both sides number their requests from 0, so the same id can
+		// be outstanding in both directions: take the request whose
+		// result schema this result fits, else the older one.
+		if cands[1].req.line < cands[0].req.line {
+			cands[0], cands[1] = cands[1], cands[0]
+		}
+		if hasResult {
+			for i, c := range cands {
+				if c.req.m != nil && c.req.m.result != nil && c.req.m.result.Valid(result) {
+					pick = i
+					break
+				}
+			}
+		}
+	}
+	req := cands[pick].req
+	s.pending.Delete(cands[pick].key)
+	s.answered.Put(cands[pick].key, true)
+	if req.m != nil && req.m.Effects.CreatesSession != "" && s.creating > 0 {
+		s.creating--
+	}
+	if req.m == nil {
+		m.Label = "response (unknown method)"
+		return
+	}
+	m.Label = req.name + " response"
+	if _, isErr := o["error"]; isErr && !hasResult {
+		m.Label = req.name + " error"
+		return
+	}
+	if !hasResult {
+		return
+	}
+	if req.m.result != nil {
+		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
+		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: []string{"result"}, Value: result}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+	}
+	if !s.stateful() {
+		return
+	}
+	s.answeredEffects(m, req, result)
+}
+
+// answeredEffects applies what a successful answer does.
+func (s *state) answeredEffects(m *protocol.Message, req *request, result any) {
+	ef := req.m.Effects
+	rm, _ := result.(map[string]any)
+	// Pointers into the answer are written /result/...: evaluate them
+	// on the response message itself.
+	o := m.Obj
+	if ef.Initializes {
+		s.agentInit = rm
+	}
+	if req.adopt != "" {
+		s.known(req.adopt)
+	}
+	if p := ef.CreatesSession; p != "" {
+		if sid, ok := protocol.String(o, p); ok {
+			s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
+		}
+	}
+	for _, p := range ef.IntroducesSessions {
+		for _, sid := range protocol.Strings(o, p) {
+			s.known(sid)
+		}
+	}
+	if p := ef.ClosesSession; p != "" {
+		if sid, ok := protocol.String(req.params, strings.TrimPrefix(p, "/params")); ok {
+			if sess, ok := s.sessions.Get(sid); ok {
+				// Closed: its tool calls are no longer needed. Late
+				// notifications for it are not reported.
+				sess.fresh, sess.toolCalls = false, nil
+			}
+		}
+	}
+	if p := ef.ChoosesOption; p != "" {
+		opt, ok := protocol.String(o, p)
+		if !ok {
+			return
+		}
+		for _, x := range req.options {
+			if x == opt {
+				return
+			}
+		}
+		m.Add(finding.Error, finding.RulePermissionOption, p, "option %s was not offered: the request on line %d offered %s", protocol.Quote(opt), req.line, quoteList(req.options))
+	}
+}
+
+func quoteList(list []string) string {
+	if len(list) == 0 {
+		return "no options"
+	}
+	if len(list) > 10 {
+		list = append(list[:10:10], "…")
+	}
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = protocol.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,252 @@
+// Package arcan holds the validator's rules for Arcan AgentEvent streams
+// (bare events, SSE frames, or session-store records): each event against
+// its part_type's schema, and the run rules no schema can express
+// (run_started first, nothing after run_finished, iterations never going
+// back, tool results answering requested call ids).
+package arcan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// Rules are Arcan's rules; New makes them.
+type Rules struct {
+	reg     *registry.Registry
+	schemas *protocol.Schemas
+
+	mu       sync.Mutex
+	compiled map[string]*tables // by version name
+}
+
+// New returns Arcan's rules over the registry's Arcan versions.
+func New(reg *registry.Registry, schemas *protocol.Schemas) *Rules {
+	return &Rules{reg: reg, schemas: schemas, compiled: map[string]*tables{}}
+}
+
+// Name is "arcan".
+func (*Rules) Name() string { return "arcan" }
+
+// Identify: Arcan events carry part_type, bare or under "event" in a
+// session-store record.
+func (*Rules) Identify(o map[string]any) bool {
+	if _, ok := o["part_type"]; ok {
+		return true
+	}
+	if ev, ok := o["event"].(map[string]any); ok {
+		if _, ok := ev["part_type"]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Dialects lists the Arcan versions.
+func (r *Rules) Dialects() []string { return r.reg.DialectNames("arcan") }
+
+// Directions: an event stream flows one way; no sidecar.
+func (*Rules) Directions() []string { return nil }
+
+// tables are one Arcan version's compiled schemas.
+type tables struct {
+	v      *registry.Version
+	events map[string]*protocol.Schema
+	store  *protocol.Schema
+	tags   []string
+}
+
+func (r *Rules) tables(v *registry.Version) (*tables, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t := r.compiled[v.Name]; t != nil {
+		return t, nil
+	}
+	t := &tables{v: v, events: map[string]*protocol.Schema{}}
+	for _, e := range v.Arcan.Events {
+		s, err := r.schemas.Get(v.SchemaID(e.Schema))
+		if err != nil {
+			return nil, fmt.Errorf("%s: event %s: %w", v, e.PartType, err)
+		}
+		t.events[e.PartType] = s
+		t.tags = append(t.tags, e.PartType)
+	}
+	sort.Strings(t.tags)
+	var err error
+	if t.store, err = r.schemas.Get(v.SchemaID(v.Arcan.StoreRecord)); err != nil {
+		return nil, fmt.Errorf("%s: store record: %w", v, err)
+	}
+	r.compiled[v.Name] = t
+	return t, nil
+}
+
+// Start reads a trace as the forced version, or the default one.
+func (r *Rules) Start(_ []*protocol.Message, opts protocol.Start) (protocol.Handler, error) {
+	dialect := opts.Dialect
+	v := r.reg.Default("arcan")
+	if dialect != "" {
+		if w := r.reg.Lookup("arcan", dialect); w != nil {
+			v = w
+		}
+	}
+	if v == nil {
+		return nil, fmt.Errorf("no Arcan version in the registry")
+	}
+	t, err := r.tables(v)
+	if err != nil {
+		return nil, err
+	}
+	return &state{t: t, runs: protocol.NewRecent[*run](maxRuns)}, nil
+}
+
+// state follows the runs of one Arcan AgentEvent stream.
+type state struct {
+	t     *tables
+	runs  *protocol.Recent[*run] // the last maxRuns runs
+	lossy bool                   // a line could not be read
+}
+
+type run struct {
+	started, errored, finished bool
+	partial                    bool // first seen after an unreadable line
+	iteration                  int64
+	hasIteration               bool
+	calls                      map[string]bool
+}
+
+// maxRuns bounds the runs remembered (see recent); far more than run at
+// once.
+const maxRuns = 1 << 16
+
+func (s *state) Dialect() string { return s.t.v.Name }
+
+func (s *state) Note() string { return "" }
+
+func (s *state) Finish(int) []finding.Finding { return nil }
+
+// lost: an unreadable line may have started a run or requested a call, so
+// runs first seen after it are not held to those rules.
+func (s *state) Lost(*protocol.Message) { s.lossy = true }
+
+func (s *state) Step(m *protocol.Message) {
+	o := m.Obj
+	if o == nil {
+		m.Add(finding.Error, finding.RuleSchema, "", "an Arcan event must be a JSON object tagged by part_type, got %s", protocol.Describe(m.Value))
+		return
+	}
+	ev := o
+	var loc []string
+	if _, tagged := o["part_type"]; !tagged && s.t.store != nil {
+		if inner, ok := o["event"]; ok {
+			// A session-store record: the record's own fields against
+			// the store schema, the event against its variant's schema.
+			m.Checks = append(m.Checks, protocol.Check{Schema: s.t.store, Value: o, Skip: func(l []string) bool {
+				return len(l) > 0 && l[0] == "event"
+			}})
+			loc = []string{"event"}
+			m.RTSchema = s.t.store.ID
+			var ok bool
+			if ev, ok = inner.(map[string]any); !ok {
+				m.Label = "store record"
+				m.Add(finding.Error, finding.RuleSchema, "/event", "the record's event must be an AgentEvent object, got %s", protocol.Describe(inner))
+				return
+			}
+		}
+	}
+	base := protocol.Pointer(loc)
+	tagV, ok := ev["part_type"]
+	if !ok {
+		m.Label = "untagged"
+		m.Add(finding.Error, finding.RuleSchema, base, "missing required field \"part_type\": every AgentEvent is tagged with one of %s (arcan: AgentEvent)", strings.Join(s.t.tags, ", "))
+		return
+	}
+	tag, _ := tagV.(string)
+	sch := s.t.events[tag]
+	if sch == nil {
+		m.Label = "unknown part_type"
+		msg := fmt.Sprintf("%s is not one of %s (arcan: AgentEvent); Arcan rejects unknown variants", protocol.Display(tagV), strings.Join(s.t.tags, ", "))
+		for _, k := range s.t.tags {
+			if tag != "" && suggest.Fold(k) == suggest.Fold(tag) {
+				msg += fmt.Sprintf("; did you mean %q? tags are snake_case", k)
+				break
+			}
+		}
+		m.Add(finding.Error, finding.RuleSchema, base+"/part_type", "%s", msg)
+		return
+	}
+	m.Label = tag
+	m.Checks = append(m.Checks, protocol.Check{Schema: sch, Loc: loc, Value: ev})
+	if m.RTSchema == "" {
+		m.RTSchema = sch.ID
+	}
+	s.rules(m, tag, ev, base)
+}
+
+func (s *state) rules(m *protocol.Message, tag string, ev map[string]any, base string) {
+	runID, ok := ev["run_id"].(string)
+	if !ok {
+		return
+	}
+	r, _ := s.runs.Get(runID)
+	if r == nil {
+		r = &run{calls: map[string]bool{}, partial: s.lossy}
+		s.runs.Put(runID, r)
+	}
+	switch {
+	case tag == "run_started":
+		if r.finished {
+			m.Add(finding.Error, finding.RuleEventAfterFinish, "", "run %q starts again after its run_finished: a run id is used for one run only", runID)
+		} else if r.started {
+			m.Add(finding.Error, finding.RuleEventAfterFinish, "", "run %q started twice: run_started comes once, first", runID)
+		}
+		r.started = true
+	case r.finished:
+		m.Add(finding.Error, finding.RuleEventAfterFinish, "", "%s after run %q finished: run_finished is the last event of a run", tag, runID)
+	case r.errored && tag != "run_finished":
+		m.Add(finding.Error, finding.RuleEventAfterFinish, "", "%s after run %q errored: only run_finished may follow run_errored", tag, runID)
+	case !r.started && tag == "run_errored":
+		// The daemon reports a run that failed before it could start
+		// with run_errored alone.
+	case !r.started && !r.partial:
+		m.Add(finding.Error, finding.RuleRunNotStarted, "", "%s for run %q before its run_started: run_started is the first event of every run", tag, runID)
+	}
+	if it, ok := protocol.IntValue(ev["iteration"]); ok {
+		if r.hasIteration && it < r.iteration {
+			m.Add(finding.Error, finding.RuleIterationOrder, base+"/iteration", "iteration %d after iteration %d in run %q: iterations never go back", it, r.iteration, runID)
+		} else {
+			r.iteration, r.hasIteration = it, true
+		}
+	}
+	switch tag {
+	case "tool_call_requested":
+		if call, ok := ev["call"].(map[string]any); ok {
+			if id, ok := call["call_id"].(string); ok {
+				if r.calls == nil {
+					r.calls = map[string]bool{}
+				}
+				r.calls[id] = true
+			}
+		}
+	case "tool_call_completed":
+		if res, ok := ev["result"].(map[string]any); ok {
+			if id, ok := res["call_id"].(string); ok && !r.calls[id] && !s.lossy {
+				m.Add(finding.Error, finding.RuleUnknownCallID, base+"/result/call_id", "tool_call_completed for call %q, which no tool_call_requested of run %q asked for", id, runID)
+			}
+		}
+	case "tool_call_failed":
+		if id, ok := ev["call_id"].(string); ok && !r.calls[id] && !s.lossy {
+			m.Add(finding.Error, finding.RuleUnknownCallID, base+"/call_id", "tool_call_failed for call %q, which no tool_call_requested of run %q asked for", id, runID)
+		}
+	case "run_errored":
+		r.errored = true
+	case "run_finished":
+		r.finished = true
+		r.calls = nil // no longer needed; keep the state small
+	}
+}

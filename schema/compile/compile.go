@@ -1,0 +1,55 @@
+// Package compile builds a JSON Schema compiler (santhosh-tekuri/jsonschema,
+// draft 2020-12) that knows every schema embedded in package schema by its
+// $id. It is kept apart from package schema so that programs that only need
+// the schema files, such as cmd/protogen, do not link a validator.
+package compile
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/schema"
+)
+
+// New returns a draft 2020-12 compiler that knows every embedded schema by
+// its $id and asserts formats ("date-time", "uri", …). It loads nothing
+// from the network: a $ref to any other URL fails to compile.
+func New() (*jsonschema.Compiler, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	// Formats are assertions here, as in ajv with ajv-formats and in the
+	// generated Validate methods: a timestamp that is not RFC 3339 is an
+	// error on the wire, not a note.
+	c.AssertFormat()
+	c.UseLoader(offlineLoader{})
+	paths, err := schema.Paths(".")
+	if err != nil {
+		return nil, fmt.Errorf("schema: listing embedded files: %w", err)
+	}
+	for _, p := range paths {
+		f, err := schema.Files.Open(p)
+		if err != nil {
+			return nil, fmt.Errorf("schema: %w", err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("schema: %s: %w", p, err)
+		}
+		if err := c.AddResource(schema.IDPrefix+p, doc); err != nil {
+			return nil, fmt.Errorf("schema: %s: %w", p, err)
+		}
+	}
+	return c, nil
+}
+
+type offlineLoader struct{}
+
+func (offlineLoader) Load(url string) (any, error) {
+	if strings.HasPrefix(url, schema.IDPrefix) {
+		return nil, fmt.Errorf("no embedded schema has $id %s", url)
+	}
+	return nil, fmt.Errorf("%s is not an agentproto schema and nothing is fetched from the network", url)
+}

@@ -1,0 +1,274 @@
+package registry
+
+import (
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// ACPTable is an ACP version's dispatch table: its JSON-RPC envelope, its
+// methods and, for a dialect that is not all JSON-RPC, its other records.
+type ACPTable struct {
+	Protocol string `json:"protocol"`
+	Version  string `json:"version"`
+	// Envelope is the file whose $defs Request, Notification and Response
+	// are the JSON-RPC envelopes.
+	Envelope string       `json:"envelope"`
+	Methods  []*ACPMethod `json:"methods"`
+	Records  []*ACPRecord `json:"records"`
+}
+
+// Kinds and handlers of ACP methods.
+const (
+	KindRequest      = "request"
+	KindNotification = "notification"
+	HandlerAgent     = "agent"
+	HandlerClient    = "client"
+	HandlerBoth      = "both"
+)
+
+// ACPMethod is one method of the table. A name may appear twice, once as a
+// request and once as a notification, each with its own handler.
+type ACPMethod struct {
+	Method string `json:"method"`
+	// Kind is "request" or "notification".
+	Kind string `json:"kind"`
+	// Handler is the side that receives it: "agent", "client" or "both".
+	Handler string `json:"handler"`
+	// Params and Result are schema files of the folder ("" for none).
+	Params string `json:"params"`
+	Result string `json:"result"`
+	// Capability is a JSON pointer into the initialize exchange that must
+	// be set before the method may be called: into the initialize params
+	// for a method the client handles, into the result for one the agent
+	// handles.
+	Capability string `json:"capability"`
+	// Effects are what the message does to the protocol state.
+	Effects ACPEffects `json:"effects"`
+}
+
+// ACPEffects are what one method does to the state a validator follows.
+// Pointers are JSON pointers into the whole message (request or
+// notification for params, the response for /result); a "*" token stands
+// for every array element.
+type ACPEffects struct {
+	// Initializes marks the handshake: its params are the client's
+	// capabilities and its result the agent's.
+	Initializes bool `json:"initializes"`
+	// VersionAt points to the protocol version the message names.
+	VersionAt []string `json:"version_at"`
+	// Session points to a session id that must be known: introduced
+	// earlier in the trace (or, in a capture that began mid-session,
+	// before it).
+	Session string `json:"session"`
+	// AdoptsSession points to a session id from before the trace, or from
+	// another connection, that the request brings in (load, resume).
+	AdoptsSession string `json:"adopts_session"`
+	// CreatesSession points, in a successful answer, to the id of a new,
+	// empty session: its whole history is in the trace from then on.
+	CreatesSession string `json:"creates_session"`
+	// IntroducesSessions point, in a successful answer, to ids of
+	// sessions that exist from then on but whose history began elsewhere
+	// (a fork's copy of its parent, the sessions a list returns).
+	IntroducesSessions []string `json:"introduces_sessions"`
+	// ClosesSession points to a session id that, once the request is
+	// answered without an error, no longer exists.
+	ClosesSession string `json:"closes_session"`
+	// ToolCalls are the method's effects on tool calls, each applying
+	// when its conditions hold.
+	ToolCalls []ACPToolCallEffect `json:"tool_calls"`
+	// OffersOptions points to the ids of the options a request offers; the
+	// answer's ChoosesOption must be one of them.
+	OffersOptions string `json:"offers_options"`
+	ChoosesOption string `json:"chooses_option"`
+	// CapabilityByValue is a capability named by a member's value (the
+	// elicitation mode), checked like Capability.
+	CapabilityByValue *ACPValueCapability `json:"capability_by_value"`
+}
+
+// ACPToolCallEffect creates or refers to a tool call of the message's
+// session.
+type ACPToolCallEffect struct {
+	// When maps JSON pointers to the string each must hold for the effect
+	// to apply (for example the sessionUpdate tag).
+	When map[string]string `json:"when"`
+	// Creates points to a tool call id that exists from then on.
+	Creates string `json:"creates"`
+	// Updates points to a tool call id that must exist already.
+	Updates string `json:"updates"`
+}
+
+// ACPValueCapability is a capability whose pointer depends on a member's
+// value: Capability with "{}" replaced by the string at Value.
+type ACPValueCapability struct {
+	Value      string `json:"value"`
+	Capability string `json:"capability"`
+}
+
+// ACPRecord is a line of an ACP dialect that is not JSON-RPC (VT Code's
+// streamed updates), recognised by the keys it always carries.
+type ACPRecord struct {
+	Record    string   `json:"record"`
+	Handler   string   `json:"handler"`
+	Transport string   `json:"transport"`
+	Keys      []string `json:"keys"`
+	Schema    string   `json:"schema"`
+}
+
+// Matches reports whether an object with the given keys is this record.
+func (r *ACPRecord) Matches(has func(key string) bool) bool {
+	if len(r.Keys) == 0 {
+		return false
+	}
+	for _, k := range r.Keys {
+		if !has(k) {
+			return false
+		}
+	}
+	return true
+}
+
+func loadACP(fsys fs.FS, v *Version, b []byte) (*ACPTable, error) {
+	t := &ACPTable{}
+	if err := strictUnmarshal(b, t); err != nil {
+		return nil, fmt.Errorf("dispatch.json: %w", err)
+	}
+	if t.Envelope == "" {
+		return nil, fmt.Errorf("dispatch.json: no envelope")
+	}
+	if err := checkFile(fsys, v, "envelope", t.Envelope); err != nil {
+		return nil, fmt.Errorf("dispatch.json: %w", err)
+	}
+	seen := map[string]bool{}
+	for i, m := range t.Methods {
+		where := fmt.Sprintf("dispatch.json: methods[%d] (%s)", i, m.Method)
+		if m.Method == "" {
+			return nil, fmt.Errorf("dispatch.json: methods[%d] has no method", i)
+		}
+		if m.Kind != KindRequest && m.Kind != KindNotification {
+			return nil, fmt.Errorf("%s: kind %q; want request or notification", where, m.Kind)
+		}
+		if m.Handler != HandlerAgent && m.Handler != HandlerClient && m.Handler != HandlerBoth {
+			return nil, fmt.Errorf("%s: handler %q; want agent, client or both", where, m.Handler)
+		}
+		if seen[m.Method+" "+m.Kind] {
+			return nil, fmt.Errorf("%s: listed twice as a %s", where, m.Kind)
+		}
+		seen[m.Method+" "+m.Kind] = true
+		if m.Params == "" {
+			return nil, fmt.Errorf("%s: no params schema", where)
+		}
+		if m.Kind == KindNotification && m.Result != "" {
+			return nil, fmt.Errorf("%s: a notification has no result", where)
+		}
+		for _, f := range []string{m.Params, m.Result} {
+			if err := checkFile(fsys, v, where, f); err != nil {
+				return nil, err
+			}
+		}
+		if err := m.Effects.check(m); err != nil {
+			return nil, fmt.Errorf("%s: effects: %w", where, err)
+		}
+	}
+	for i, r := range t.Records {
+		if r.Record == "" || r.Schema == "" || len(r.Keys) == 0 {
+			return nil, fmt.Errorf("dispatch.json: records[%d] needs record, keys and schema", i)
+		}
+		if err := checkFile(fsys, v, "records["+r.Record+"]", r.Schema); err != nil {
+			return nil, fmt.Errorf("dispatch.json: %w", err)
+		}
+	}
+	return t, nil
+}
+
+// check refuses effects whose pointers cannot apply to the method: result
+// pointers on a notification, and pointers that are not JSON pointers.
+func (e *ACPEffects) check(m *ACPMethod) error {
+	ptrs := map[string]string{
+		"session": e.Session, "adopts_session": e.AdoptsSession, "closes_session": e.ClosesSession,
+		"offers_options": e.OffersOptions, "chooses_option": e.ChoosesOption,
+		"creates_session": e.CreatesSession,
+	}
+	for i, p := range e.IntroducesSessions {
+		ptrs[fmt.Sprintf("introduces_sessions[%d]", i)] = p
+	}
+	for i, p := range e.VersionAt {
+		ptrs[fmt.Sprintf("version_at[%d]", i)] = p
+	}
+	for i, tc := range e.ToolCalls {
+		if (tc.Creates == "") == (tc.Updates == "") {
+			return fmt.Errorf("tool_calls[%d]: want exactly one of creates and updates", i)
+		}
+		ptrs[fmt.Sprintf("tool_calls[%d]", i)] = tc.Creates + tc.Updates
+		for p := range tc.When {
+			ptrs[fmt.Sprintf("tool_calls[%d].when", i)] = p
+		}
+	}
+	if c := e.CapabilityByValue; c != nil {
+		if !strings.Contains(c.Capability, "{}") {
+			return fmt.Errorf("capability_by_value: %q has no {} for the value", c.Capability)
+		}
+		ptrs["capability_by_value.value"] = c.Value
+	}
+	for name, p := range ptrs {
+		if p == "" {
+			continue
+		}
+		if !strings.HasPrefix(p, "/params/") && !strings.HasPrefix(p, "/result/") {
+			return fmt.Errorf("%s: %q must start with /params/ or /result/", name, p)
+		}
+		if strings.HasPrefix(p, "/result/") && m.Kind == KindNotification {
+			return fmt.Errorf("%s: %q: a notification has no result", name, p)
+		}
+	}
+	if (e.ChoosesOption == "") != (e.OffersOptions == "") {
+		return fmt.Errorf("offers_options and chooses_option go together")
+	}
+	return nil
+}
+
+// Lookup returns the method named name of the given kind, or nil.
+func (t *ACPTable) Lookup(name, kind string) *ACPMethod {
+	for _, m := range t.Methods {
+		if m.Method == name && m.Kind == kind {
+			return m
+		}
+	}
+	return nil
+}
+
+// Named returns the entries named name: none, one, or a request and a
+// notification.
+func (t *ACPTable) Named(name string) []*ACPMethod {
+	var out []*ACPMethod
+	for _, m := range t.Methods {
+		if m.Method == name {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// MethodNames returns the distinct method names, in table order.
+func (t *ACPTable) MethodNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range t.Methods {
+		if !seen[m.Method] {
+			seen[m.Method] = true
+			out = append(out, m.Method)
+		}
+	}
+	return out
+}
+
+// Initialize returns the method whose effects mark the handshake, or nil
+// (a dialect without one).
+func (t *ACPTable) Initialize() *ACPMethod {
+	for _, m := range t.Methods {
+		if m.Effects.Initializes {
+			return m
+		}
+	}
+	return nil
+}

@@ -1,0 +1,313 @@
+// Package registry is the one list of the protocol versions and dialects
+// that agentproto describes, with each one's tables: which versions exist and
+// in what order, which is stable and which is the default, which $id prefix
+// and Go package each has, and per version the methods, message types and
+// events with their schemas, the capabilities or features that gate them and
+// their effects on protocol state.
+//
+// The data lives in schema/versions.json and in each version folder's
+// dispatch.json (and ARCP's deviations.json); the validator, the schema
+// publisher, the table generator and protogen's default $id maps all read it
+// through this package, so adding a method, an event kind or a dialect is a
+// table edit. The package imports no schema validator.
+package registry
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/agentproto/agentproto/schema"
+)
+
+// Protocols returns the protocol names of the registry ("acp", "arcp",
+// "arcan"), in the order a trace's protocol is tried.
+func Protocols() []string { return []string{"acp", "arcp", "arcan"} }
+
+// Registry is the list of versions, loaded and checked. It is read-only and
+// safe for concurrent use.
+type Registry struct {
+	idPrefix string
+	versions []*Version
+}
+
+// Version is one protocol version or dialect: one folder of schemas with
+// its dispatch table.
+type Version struct {
+	// Protocol is "acp", "arcp" or "arcan".
+	Protocol string `json:"protocol"`
+	// Name is what --dialect accepts and what detection prints ("v1",
+	// "v1-unstable", "rust-sdk").
+	Name string `json:"name"`
+	// Folder is the schema folder below schema/ ("acp/v1").
+	Folder string `json:"folder"`
+	// Package is the import path of the Go package generated from it.
+	Package string `json:"package"`
+	// Title names it in a sentence ("ACP v1").
+	Title string `json:"title"`
+	// Stable marks a released version.
+	Stable bool `json:"stable"`
+	// Default marks the version a trace of the protocol is read as when
+	// nothing in the trace or the options says otherwise.
+	Default bool `json:"default"`
+	// Dialect marks a peer's variant of the protocol rather than a version
+	// of it.
+	Dialect bool `json:"dialect"`
+	// Extends names the version whose methods and types this one adds to
+	// (v1-unstable extends v1).
+	Extends string `json:"extends"`
+	// WireVersion is the number a peer sends to name this version (ACP's
+	// initialize protocolVersion); 0 when the protocol names versions
+	// otherwise.
+	WireVersion int `json:"wire_version"`
+	// Note, for a dialect, says in one line how it differs.
+	Note string `json:"note"`
+
+	// Order is the version's place among its protocol's versions, from 0.
+	Order int `json:"-"`
+
+	// The tables of the version; the one of its protocol is set.
+	ACP   *ACPTable   `json:"-"`
+	ARCP  *ARCPTable  `json:"-"`
+	Arcan *ArcanTable `json:"-"`
+
+	idPrefix string
+}
+
+// IDPrefix is the $id prefix of the version's schemas
+// ("https://agentproto.dev/schema/acp/v1/").
+func (v *Version) IDPrefix() string { return v.idPrefix + v.Folder + "/" }
+
+// SchemaID returns the $id of a file of the version's folder, with its
+// fragment if ref has one ("session.new.params.json#/$defs/X"); "" for "".
+func (v *Version) SchemaID(ref string) string {
+	if ref == "" {
+		return ""
+	}
+	file, frag, _ := strings.Cut(ref, "#")
+	id := v.idPrefix + path.Join(v.Folder, file)
+	if frag != "" {
+		id += "#" + frag
+	}
+	return id
+}
+
+// String names the version as protocol/name ("acp/v1").
+func (v *Version) String() string { return v.Protocol + "/" + v.Name }
+
+var embedded = sync.OnceValues(func() (*Registry, error) {
+	return Load(schema.Files, schema.IDPrefix)
+})
+
+// Embedded returns the registry of the schemas embedded in package schema,
+// loaded once.
+func Embedded() (*Registry, error) { return embedded() }
+
+// Load reads versions.json and every version's tables from fsys (a schema
+// folder), with idPrefix the prefix of every $id, and checks them.
+func Load(fsys fs.FS, idPrefix string) (*Registry, error) {
+	b, err := fs.ReadFile(fsys, schema.VersionsFile)
+	if err != nil {
+		return nil, fmt.Errorf("registry: %w", err)
+	}
+	var doc struct {
+		Comment  string     `json:"$comment"`
+		Versions []*Version `json:"versions"`
+	}
+	if err := strictUnmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("registry: %s: %w", schema.VersionsFile, err)
+	}
+	r := &Registry{idPrefix: idPrefix}
+	seen := map[string]bool{}
+	defaults := map[string]int{}
+	order := map[string]int{}
+	for i, v := range doc.Versions {
+		where := fmt.Sprintf("%s: versions[%d]", schema.VersionsFile, i)
+		if !known(v.Protocol) {
+			return nil, fmt.Errorf("registry: %s: protocol %q is none of %s", where, v.Protocol, strings.Join(Protocols(), ", "))
+		}
+		if v.Name == "" || v.Folder == "" || v.Package == "" || v.Title == "" {
+			return nil, fmt.Errorf("registry: %s: name, folder, package and title are required", where)
+		}
+		if seen[v.Protocol+"/"+v.Name] {
+			return nil, fmt.Errorf("registry: %s: %s/%s is listed twice", where, v.Protocol, v.Name)
+		}
+		seen[v.Protocol+"/"+v.Name] = true
+		if v.Default {
+			defaults[v.Protocol]++
+		}
+		v.Order = order[v.Protocol]
+		order[v.Protocol]++
+		v.idPrefix = idPrefix
+		if err := loadTables(fsys, v); err != nil {
+			return nil, fmt.Errorf("registry: %s: %w", v.Folder, err)
+		}
+		r.versions = append(r.versions, v)
+	}
+	for _, v := range r.versions {
+		if v.Extends != "" && r.Lookup(v.Protocol, v.Extends) == nil {
+			return nil, fmt.Errorf("registry: %s extends %q, which is not a version of %s", v, v.Extends, v.Protocol)
+		}
+	}
+	for _, p := range Protocols() {
+		if order[p] > 0 && defaults[p] != 1 {
+			return nil, fmt.Errorf("registry: %s has %d default versions; want exactly one", p, defaults[p])
+		}
+	}
+	return r, nil
+}
+
+func known(protocol string) bool {
+	for _, p := range Protocols() {
+		if p == protocol {
+			return true
+		}
+	}
+	return false
+}
+
+// loadTables reads the dispatch table (and ARCP's deviations) of v.
+func loadTables(fsys fs.FS, v *Version) error {
+	b, err := fs.ReadFile(fsys, path.Join(v.Folder, schema.DispatchTable))
+	if err != nil {
+		return err
+	}
+	var head struct {
+		Protocol string `json:"protocol"`
+		Version  string `json:"version"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return fmt.Errorf("%s: %w", schema.DispatchTable, err)
+	}
+	if head.Protocol != v.Protocol && !strings.HasPrefix(head.Protocol, v.Protocol+"-") || head.Version != path.Base(v.Folder) {
+		return fmt.Errorf("%s says protocol %q version %q; %s expects protocol %s, version %s (the folder's name)", schema.DispatchTable, head.Protocol, head.Version, schema.VersionsFile, v.Protocol, path.Base(v.Folder))
+	}
+	switch v.Protocol {
+	case "acp":
+		v.ACP, err = loadACP(fsys, v, b)
+	case "arcp":
+		v.ARCP, err = loadARCP(fsys, v, b)
+	case "arcan":
+		v.Arcan, err = loadArcan(fsys, v, b)
+	}
+	return err
+}
+
+// checkFile reports a table's reference to a schema file that does not
+// exist.
+func checkFile(fsys fs.FS, v *Version, what, ref string) error {
+	if ref == "" {
+		return nil
+	}
+	file, _, _ := strings.Cut(ref, "#")
+	if _, err := fs.Stat(fsys, path.Join(v.Folder, file)); err != nil {
+		return fmt.Errorf("%s names %s, which is not in the folder", what, file)
+	}
+	return nil
+}
+
+// strictUnmarshal decodes JSON and refuses members the target does not
+// have, so that a misspelt table key is an error rather than a rule that
+// silently never applies.
+func strictUnmarshal(b []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// Versions returns the versions of protocol ("" for all), oldest first.
+func (r *Registry) Versions(protocol string) []*Version {
+	var out []*Version
+	for _, v := range r.versions {
+		if protocol == "" || v.Protocol == protocol {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Lookup returns the version of protocol named name, or nil.
+func (r *Registry) Lookup(protocol, name string) *Version {
+	for _, v := range r.versions {
+		if v.Protocol == protocol && v.Name == name {
+			return v
+		}
+	}
+	return nil
+}
+
+// Default returns the default version of protocol, or nil.
+func (r *Registry) Default(protocol string) *Version {
+	for _, v := range r.versions {
+		if v.Protocol == protocol && v.Default {
+			return v
+		}
+	}
+	return nil
+}
+
+// ByWireVersion returns the non-dialect version of protocol that peers name
+// with n on the wire, preferring a stable one, or nil.
+func (r *Registry) ByWireVersion(protocol string, n int) *Version {
+	var found *Version
+	for _, v := range r.versions {
+		if v.Protocol != protocol || v.Dialect || v.WireVersion != n || n == 0 {
+			continue
+		}
+		if found == nil || v.Stable && !found.Stable {
+			found = v
+		}
+	}
+	return found
+}
+
+// ForID returns the version whose folder holds the schema with $id id, or
+// nil.
+func (r *Registry) ForID(id string) *Version {
+	for _, v := range r.versions {
+		if strings.HasPrefix(id, v.IDPrefix()) {
+			return v
+		}
+	}
+	return nil
+}
+
+// Extensions returns the versions that extend v (v1-unstable for v1).
+func (r *Registry) Extensions(v *Version) []*Version {
+	var out []*Version
+	for _, w := range r.versions {
+		if w.Protocol == v.Protocol && w.Extends == v.Name {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// DialectNames returns every name --dialect accepts for protocol ("" for
+// all): the versions' names and the SDK dialects read with a version's
+// schemas (ARCP's canonical, go-sdk, …), without repeats, in registry order.
+func (r *Registry) DialectNames(protocol string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	for _, v := range r.Versions(protocol) {
+		add(v.Name)
+		if v.ARCP != nil {
+			for _, d := range v.ARCP.Dialects() {
+				add(d)
+			}
+		}
+	}
+	return out
+}
+
+// IDPrefix returns the prefix of every $id of the registry's schemas.
+func (r *Registry) IDPrefix() string { return r.idPrefix }
