@@ -54,6 +54,12 @@ type Config struct {
 	// whose peers are Rust programs and whose output must match byte for
 	// byte; by default numbers are written as JavaScript writes them (100).
 	SerdeFloats bool
+	// SerdeIntegers makes decoders read integer members as Rust's serde_json
+	// does: a number with a fraction or an exponent (1.0, 1e2), or -0, is a
+	// decode error with its JSON pointer, for packages whose peers are Rust
+	// programs that would reject it. By default any number with an integral
+	// value is taken, as JSON Schema's "integer" counts 1.0.
+	SerdeIntegers bool
 	// LooseUnions keeps unions that cannot be discriminated as raw JSON
 	// instead of failing.
 	LooseUnions bool
@@ -75,11 +81,12 @@ func Generate(cfg Config) ([]byte, error) {
 		return nil, err
 	}
 	pkg, err := model.Build(l, model.Options{
-		Package:     cfg.Package,
-		Maps:        append(append([]model.Mapping(nil), cfg.Maps...), DefaultMaps()...),
-		DefsOnly:    cfg.DefsOnly,
-		LooseUnions: cfg.LooseUnions,
-		SerdeFloats: cfg.SerdeFloats,
+		Package:       cfg.Package,
+		Maps:          append(append([]model.Mapping(nil), cfg.Maps...), DefaultMaps()...),
+		DefsOnly:      cfg.DefsOnly,
+		LooseUnions:   cfg.LooseUnions,
+		SerdeFloats:   cfg.SerdeFloats,
+		SerdeIntegers: cfg.SerdeIntegers,
 	})
 	if err != nil {
 		return nil, err

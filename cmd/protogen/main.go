@@ -77,6 +77,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defsOnly := fs.Bool("defs-only", false, "generate the $defs of the inputs but not their root schemas (for a root that is a protocol-wide anyOf)")
 	loose := fs.Bool("loose-unions", false, "keep a union whose variants cannot be told apart as raw JSON instead of failing")
 	floats := fs.String("float-format", "js", "how encoders write non-integer numbers: js (100, 12.5, as JavaScript and encoding/json) or serde (100.0, as Rust's serde_json, for byte-identical output to Rust peers)")
+	ints := fs.String("integer-format", "schema", "which numbers decoders take for an integer member: schema (any number with an integral value, 1.0 and 1e2 included, as JSON Schema counts integers) or serde (integer literals only: 1.0, 1e2 and -0 are decode errors naming their JSON pointer, as Rust's serde_json rejects them)")
 	var refs listFlag
 	fs.Var(&refs, "ref", "a schema file or directory that $refs may point into, without generating it (repeatable; use with -map)")
 	var maps mapFlag
@@ -107,7 +108,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "protogen: -float-format is js or serde, not %q\n", *floats)
 		return 2
 	}
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose, SerdeFloats: *floats == "serde"})
+	if *ints != "schema" && *ints != "serde" {
+		fmt.Fprintf(stderr, "protogen: -integer-format is schema or serde, not %q\n", *ints)
+		return 2
+	}
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
 	if err != nil {
 		fmt.Fprintf(stderr, "protogen: %v\n", err)
 		return 2

@@ -66,6 +66,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"-pkg", "p", "-check", "x.json"}, "-check needs -o"},
 		{[]string{"-pkg", "p", "-map", "nonsense", "x.json"}, "ID-PREFIX=IMPORT/PATH"},
 		{[]string{"-pkg", "p", "-float-format", "rust", "x.json"}, "-float-format is js or serde"},
+		{[]string{"-pkg", "p", "-integer-format", "strict", "x.json"}, "-integer-format is schema or serde"},
 		{[]string{"-pkg", "1p", bad}, "not a Go identifier"},
 		{[]string{"-pkg", "p", filepath.Join(dir, "missing.json")}, "no such file"},
 		{[]string{"-pkg", "p", bad}, bad + `#/type: unknown type "text"`},
@@ -86,7 +87,7 @@ func TestHelpShowsAGoGenerateLine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"//go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg", "-check", "-map", "-ref", "-float-format"} {
+	for _, want := range []string{"//go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg", "-check", "-map", "-ref", "-float-format", "-integer-format"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("help lacks %q", want)
 		}
@@ -100,5 +101,32 @@ func TestUnifiedDiff(t *testing.T) {
 	want := "--- a\n+++ b\n@@ -2,9 +2,10 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n 9\n 10\n+11\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestIntegerFormat: -integer-format serde makes the decoders take integer
+// literals only; the default takes any number with an integral value.
+func TestIntegerFormat(t *testing.T) {
+	dir := t.TempDir()
+	schemaFile := filepath.Join(dir, "p.json")
+	if err := os.WriteFile(schemaFile, []byte(schemaText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "d.Int64()"},
+		{[]string{"-integer-format", "schema"}, "d.Int64()"},
+		{[]string{"-integer-format", "serde"}, "d.Int64Serde()"},
+	} {
+		args := append(append([]string{"-pkg", "points"}, c.args...), schemaFile)
+		code, out, stderr := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%v: the output does not read x with %s", c.args, c.want)
+		}
 	}
 }

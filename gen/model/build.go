@@ -30,6 +30,8 @@ type Options struct {
 	DefsOnly bool
 	// SerdeFloats: see Package.SerdeFloats.
 	SerdeFloats bool
+	// SerdeIntegers: see Package.SerdeIntegers.
+	SerdeIntegers bool
 	// LooseUnions turns a union that cannot be discriminated into raw JSON
 	// (with a comment that says so) instead of failing.
 	LooseUnions bool
@@ -47,7 +49,7 @@ type builder struct {
 // Build makes the Go model of the loader's input documents and everything
 // they refer to.
 func Build(l *load.Loader, opts Options) (*Package, error) {
-	b := &builder{l: l, opts: opts, pkg: &Package{Name: opts.Package, SerdeFloats: opts.SerdeFloats}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
+	b := &builder{l: l, opts: opts, pkg: &Package{Name: opts.Package, SerdeFloats: opts.SerdeFloats, SerdeIntegers: opts.SerdeIntegers}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
 	for _, d := range l.Inputs() {
 		if !opts.DefsOnly && describesValue(d.Root) {
 			if _, err := b.named(d.Root); err != nil {

@@ -16,7 +16,11 @@ type Package struct {
 	// SerdeFloats makes encoders write numbers as serde_json does (100.0)
 	// rather than as JavaScript does (100).
 	SerdeFloats bool
-	Types       []*Type // in emission order; external types are not listed
+	// SerdeIntegers makes decoders read integers as serde_json does: only
+	// integer literals, so 1.0, 1e2 and -0 in an integer member are decode
+	// errors, rather than any number with an integral value.
+	SerdeIntegers bool
+	Types         []*Type // in emission order; external types are not listed
 }
 
 // Kind is the shape of a generated type.

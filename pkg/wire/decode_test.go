@@ -113,6 +113,71 @@ func TestIntegers(t *testing.T) {
 	}
 }
 
+// TestSerdeIntegers checks the readers for serde peers: only integer
+// literals, as serde_json reads a u32, u64 or i64 (1.0, 1e2 and -0 are floats
+// to it), with the same ranges as the lenient readers.
+func TestSerdeIntegers(t *testing.T) {
+	cases := []struct {
+		in   string
+		code wire.Code // 0xff: no error
+		want uint64
+	}{
+		{`0`, 0xff, 0}, {` 7 `, 0xff, 7}, {`4294967295`, 0xff, 4294967295},
+		{`4294967296`, wire.CodeRange, 0}, {`-1`, wire.CodeRange, 0},
+		{`1.0`, wire.CodeType, 0}, {`0.0`, wire.CodeType, 0}, {`1e0`, wire.CodeType, 0}, {`1E2`, wire.CodeType, 0},
+		{`1e+2`, wire.CodeType, 0}, {`-0`, wire.CodeType, 0}, {`1.5`, wire.CodeType, 0},
+		{`"1"`, wire.CodeType, 0}, {`01`, wire.CodeSyntax, 0},
+	}
+	for _, c := range cases {
+		d := wire.NewDecoder([]byte(c.in))
+		v, err := d.Uint32Serde()
+		if err == nil {
+			err = d.End()
+		}
+		var we *wire.Error
+		switch {
+		case c.code == 0xff && (err != nil || uint64(v) != c.want):
+			t.Errorf("Uint32Serde(%s) = %d, %v; want %d", c.in, v, err, c.want)
+		case c.code != 0xff && (!errors.As(err, &we) || we.Code != c.code):
+			t.Errorf("Uint32Serde(%s) = %d, %v; want an error with code %d", c.in, v, err, c.code)
+		}
+	}
+	if _, err := wire.NewDecoder([]byte(`2.0`)).Uint32(); err != nil {
+		t.Errorf("the lenient Uint32 rejects 2.0: %v", err)
+	}
+	for in, want := range map[string]int64{`-9223372036854775808`: -9223372036854775808, `-5`: -5, `12`: 12} {
+		if v, err := wire.NewDecoder([]byte(in)).Int64Serde(); err != nil || v != want {
+			t.Errorf("Int64Serde(%s) = %d, %v", in, v, err)
+		}
+	}
+	for _, in := range []string{`-0`, `-1.0`, `-1e3`, `9223372036854775808`} {
+		if v, err := wire.NewDecoder([]byte(in)).Int64Serde(); err == nil {
+			t.Errorf("Int64Serde(%s) = %d, want an error", in, v)
+		}
+	}
+	type reader func(*wire.Decoder) error
+	for name, r := range map[string]reader{
+		"Int8Serde":   func(d *wire.Decoder) error { _, err := d.Int8Serde(); return err },
+		"Int16Serde":  func(d *wire.Decoder) error { _, err := d.Int16Serde(); return err },
+		"Int32Serde":  func(d *wire.Decoder) error { _, err := d.Int32Serde(); return err },
+		"Uint8Serde":  func(d *wire.Decoder) error { _, err := d.Uint8Serde(); return err },
+		"Uint16Serde": func(d *wire.Decoder) error { _, err := d.Uint16Serde(); return err },
+		"Uint64Serde": func(d *wire.Decoder) error { _, err := d.Uint64Serde(); return err },
+	} {
+		if err := r(wire.NewDecoder([]byte(`100`))); err != nil {
+			t.Errorf("%s(100): %v", name, err)
+		}
+		if err := r(wire.NewDecoder([]byte(`100.0`))); err == nil {
+			t.Errorf("%s(100.0) accepted", name)
+		}
+	}
+	// The error names the literal, so a user can find it.
+	_, err := wire.NewDecoder([]byte(`1e0`)).Uint64Serde()
+	if err == nil || !strings.Contains(err.Error(), "1e0") {
+		t.Errorf("error %v does not name the literal", err)
+	}
+}
+
 func TestOpt(t *testing.T) {
 	var o wire.Opt[int]
 	if !o.IsAbsent() || !o.IsZero() || o.IsNull() || o.IsSet() || o.Ptr() != nil {

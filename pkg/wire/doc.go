@@ -6,7 +6,11 @@
 // case-sensitively (generated code compares them exactly), invalid UTF-8,
 // lone surrogate escapes, control characters in strings, duplicate members
 // and trailing data are errors, and nesting is bounded. Every error is an
-// *Error with the JSON pointer of the offending value and a Code.
+// *Error with the JSON pointer of the offending value and a Code. Integers
+// are read in one of two ways: Uint32 and its kin take any number with an
+// integral value (1.0, 1e2), as JSON Schema counts integers; Uint32Serde and
+// its kin take only integer literals, as Rust's serde_json does (1.0, 1e2
+// and -0 are floats to it, and an error for an integer field).
 //
 // The Encoder writes compact JSON, escaping only what JSON requires (as
 // serde_json does), and numbers either as JavaScript writes them (Float64)
