@@ -35,10 +35,10 @@ func TestMisspelt(t *testing.T) {
 		"toolcallId": "toolCallId",
 		"session_id": "sessionId",
 		"contnet":    "content",
-		"kinds":      "", // too short a name to guess from
-		"titles":     "", // likewise
-		"sessionId":  "", // known: not a miss
-		"rawInput":   "", // nothing near
+		"kinds":      "",      // too short a name to guess from
+		"titles":     "title", // one letter more
+		"sessionId":  "",      // known: not a miss
+		"rawInput":   "",      // nothing near
 	} {
 		if got := Misspelt(key, known); got != want {
 			t.Errorf("Misspelt(%q) = %q, want %q", key, got, want)
