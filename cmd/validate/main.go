@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
@@ -106,7 +107,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.StringVar(&o.dialect, "dialect", "", "force the `dialect`: for ARCP canonical, go-sdk or rust-sdk; for ACP a schema version or dialect: v1 (the default), v1-unstable, the v2 draft, or vtcode (default: detect)")
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per message) for the single TRACE")
 	fl.Var(&maxLine, "max-line", "longest line kept, in bytes (suffixes KiB, MiB, GiB); longer lines are a finding and are skipped")
-	fl.IntVar(&o.maxDepth, "max-depth", 0, "deepest nesting of a message (default 1000)")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d, at most %d)", jsonscan.DefaultMaxDepth, jsonscan.MaxDepthCeiling))
 	fl.IntVar(&o.workers, "workers", 0, "goroutines that parse and validate (default: all cores)")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 on warnings too")
 	fl.BoolVar(&o.roundtrip, "roundtrip", false, "also decode and re-encode each schema-valid message with the generated Go types and report what changes")
@@ -137,6 +138,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "text", "json", "github":
 	default:
 		return fail("unknown --format %q: want text, json or github", o.format)
+	}
+	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
+		return fail("--max-depth %d is out of range: want 1 to %d (deeper nesting is not checked safely)", o.maxDepth, jsonscan.MaxDepthCeiling)
 	}
 	switch o.progress {
 	case "auto", "always", "never":
@@ -179,7 +183,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		out.flush()
 		if err != nil {
 			ioFailed = true
-			fmt.Fprintf(stderr, "validate: %v\n", err)
+			fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
 		}
 		if ctx.Err() != nil {
 			break
@@ -189,7 +193,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		out.summary(total)
 	}
 	if err := out.err(); err != nil {
-		fmt.Fprintf(stderr, "validate: writing output: %v\n", err)
+		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))
 		return exitUsage
 	}
 	switch {
@@ -296,7 +300,7 @@ func newProgress(mode string, w io.Writer, name string) *progress {
 			}
 		}
 	}
-	return &progress{w: w, name: name, on: on, last: time.Now()}
+	return &progress{w: w, name: escapeText(name), on: on, last: time.Now()}
 }
 
 func (p *progress) update(lines int) {

@@ -82,6 +82,8 @@ func TestUsageErrors(t *testing.T) {
 		{"bad protocol", []string{"--protocol", "mcp", f}, "unknown protocol"},
 		{"bad dialect", []string{"--dialect", "python", f}, "unknown dialect"},
 		{"bad max-line", []string{"--max-line", "lots", f}, "positive size"},
+		{"max-depth above the ceiling", []string{"--max-depth", "100000000", f}, "--max-depth 100000000 is out of range: want 1 to 10000"},
+		{"negative max-depth", []string{"--max-depth", "-1", f}, "--max-depth -1 is out of range"},
 		{"missing file", []string{filepath.Join(t.TempDir(), "nope.jsonl")}, "opening trace"},
 		{"roundtrip unavailable", []string{"--roundtrip", f}, "--roundtrip is not available"},
 		{"direction with two files", []string{"--direction", f, f, f}, "one trace"},
@@ -93,6 +95,24 @@ func TestUsageErrors(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, errs, tc.want)
 			}
 		})
+	}
+}
+
+// TestStderrIsInert: a file name with a line break and a terminal escape,
+// named in an error on stderr, is shown escaped.
+func TestStderrIsInert(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "x\n::error::y\x1b[2J.jsonl")
+	code, _, errs := runCLI(t, "", name)
+	if code != exitUsage || strings.Count(errs, "\n") != 1 || strings.Contains(errs, "\x1b") || !strings.Contains(errs, `x\n::error::y\x1b[2J.jsonl`) {
+		t.Fatalf("exit %d, stderr %q: want one escaped line", code, errs)
+	}
+}
+
+// TestMaxDepthCeiling: the ceiling itself is accepted.
+func TestMaxDepthCeiling(t *testing.T) {
+	f := writeFile(t, "t.jsonl", acpInit+"\n"+acpInitResp+"\n")
+	if code, out, errs := runCLI(t, "", "--max-depth", "10000", f); code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
 	}
 }
 

@@ -2,28 +2,52 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/pkg/validate"
 )
 
 // printer writes findings and the summary in one of the output formats.
+//
+// Findings carry text from the traces (keys, values, method and type names)
+// and file names: everything printed is escaped for its format here, whatever
+// produced the finding, so no input can end an output line, start a CI
+// workflow command or reach the terminal as a control sequence. Text shows
+// control characters as Go escapes (\n, \x1b, \u0085); github escapes what
+// the workflow-command syntax reserves and shows other control characters the
+// same way; json escapes them as JSON does.
 type printer struct {
 	format string
 	w      *bufio.Writer
 	enc    *json.Encoder
+	buf    bytes.Buffer // one JSON line, before escapeJSONLine
 	werr   error
 }
 
 func newPrinter(format string, w io.Writer) *printer {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	p := &printer{format: format, w: bw}
-	p.enc = json.NewEncoder(bw)
+	p.enc = json.NewEncoder(&p.buf)
 	p.enc.SetEscapeHTML(false)
 	return p
+}
+
+// encodeJSON writes v as one line of JSON. encoding/json escapes C0
+// controls, U+2028 and U+2029 and replaces invalid UTF-8; the characters it
+// leaves raw that a terminal may act on (DEL, C1 controls, bidirectional
+// overrides) are escaped too, which keeps the same JSON value.
+func (p *printer) encodeJSON(v any) error {
+	p.buf.Reset()
+	if err := p.enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := p.w.Write(escapeJSONLine(p.buf.Bytes()))
+	return err
 }
 
 // jsonFinding is the --format json shape of a finding. Field names and
@@ -66,7 +90,7 @@ func (p *printer) finding(f validate.Finding) {
 	}
 	switch p.format {
 	case "json":
-		p.werr = p.enc.Encode(jsonFinding{
+		p.werr = p.encodeJSON(jsonFinding{
 			File: f.File, Line: f.Line, Severity: f.Severity.String(), Protocol: f.Protocol,
 			Dialect: f.Dialect, Rule: f.Rule, Pointer: f.Pointer, Message: f.Message,
 		})
@@ -77,16 +101,17 @@ func (p *printer) finding(f validate.Finding) {
 	}
 }
 
-// textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE].
+// textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE], each
+// part escaped by escapeText.
 func textFinding(f validate.Finding) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s:%d: %s: ", f.File, f.Line, f.Severity)
+	fmt.Fprintf(&sb, "%s:%d: %s: ", escapeText(f.File), f.Line, f.Severity)
 	if f.Pointer != "" {
-		sb.WriteString(f.Pointer)
+		sb.WriteString(escapeText(f.Pointer))
 		sb.WriteString(": ")
 	}
-	sb.WriteString(f.Message)
-	fmt.Fprintf(&sb, " [%s]", f.Rule)
+	sb.WriteString(escapeText(f.Message))
+	fmt.Fprintf(&sb, " [%s]", escapeText(f.Rule))
 	return sb.String()
 }
 
@@ -113,12 +138,138 @@ func githubAnnotation(f validate.Finding) string {
 	return fmt.Sprintf("::%s %s::%s", level, strings.Join(props, ","), escapeData(msg))
 }
 
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+// escapeData escapes the message of a workflow command: % CR LF as Actions
+// requires, and other control characters as escapeText shows them.
+func escapeData(s string) string { return escape(s, githubData) }
+
+// escapeProperty escapes a property value of a workflow command: as data,
+// and also : and , (which end a property).
+func escapeProperty(s string) string { return escape(s, githubProperty) }
+
+// escapeText makes s inert on a terminal: control characters (C0, DEL, C1),
+// Unicode line and paragraph separators and bidirectional controls become
+// Go-style escapes (\n, \t, \x1b, \u0085, \u202e); bytes that are not
+// UTF-8 become \xNN. Everything else, backslashes included, is unchanged.
+func escapeText(s string) string { return escape(s, text) }
+
+type escapeMode int
+
+const (
+	text escapeMode = iota
+	githubData
+	githubProperty
+)
+
+// escape implements escapeText, escapeData and escapeProperty. It returns s
+// itself when nothing needs escaping.
+func escape(s string, mode escapeMode) string {
+	i := 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if needsEscape(r, size, mode) {
+			break
+		}
+		i += size
+	}
+	if i == len(s) {
+		return s
+	}
+	var sb strings.Builder
+	sb.Grow(len(s) + 16)
+	sb.WriteString(s[:i])
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&sb, `\x%02x`, s[i])
+		case mode != text && r == '%':
+			sb.WriteString("%25")
+		case mode != text && r == '\r':
+			sb.WriteString("%0D")
+		case mode != text && r == '\n':
+			sb.WriteString("%0A")
+		case mode == githubProperty && r == ':':
+			sb.WriteString("%3A")
+		case mode == githubProperty && r == ',':
+			sb.WriteString("%2C")
+		case r == '\n':
+			sb.WriteString(`\n`)
+		case r == '\r':
+			sb.WriteString(`\r`)
+		case r == '\t':
+			sb.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&sb, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&sb, `\u%04x`, r)
+		default:
+			sb.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return sb.String()
 }
 
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+func needsEscape(r rune, size int, mode escapeMode) bool {
+	switch {
+	case r == utf8.RuneError && size <= 1, r < 0x20, r == 0x7f, unsafeRune(r):
+		return true
+	case mode == text:
+		return false
+	case r == '%':
+		return true
+	}
+	return mode == githubProperty && (r == ':' || r == ',')
+}
+
+// unsafeRune reports the non-ASCII characters a terminal or an editor may
+// act on rather than show: C1 controls, line and paragraph separators, and
+// the bidirectional controls that reorder what is displayed.
+func unsafeRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f,
+		r == 0x2028, r == 0x2029,
+		r == 0x061c, r == 0x200e, r == 0x200f,
+		r >= 0x202a && r <= 0x202e,
+		r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return false
+}
+
+// escapeJSONLine escapes, as \uXXXX, the characters unsafeRune reports and
+// DEL in a line of JSON written by encoding/json. They can only occur inside
+// strings, where the escape stands for the same character.
+func escapeJSONLine(b []byte) []byte {
+	i := 0
+	for i < len(b) {
+		if b[i] == 0x7f {
+			break
+		}
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if unsafeRune(r) {
+			break
+		}
+		i += size
+	}
+	if i == len(b) {
+		return b
+	}
+	out := append(make([]byte, 0, len(b)+16), b[:i]...)
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == 0x7f || unsafeRune(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }
 
 func (p *printer) summary(s validate.Summary) {
@@ -140,7 +291,7 @@ func (p *printer) summary(s validate.Summary) {
 		for _, d := range s.Detected {
 			js.Summary.Detected = append(js.Summary.Detected, jsonDetected{File: d.File, Protocol: d.Protocol, Dialect: d.Dialect, Note: d.Note})
 		}
-		p.werr = p.enc.Encode(js)
+		p.werr = p.encodeJSON(js)
 		return
 	}
 	w := p.w
@@ -153,21 +304,21 @@ func (p *printer) summary(s validate.Summary) {
 		if proto == "" {
 			proto = "no protocol recognised"
 		}
-		fmt.Fprintf(w, "  %s: %s %s\n", d.File, proto, d.Dialect)
+		fmt.Fprintf(w, "  %s: %s %s\n", escapeText(d.File), escapeText(proto), escapeText(d.Dialect))
 		if d.Note != "" {
-			fmt.Fprintf(w, "    %s\n", d.Note)
+			fmt.Fprintf(w, "    %s\n", escapeText(d.Note))
 		}
 	}
 	if len(s.ByType) > 0 {
 		fmt.Fprintln(w, "messages by type:")
 		for _, k := range validate.SortedKeys(s.ByType) {
-			fmt.Fprintf(w, "  %8d  %s\n", s.ByType[k], k)
+			fmt.Fprintf(w, "  %8d  %s\n", s.ByType[k], escapeText(k))
 		}
 	}
 	if len(s.ByRule) > 0 {
 		fmt.Fprintln(w, "findings by rule:")
 		for _, k := range validate.SortedKeys(s.ByRule) {
-			fmt.Fprintf(w, "  %8d  %s\n", s.ByRule[k], k)
+			fmt.Fprintf(w, "  %8d  %s\n", s.ByRule[k], escapeText(k))
 		}
 	}
 }
