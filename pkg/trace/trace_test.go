@@ -208,6 +208,7 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte, limit uint8) {
 		max := int(limit) + 1
+		checkMaxBytes(t, in, max)
 		tr, err := NewReader(bytes.NewReader(in), Options{MaxLine: max})
 		if err != nil {
 			return
@@ -236,6 +237,49 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkMaxBytes reads plain input with MaxBytes set to half its size: the
+// records before the ErrTooLarge error are those of the first half read
+// alone, but for the last one, which the limit may cut.
+func checkMaxBytes(t *testing.T, in []byte, maxLine int) {
+	if len(in) < 4 || in[0] == 0x1f {
+		return
+	}
+	m := len(in) / 2
+	records := func(r io.Reader, opts Options) ([]Record, error) {
+		tr, err := NewReader(r, opts)
+		if err != nil {
+			return nil, err
+		}
+		var out []Record
+		for {
+			rec, err := tr.Next()
+			if err != nil {
+				return out, err
+			}
+			out = append(out, rec)
+		}
+	}
+	got, err := records(bytes.NewReader(in), Options{MaxLine: maxLine, MaxBytes: int64(m)})
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("%d bytes with MaxBytes %d: %v, want ErrTooLarge", len(in), m, err)
+	}
+	want, err := records(bytes.NewReader(in[:m]), Options{MaxLine: maxLine})
+	if !errors.Is(err, io.EOF) {
+		return
+	}
+	if len(got) > len(want) || len(got) < len(want)-1 {
+		t.Fatalf("%d records with MaxBytes %d, %d from the first %d bytes", len(got), m, len(want), m)
+	}
+	for i := range got {
+		if i == len(want)-1 && i == len(got)-1 {
+			break // the cut may fall inside the last record
+		}
+		if got[i].Line != want[i].Line || !bytes.Equal(got[i].Data, want[i].Data) {
+			t.Fatalf("record %d: %+v with MaxBytes, %+v from the first half", i, got[i], want[i])
+		}
+	}
 }
 
 // countingReader counts the bytes read through it.
