@@ -233,3 +233,17 @@ func overBounds(b []byte) bool {
 	n, _ := strconv.Atoi(exp)
 	return digits > MaxNumberDigits || len(exp) > 3 || n > MaxNumberExponent
 }
+
+// BenchmarkLongNumber parses a line whose id is a number of 1 MB: one pass
+// over the digits, then the NumberTooLong error, whatever the length.
+func BenchmarkLongNumber(b *testing.B) {
+	in := []byte(`{"jsonrpc":"2.0","id":` + strings.Repeat("7", 1<<20) + `,"method":"initialize"}`)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		var e *Error
+		if _, err := Parse(in, 0); !errors.As(err, &e) || e.Kind != NumberTooLong {
+			b.Fatalf("got %v, want NumberTooLong", err)
+		}
+	}
+}
