@@ -22,7 +22,7 @@ import path from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
 
-import { DEFAULT_ROOT, Resolver, createAjv, formatErrors, hasInexactNumber, loadSchemas } from "./lib.mjs";
+import { DEFAULT_ROOT, Resolver, createAjv, formatErrors, hasInexactNumber, loadSchemas, parseJSON, validateParsed } from "./lib.mjs";
 
 const USAGE = "usage: node check.mjs [--schemas SCHEMA_ROOT] CASES.jsonl\n";
 
@@ -58,7 +58,8 @@ function oneLine(s) {
 function checkLine(line, label, resolver) {
   let c;
   try {
-    c = JSON.parse(line);
+    // parseJSON keeps what x-integer-literal needs: how each number was written.
+    c = parseJSON(line);
   } catch (err) {
     return { status: "fail", message: `FAIL ${label}: not a JSON case: ${err.message}` };
   }
@@ -79,7 +80,7 @@ function checkLine(line, label, resolver) {
   if (s.error !== undefined) {
     return { status: "fail", message: `FAIL ${where}: ${oneLine(s.error)}` };
   }
-  const ajvValid = s.validate(c.instance);
+  const ajvValid = validateParsed(s.validate, c, "instance");
   if (ajvValid === c.valid) return { status: "pass" };
 
   const what = `go says ${verdict(c.valid)}, ajv says ${verdict(ajvValid)}`;

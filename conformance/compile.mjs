@@ -23,6 +23,7 @@ import {
   loadSchemas,
   pointerSegment,
   pointerToFragment,
+  validateParsed,
 } from "./lib.mjs";
 
 async function main(argv) {
@@ -88,7 +89,7 @@ async function main(argv) {
       if (sub.error !== undefined) {
         out.push(`FAIL ${where}: ${sub.error}`);
         failed++;
-      } else if (sub.validate(ex.value)) {
+      } else if (validateParsed(sub.validate, ex.holder, ex.index)) {
         passed++;
       } else {
         out.push(`FAIL ${where}: ${formatErrors(sub.validate.errors)}`);

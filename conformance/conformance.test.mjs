@@ -10,7 +10,15 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { collectExamples, foreignKeywords, hasInexactNumber, pointerToFragment } from "./lib.mjs";
+import {
+  NOT_INTEGER_LITERAL,
+  collectExamples,
+  foreignKeywords,
+  hasInexactNumber,
+  isIntegerLiteral,
+  parseJSON,
+  pointerToFragment,
+} from "./lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const testdata = path.join(here, "testdata");
@@ -62,10 +70,13 @@ describe("compile.mjs", { concurrency: true }, () => {
     const r = await run("compile.mjs", [badRoot]);
     assert.equal(r.code, 1);
     const want = {
+      "FAIL test/v1/bad-always-emitted.json:": 'keyword "x-always-emitted" value is invalid',
       "FAIL test/v1/bad-def.json#/$defs/Loose:": 'missing type "object" for keyword "required"',
       "ok test/v1/bad-example.json": null,
       "FAIL test/v1/bad-example.json#/properties/n/examples/1:": "must be >= 1",
       "FAIL test/v1/bad-go-name.json:": "x-go-name value must be",
+      "ok test/v1/bad-integer-literal.json": null,
+      "FAIL test/v1/bad-integer-literal.json#/properties/n/examples/1:": 'must pass "x-integer-literal" keyword validation',
       "FAIL test/v1/draft07.json:": "$schema is",
       "ok test/v1/good.json": null,
       "FAIL test/v1/missing-ref.json:": "can't resolve reference nowhere.json#/$defs/Thing",
@@ -84,7 +95,7 @@ describe("compile.mjs", { concurrency: true }, () => {
     }
     // Data files are not schemas: the bad root's dispatch.json is no schema at all.
     assert.ok(!r.stdout.includes("dispatch.json"), r.stdout);
-    assert.deepEqual(r.lines.slice(-2), ["checked 12 files and 3 examples", "4 passed, 11 failed"]);
+    assert.deepEqual(r.lines.slice(-2), ["checked 14 files and 5 examples", "6 passed, 13 failed"]);
   });
 
   test("fails on a root without schemas and on a missing root", async () => {
@@ -103,7 +114,7 @@ describe("compile.mjs", { concurrency: true }, () => {
 describe("check.mjs", { concurrency: true }, () => {
   test("passes cases whose Go verdicts ajv shares", async () => {
     const r = await check(path.join(casesDir, "agree.jsonl"));
-    assert.deepEqual(r.lines, ["18 passed, 0 failed"]);
+    assert.deepEqual(r.lines, ["26 passed, 0 failed"]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
@@ -221,6 +232,28 @@ describe("lib.mjs", () => {
       { keyword: "definitions", pointer: "" },
       { keyword: "discriminator", pointer: "/properties/nullable" },
     ]);
+  });
+
+  test("parseJSON gives JSON.parse's value and marks numbers that are not integer literals", () => {
+    const text = '{"a": 1.0, "b": [1, 2e0, -0, 3, -7], "c": {"s": "x\\"1.0", "e": -0.5, "n": 10}, "__proto__": {"p": 1E+2}}';
+    const v = parseJSON(text);
+    assert.deepEqual(JSON.stringify(v), JSON.stringify(JSON.parse(text)));
+    assert.deepEqual([...v[NOT_INTEGER_LITERAL]], ["a"]);
+    assert.deepEqual([...v.b[NOT_INTEGER_LITERAL]], ["1", "2"]);
+    assert.deepEqual([...v.c[NOT_INTEGER_LITERAL]], ["e"]);
+    assert.deepEqual([...v.__proto__[NOT_INTEGER_LITERAL]], ["p"]);
+    assert.equal(Object.getPrototypeOf(v), Object.prototype);
+    assert.equal(Object.keys(v).includes(NOT_INTEGER_LITERAL), false);
+    // Deep nesting costs no stack.
+    assert.equal(parseJSON("[".repeat(100000) + "]".repeat(100000)).length, 1);
+    for (const bad of ["{", "[1,]", '{"a":1,}', "01", "1.", '{"a" 1}', "[1 2]", "tru", "{} x", '"abc']) {
+      assert.throws(() => parseJSON(bad), SyntaxError, bad);
+    }
+  });
+
+  test("isIntegerLiteral follows serde_json", () => {
+    for (const t of ["0", "7", "-3", "18446744073709551615"]) assert.equal(isIntegerLiteral(t), true, t);
+    for (const t of ["1.0", "1e0", "1E2", "-0", "0.5", "-0.0"]) assert.equal(isIntegerLiteral(t), false, t);
   });
 
   test("hasInexactNumber looks at numbers outside strings", () => {

@@ -22,11 +22,164 @@ export const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 export const DEFAULT_ROOT = fileURLToPath(new URL("../schema/", import.meta.url));
 
 // Base names of the .json files that are data, not schemas.
-const DATA_FILES = new Set(["dispatch.json", "deviations.json"]);
+const DATA_FILES = new Set(["dispatch.json", "deviations.json", "versions.json"]);
 
 /**
- * Builds an ajv instance for draft 2020-12 with every format of ajv-formats
- * and x-go-name known as an annotation.
+ * The symbol under which parseJSON records, on an object or array, the
+ * member names (or indexes, as strings) whose number was not written as an
+ * integer literal: with a fraction or an exponent (1.0, 1e2), or -0. Symbol
+ * keys are invisible to ajv, to Object.keys and to JSON.stringify.
+ */
+export const NOT_INTEGER_LITERAL = Symbol("agentproto.notIntegerLiteral");
+
+/**
+ * Reports whether a JSON number's text is an integer literal as a Rust
+ * serde_json receiver reads it: digits with an optional minus sign, no
+ * fraction, no exponent, and not -0 (which serde_json reads as a float).
+ */
+export function isIntegerLiteral(text) {
+  return /^-?(0|[1-9][0-9]*)$/.test(text) && text !== "-0";
+}
+
+/**
+ * Parses JSON text like JSON.parse, and also records which numbers were not
+ * written as integer literals (see NOT_INTEGER_LITERAL), which JSON.parse
+ * forgets: the x-integer-literal keyword needs the text, not the value.
+ * Iterative, so nesting depth costs no stack. Throws a SyntaxError on
+ * malformed input.
+ */
+export function parseJSON(text) {
+  let i = 0;
+  const fail = (what) => {
+    throw new SyntaxError(`${what} at position ${i}`);
+  };
+  const ws = () => {
+    while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++;
+  };
+  const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+  const LITERALS = [["true", true], ["false", false], ["null", null]];
+  // Reads a scalar at i; returns {value, literal} where literal is false for
+  // a number that is not an integer literal.
+  const scalar = () => {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (j >= text.length) fail("unterminated string");
+      const value = JSON.parse(text.slice(i, j + 1));
+      i = j + 1;
+      return { value, literal: true };
+    }
+    if (c === "-" || (c >= "0" && c <= "9")) {
+      NUMBER.lastIndex = i;
+      const m = NUMBER.exec(text);
+      if (m === null) fail("invalid number");
+      i += m[0].length;
+      return { value: Number(m[0]), literal: isIntegerLiteral(m[0]) };
+    }
+    for (const [word, value] of LITERALS) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return { value, literal: true };
+      }
+    }
+    fail("unexpected character");
+  };
+  // Each frame: {container, key (the pending member name), isArray}.
+  const stack = [];
+  let root;
+  const place = (value, literal) => {
+    if (stack.length === 0) {
+      root = value;
+      return;
+    }
+    const top = stack[stack.length - 1];
+    const key = top.isArray ? String(top.container.length) : top.key;
+    if (top.isArray) top.container.push(value);
+    // defineProperty, as JSON.parse does: a member named __proto__ is data.
+    else Object.defineProperty(top.container, key, { value, writable: true, enumerable: true, configurable: true });
+    if (!literal) {
+      let set = top.container[NOT_INTEGER_LITERAL];
+      if (set === undefined) {
+        set = new Set();
+        Object.defineProperty(top.container, NOT_INTEGER_LITERAL, { value: set, enumerable: false });
+      }
+      set.add(key);
+    }
+  };
+  const readKey = (top) => {
+    ws();
+    if (text[i] !== '"') fail("expected a member name");
+    top.key = scalar().value;
+    ws();
+    if (text[i] !== ":") fail("expected ':'");
+    i++;
+  };
+  for (;;) {
+    ws();
+    const c = text[i];
+    let opened = null;
+    if (c === "{") {
+      i++;
+      opened = { container: {}, key: undefined, isArray: false };
+    } else if (c === "[") {
+      i++;
+      opened = { container: [], key: undefined, isArray: true };
+    } else {
+      const { value, literal } = scalar();
+      place(value, literal);
+    }
+    if (opened !== null) {
+      place(opened.container, true);
+      stack.push(opened);
+      ws();
+      const close = opened.isArray ? "]" : "}";
+      if (text[i] === close) {
+        i++;
+        stack.pop();
+      } else {
+        if (!opened.isArray) readKey(opened);
+        continue;
+      }
+    }
+    // A value is complete: close what ends here, stop at the next sibling.
+    for (;;) {
+      if (stack.length === 0) {
+        ws();
+        if (i !== text.length) fail("unexpected data after the JSON value");
+        return root;
+      }
+      const top = stack[stack.length - 1];
+      ws();
+      if (text[i] === ",") {
+        i++;
+        if (!top.isArray) readKey(top);
+        break;
+      }
+      if (text[i] === (top.isArray ? "]" : "}")) {
+        i++;
+        stack.pop();
+        continue;
+      }
+      fail("expected ',' or a closing bracket");
+    }
+  }
+}
+
+/**
+ * Validates holder[key], a value parsed with parseJSON, with a compiled ajv
+ * validator, telling x-integer-literal how the value itself was written when
+ * it is a number (its parent is holder, which ajv does not see).
+ */
+export function validateParsed(validate, holder, key) {
+  const rootNotIntegerLiteral = holder?.[NOT_INTEGER_LITERAL]?.has(String(key)) === true;
+  return validate.call({ rootNotIntegerLiteral }, holder[key]);
+}
+
+/**
+ * Builds an ajv instance for draft 2020-12 with every format of ajv-formats,
+ * x-go-name and the emit-shape annotations known as annotations, and
+ * x-integer-literal as an assertion.
  *
  * With subschemas false the instance is fully strict: this is the one that
  * proves the published files compile in strict mode. With subschemas true
@@ -36,7 +189,9 @@ const DATA_FILES = new Set(["dispatch.json", "deviations.json"]);
  * schema that is fine in context. They never change a validation verdict.
  */
 export function createAjv({ subschemas = false } = {}) {
-  const opts = { strict: true, allErrors: true };
+  // passContext: x-integer-literal learns from "this" how a root number was
+  // written (see validateParsed).
+  const opts = { strict: true, allErrors: true, passContext: true };
   if (subschemas) {
     opts.strictTypes = false;
     opts.strictRequired = false;
@@ -45,6 +200,27 @@ export function createAjv({ subschemas = false } = {}) {
   addFormats(ajv);
   // The Go generator's name override: a string, and nothing to validate.
   ajv.addKeyword({ keyword: "x-go-name", schemaType: "string" });
+  // What a producer always writes, and what it leaves out rather than
+  // writing null: lists of member names, read by the Go validator's
+  // emit-shape warnings; nothing to validate.
+  const memberList = { type: "array", items: { type: "string" }, uniqueItems: true };
+  ajv.addKeyword({ keyword: "x-always-emitted", schemaType: "array", metaSchema: memberList });
+  ajv.addKeyword({ keyword: "x-omitted-when-none", schemaType: "array", metaSchema: memberList });
+  // A number must be written as an integer literal (no fraction, exponent or
+  // -0), as a serde_json receiver requires. The text is gone after
+  // JSON.parse: instances parsed with parseJSON carry it on their parent,
+  // and validateParsed passes it for the root.
+  ajv.addKeyword({
+    keyword: "x-integer-literal",
+    schemaType: "boolean",
+    errors: false,
+    validate: function integerLiteral(on, data, _parentSchema, cxt) {
+      if (!on || typeof data !== "number") return true;
+      if (cxt?.parentData == null) return this?.rootNotIntegerLiteral !== true;
+      const marked = cxt.parentData[NOT_INTEGER_LITERAL];
+      return marked === undefined || !marked.has(String(cxt.parentDataProperty));
+    },
+  });
   return ajv;
 }
 
@@ -106,7 +282,7 @@ async function loadOne(root, rel, ajvs) {
   }
   let doc;
   try {
-    doc = JSON.parse(text);
+    doc = parseJSON(text);
   } catch (err) {
     return { rel, error: `not valid JSON: ${err.message}` };
   }
@@ -138,7 +314,7 @@ async function loadOne(root, rel, ajvs) {
   return { rel, id: doc.$id, doc };
 }
 
-// The keywords of the draft 2020-12 vocabularies, and x-go-name.
+// The keywords of the draft 2020-12 vocabularies, and agentproto's own.
 const KNOWN_KEYWORDS = new Set([
   // core
   "$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment", "$defs",
@@ -157,11 +333,14 @@ const KNOWN_KEYWORDS = new Set([
   "format", "contentEncoding", "contentMediaType", "contentSchema",
   // the Go generator's name override
   "x-go-name",
+  // the emit-shape annotations and the integer-literal assertion (see createAjv)
+  "x-always-emitted", "x-omitted-when-none", "x-integer-literal",
 ]);
 
 /**
  * Lists the keywords of doc that are neither draft 2020-12 keywords nor
- * x-go-name, as {keyword, pointer}. ajv's strict mode rejects unknown
+ * agentproto's own (x-go-name, x-always-emitted, x-omitted-when-none,
+ * x-integer-literal), as {keyword, pointer}. ajv's strict mode rejects unknown
  * keywords but accepts a few of its own (nullable, definitions, ...) that the
  * Go validator ignores, so those are caught here.
  */
@@ -233,14 +412,16 @@ export function walkSchemas(doc, visit) {
 }
 
 /**
- * Lists the examples of doc: {pointer, index, value}, where pointer is the
- * JSON pointer of the schema that holds the "examples" keyword.
+ * Lists the examples of doc: {pointer, index, value, holder}, where pointer
+ * is the JSON pointer of the schema that holds the "examples" keyword and
+ * holder is that keyword's array (for validateParsed(v, holder, index)).
  */
 export function collectExamples(doc) {
   const out = [];
   walkSchemas(doc, (schema, pointer) => {
     if (Array.isArray(schema.examples)) {
-      schema.examples.forEach((value, index) => out.push({ pointer, index, value }));
+      const holder = schema.examples;
+      holder.forEach((value, index) => out.push({ pointer, index, value, holder }));
     }
   });
   return out;
