@@ -404,7 +404,7 @@ func (x *RunStarted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "max_iterations")
 				}
@@ -567,7 +567,7 @@ func (x *IterationStarted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -663,8 +663,8 @@ type ModelOutput struct {
 	StopReason ModelStopReason `json:"stop_reason"`
 	// Number of directives in the turn (a Rust usize, 64 bits wide on the platforms Arcan ships for).
 	DirectiveCount uint64 `json:"directive_count"`
-	// Token counts of this turn, when the provider reports them (since v0.2.0). Left out of the object when unknown.
-	Usage *TokenUsage `json:"usage,omitempty"`
+	// Token counts of this turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -731,7 +731,7 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -751,7 +751,7 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			{
-				v0, err := d.Uint64()
+				v0, err := d.Uint64Serde()
 				if err != nil {
 					return wire.At(err, "directive_count")
 				}
@@ -762,12 +762,18 @@ func (x *ModelOutput) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "usage")
 			}
 			seen[6] = true
-			{
-				v := new(TokenUsage)
-				if err := (*v).DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[TokenUsage]()
+			} else {
+				var v TokenUsage
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "usage")
 				}
-				x.Usage = v
+				x.Usage = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -832,9 +838,13 @@ func (x *ModelOutput) EncodeWireFields(e *wire.Encoder) {
 	x.StopReason.EncodeWire(e)
 	e.RawKey("\"directive_count\":")
 	e.Uint64(uint64(x.DirectiveCount))
-	if x.Usage != nil {
+	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
-		(*x.Usage).EncodeWire(e)
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -845,9 +855,9 @@ func (x *ModelOutput) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "stop_reason")
 		x.StopReason.CheckWire(c, p)
 	}
-	if x.Usage != nil {
+	if v, ok := x.Usage.Get(); ok {
 		p := wire.Join(p, "usage")
-		(*x.Usage).CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 }
 
@@ -925,16 +935,16 @@ func (x ModelStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Token counts reported by the model provider (since v0.2.0). Arcan writes all four counters; its reader treats a missing counter as 0.
+// Token counts reported by the model provider (since v0.2.0). Arcan writes all four counters; its reader takes a missing counter as 0 (serde default), so none is required.
 type TokenUsage struct {
 	// Tokens of prompt input billed by the provider (a Rust u64).
-	InputTokens uint64 `json:"input_tokens"`
+	InputTokens *uint64 `json:"input_tokens,omitempty"`
 	// Tokens the model generated (a Rust u64).
-	OutputTokens uint64 `json:"output_tokens"`
+	OutputTokens *uint64 `json:"output_tokens,omitempty"`
 	// Input tokens served from the provider's prompt cache (a Rust u64; 0 for providers without a cache).
-	CacheReadTokens uint64 `json:"cache_read_tokens"`
+	CacheReadTokens *uint64 `json:"cache_read_tokens,omitempty"`
 	// Input tokens written into the provider's prompt cache (a Rust u64; 0 for providers without a cache).
-	CacheCreationTokens uint64 `json:"cache_creation_tokens"`
+	CacheCreationTokens *uint64 `json:"cache_creation_tokens,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -963,11 +973,15 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "input_tokens")
+				v := new(uint64)
+				{
+					v1, err := d.Uint64Serde()
+					if err != nil {
+						return wire.At(err, "input_tokens")
+					}
+					(*v) = v1
 				}
-				x.InputTokens = v0
+				x.InputTokens = v
 			}
 		case "output_tokens":
 			if seen[1] {
@@ -975,11 +989,15 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "output_tokens")
+				v := new(uint64)
+				{
+					v1, err := d.Uint64Serde()
+					if err != nil {
+						return wire.At(err, "output_tokens")
+					}
+					(*v) = v1
 				}
-				x.OutputTokens = v0
+				x.OutputTokens = v
 			}
 		case "cache_read_tokens":
 			if seen[2] {
@@ -987,11 +1005,15 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "cache_read_tokens")
+				v := new(uint64)
+				{
+					v1, err := d.Uint64Serde()
+					if err != nil {
+						return wire.At(err, "cache_read_tokens")
+					}
+					(*v) = v1
 				}
-				x.CacheReadTokens = v0
+				x.CacheReadTokens = v
 			}
 		case "cache_creation_tokens":
 			if seen[3] {
@@ -999,11 +1021,15 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "cache_creation_tokens")
+				v := new(uint64)
+				{
+					v1, err := d.Uint64Serde()
+					if err != nil {
+						return wire.At(err, "cache_creation_tokens")
+					}
+					(*v) = v1
 				}
-				x.CacheCreationTokens = v0
+				x.CacheCreationTokens = v
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -1022,22 +1048,7 @@ func (x *TokenUsage) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "input_tokens")
-	}
-	if !seen[1] {
-		missing = append(missing, "output_tokens")
-	}
-	if !seen[2] {
-		missing = append(missing, "cache_read_tokens")
-	}
-	if !seen[3] {
-		missing = append(missing, "cache_creation_tokens")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
+	_ = start
 	return nil
 }
 
@@ -1050,14 +1061,22 @@ func (x *TokenUsage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *TokenUsage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"input_tokens\":")
-	e.Uint64(uint64(x.InputTokens))
-	e.RawKey("\"output_tokens\":")
-	e.Uint64(uint64(x.OutputTokens))
-	e.RawKey("\"cache_read_tokens\":")
-	e.Uint64(uint64(x.CacheReadTokens))
-	e.RawKey("\"cache_creation_tokens\":")
-	e.Uint64(uint64(x.CacheCreationTokens))
+	if x.InputTokens != nil {
+		e.RawKey("\"input_tokens\":")
+		e.Uint64(uint64((*x.InputTokens)))
+	}
+	if x.OutputTokens != nil {
+		e.RawKey("\"output_tokens\":")
+		e.Uint64(uint64((*x.OutputTokens)))
+	}
+	if x.CacheReadTokens != nil {
+		e.RawKey("\"cache_read_tokens\":")
+		e.Uint64(uint64((*x.CacheReadTokens)))
+	}
+	if x.CacheCreationTokens != nil {
+		e.RawKey("\"cache_creation_tokens\":")
+		e.Uint64(uint64((*x.CacheCreationTokens)))
+	}
 	x.Unknown.Encode(e)
 }
 
@@ -1159,7 +1178,7 @@ func (x *TextDelta) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -1336,7 +1355,7 @@ func (x *ToolCallRequested) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -1442,8 +1461,8 @@ type ToolCall struct {
 	CallID string `json:"call_id"`
 	// Name of the tool to run, as in its ToolDefinition.
 	ToolName string `json:"tool_name"`
-	// Arguments of the call, any JSON value. Always written (null when the call has no input); object keys come out sorted.
-	Input json.RawMessage `json:"input"`
+	// Arguments of the call, any JSON value. Always written (null when the call has no input); object keys come out sorted. Its reader takes a missing input as null (serde default).
+	Input json.RawMessage `json:"input,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1526,9 +1545,6 @@ func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 	if !seen[1] {
 		missing = append(missing, "tool_name")
 	}
-	if !seen[2] {
-		missing = append(missing, "input")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -1548,8 +1564,10 @@ func (x *ToolCall) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.CallID)
 	e.RawKey("\"tool_name\":")
 	e.String(x.ToolName)
-	e.RawKey("\"input\":")
-	e.Raw(x.Input)
+	if x.Input != nil {
+		e.RawKey("\"input\":")
+		e.Raw(x.Input)
+	}
 	x.Unknown.Encode(e)
 }
 
@@ -1651,7 +1669,7 @@ func (x *ToolCallCompleted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -1757,8 +1775,8 @@ type ToolResultSummary struct {
 	CallID string `json:"call_id"`
 	// Name of the tool that ran.
 	ToolName string `json:"tool_name"`
-	// What the tool returned, any JSON value; always written, null when there is none. Object keys come out sorted.
-	Output json.RawMessage `json:"output"`
+	// What the tool returned, any JSON value; always written, null when there is none. Object keys come out sorted. Its reader takes a missing output as null (serde default).
+	Output json.RawMessage `json:"output,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1841,9 +1859,6 @@ func (x *ToolResultSummary) DecodeWire(d *wire.Decoder) error {
 	if !seen[1] {
 		missing = append(missing, "tool_name")
 	}
-	if !seen[2] {
-		missing = append(missing, "output")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -1863,8 +1878,10 @@ func (x *ToolResultSummary) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.CallID)
 	e.RawKey("\"tool_name\":")
 	e.String(x.ToolName)
-	e.RawKey("\"output\":")
-	e.Raw(x.Output)
+	if x.Output != nil {
+		e.RawKey("\"output\":")
+		e.Raw(x.Output)
+	}
 	x.Unknown.Encode(e)
 }
 
@@ -1970,7 +1987,7 @@ func (x *ToolCallFailed) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -2183,7 +2200,7 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -2203,7 +2220,7 @@ func (x *StatePatched) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			{
-				v0, err := d.Uint64()
+				v0, err := d.Uint64Serde()
 				if err != nil {
 					return wire.At(err, "revision")
 				}
@@ -2304,8 +2321,8 @@ func (x StatePatched) MarshalJSON() ([]byte, error) {
 type StatePatch struct {
 	// Patch language of patch.
 	Format StatePatchFormat `json:"format"`
-	// The patch itself: an array of operations for json_patch, a merge document for merge_patch. Always written; Arcan does not check its shape against format when decoding.
-	Patch json.RawMessage `json:"patch"`
+	// The patch itself: an array of operations for json_patch, a merge document for merge_patch. Always written; its reader takes a missing patch as null (serde default) and does not check its shape against format.
+	Patch json.RawMessage `json:"patch,omitempty"`
 	// Who produced the patch.
 	Source StatePatchSource `json:"source"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2379,9 +2396,6 @@ func (x *StatePatch) DecodeWire(d *wire.Decoder) error {
 	if !seen[0] {
 		missing = append(missing, "format")
 	}
-	if !seen[1] {
-		missing = append(missing, "patch")
-	}
 	if !seen[2] {
 		missing = append(missing, "source")
 	}
@@ -2402,8 +2416,10 @@ func (x *StatePatch) EncodeWire(e *wire.Encoder) {
 func (x *StatePatch) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"format\":")
 	x.Format.EncodeWire(e)
-	e.RawKey("\"patch\":")
-	e.Raw(x.Patch)
+	if x.Patch != nil {
+		e.RawKey("\"patch\":")
+		e.Raw(x.Patch)
+	}
 	e.RawKey("\"source\":")
 	x.Source.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -2627,7 +2643,7 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "iteration")
 				}
@@ -2639,7 +2655,7 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			{
-				v0, err := d.Uint64()
+				v0, err := d.Uint64Serde()
 				if err != nil {
 					return wire.At(err, "dropped_count")
 				}
@@ -2651,7 +2667,7 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[5] = true
 			{
-				v0, err := d.Uint64()
+				v0, err := d.Uint64Serde()
 				if err != nil {
 					return wire.At(err, "tokens_before")
 				}
@@ -2663,7 +2679,7 @@ func (x *ContextCompacted) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[6] = true
 			{
-				v0, err := d.Uint64()
+				v0, err := d.Uint64Serde()
 				if err != nil {
 					return wire.At(err, "tokens_after")
 				}
@@ -3064,8 +3080,8 @@ type ApprovalResolved struct {
 	ApprovalID string `json:"approval_id"`
 	// The outcome. A free string in Arcan; its policy engine writes one of the listed values (approved, denied, timeout).
 	Decision ApprovalResolvedDecision `json:"decision"`
-	// Why the decision was taken, or null when no reason was given. Always written, as null when absent.
-	Reason *string `json:"reason"`
+	// Why the decision was taken, or null when no reason was given. Always written, as null when absent; its reader takes a missing reason as none (an Option).
+	Reason wire.Opt[string] `json:"reason,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -3155,16 +3171,18 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 			if err != nil {
 				return wire.At(err, "reason")
 			}
-			if !isNull {
-				v := new(string)
+			if isNull {
+				x.Reason = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "reason")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.Reason = v
+				x.Reason = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3199,9 +3217,6 @@ func (x *ApprovalResolved) DecodeWire(d *wire.Decoder) error {
 	if !seen[4] {
 		missing = append(missing, "decision")
 	}
-	if !seen[5] {
-		missing = append(missing, "reason")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -3227,11 +3242,13 @@ func (x *ApprovalResolved) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.ApprovalID)
 	e.RawKey("\"decision\":")
 	x.Decision.EncodeWire(e)
-	e.RawKey("\"reason\":")
-	if x.Reason == nil {
-		e.Null()
-	} else {
-		e.String((*x.Reason))
+	if !x.Reason.IsAbsent() {
+		e.RawKey("\"reason\":")
+		if v, ok := x.Reason.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -3486,10 +3503,10 @@ type RunFinished struct {
 	Reason RunStopReason `json:"reason"`
 	// Number of the last iteration that started (a Rust u32); 0 when the run ended before its first iteration.
 	TotalIterations uint32 `json:"total_iterations"`
-	// Text of a final-answer directive, or null. Always written, as null when absent; with the hosted providers, which send answers as text directives only, it is normally null and the answer is the run's text_delta events.
-	FinalAnswer *string `json:"final_answer"`
-	// Token counts summed over the run's iterations (added after v0.2.0). Left out of the object when the run used no tokens or the provider reported none.
-	Usage *TokenUsage `json:"usage,omitempty"`
+	// Text of a final-answer directive, or null. Always written, as null when absent; with the hosted providers, which send answers as text directives only, it is normally null and the answer is the run's text_delta events. Its reader takes a missing final_answer as none (an Option).
+	FinalAnswer wire.Opt[string] `json:"final_answer,omitzero"`
+	// Token counts summed over the run's iterations (added after v0.2.0). Left out of the object when the run used no tokens or the provider reported none. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -3564,7 +3581,7 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "total_iterations")
 				}
@@ -3579,28 +3596,36 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 			if err != nil {
 				return wire.At(err, "final_answer")
 			}
-			if !isNull {
-				v := new(string)
+			if isNull {
+				x.FinalAnswer = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "final_answer")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.FinalAnswer = v
+				x.FinalAnswer = wire.Some(v)
 			}
 		case "usage":
 			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "usage")
 			}
 			seen[6] = true
-			{
-				v := new(TokenUsage)
-				if err := (*v).DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[TokenUsage]()
+			} else {
+				var v TokenUsage
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "usage")
 				}
-				x.Usage = v
+				x.Usage = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3635,9 +3660,6 @@ func (x *RunFinished) DecodeWire(d *wire.Decoder) error {
 	if !seen[4] {
 		missing = append(missing, "total_iterations")
 	}
-	if !seen[5] {
-		missing = append(missing, "final_answer")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -3663,15 +3685,21 @@ func (x *RunFinished) EncodeWireFields(e *wire.Encoder) {
 	x.Reason.EncodeWire(e)
 	e.RawKey("\"total_iterations\":")
 	e.Uint64(uint64(x.TotalIterations))
-	e.RawKey("\"final_answer\":")
-	if x.FinalAnswer == nil {
-		e.Null()
-	} else {
-		e.String((*x.FinalAnswer))
+	if !x.FinalAnswer.IsAbsent() {
+		e.RawKey("\"final_answer\":")
+		if v, ok := x.FinalAnswer.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
-	if x.Usage != nil {
+	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
-		(*x.Usage).EncodeWire(e)
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -3682,9 +3710,9 @@ func (x *RunFinished) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "reason")
 		x.Reason.CheckWire(c, p)
 	}
-	if x.Usage != nil {
+	if v, ok := x.Usage.Get(); ok {
 		p := wire.Join(p, "usage")
-		(*x.Usage).CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 }
 
@@ -3823,8 +3851,8 @@ type ChatMessage struct {
 	Role Role `json:"role"`
 	// The message text. For a tool message this is the tool output rendered as text, often JSON.
 	Content string `json:"content"`
-	// For a tool message, the call_id of the tool call this message answers. Left out of the object when the message answers no call.
-	ToolCallID *string `json:"tool_call_id,omitempty"`
+	// For a tool message, the call_id of the tool call this message answers. Left out of the object when the message answers no call. Its reader also takes null as no call (an Option).
+	ToolCallID wire.Opt[string] `json:"tool_call_id,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -3872,16 +3900,22 @@ func (x *ChatMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "tool_call_id")
 			}
 			seen[2] = true
-			{
-				v := new(string)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "tool_call_id")
+			}
+			if isNull {
+				x.ToolCallID = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "tool_call_id")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.ToolCallID = v
+				x.ToolCallID = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -3926,9 +3960,13 @@ func (x *ChatMessage) EncodeWireFields(e *wire.Encoder) {
 	x.Role.EncodeWire(e)
 	e.RawKey("\"content\":")
 	e.String(x.Content)
-	if x.ToolCallID != nil {
+	if !x.ToolCallID.IsAbsent() {
 		e.RawKey("\"tool_call_id\":")
-		e.String((*x.ToolCallID))
+		if v, ok := x.ToolCallID.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -3958,18 +3996,18 @@ func (x ChatMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Hints about how a tool behaves, modelled on MCP tool annotations. Arcan writes all five flags; its own reader treats a missing flag as false.
+// Hints about how a tool behaves, modelled on MCP tool annotations. Arcan writes all five flags; its reader takes a missing flag as false (serde default), so none is required.
 type ToolAnnotations struct {
 	// True when the tool only reads and never changes its environment.
-	ReadOnly bool `json:"read_only"`
+	ReadOnly *bool `json:"read_only,omitempty"`
 	// True when the tool may delete or overwrite data.
-	Destructive bool `json:"destructive"`
+	Destructive *bool `json:"destructive,omitempty"`
 	// True when calling the tool again with the same input has no further effect.
-	Idempotent bool `json:"idempotent"`
+	Idempotent *bool `json:"idempotent,omitempty"`
 	// True when the tool reaches outside the workspace, for example the network or a remote API.
-	OpenWorld bool `json:"open_world"`
+	OpenWorld *bool `json:"open_world,omitempty"`
 	// True when a person has to approve each call before it runs.
-	RequiresConfirmation bool `json:"requires_confirmation"`
+	RequiresConfirmation *bool `json:"requires_confirmation,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -3998,11 +4036,15 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "read_only")
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "read_only")
+					}
+					(*v) = v1
 				}
-				x.ReadOnly = v0
+				x.ReadOnly = v
 			}
 		case "destructive":
 			if seen[1] {
@@ -4010,11 +4052,15 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[1] = true
 			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "destructive")
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "destructive")
+					}
+					(*v) = v1
 				}
-				x.Destructive = v0
+				x.Destructive = v
 			}
 		case "idempotent":
 			if seen[2] {
@@ -4022,11 +4068,15 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[2] = true
 			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "idempotent")
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "idempotent")
+					}
+					(*v) = v1
 				}
-				x.Idempotent = v0
+				x.Idempotent = v
 			}
 		case "open_world":
 			if seen[3] {
@@ -4034,11 +4084,15 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[3] = true
 			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "open_world")
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "open_world")
+					}
+					(*v) = v1
 				}
-				x.OpenWorld = v0
+				x.OpenWorld = v
 			}
 		case "requires_confirmation":
 			if seen[4] {
@@ -4046,11 +4100,15 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "requires_confirmation")
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "requires_confirmation")
+					}
+					(*v) = v1
 				}
-				x.RequiresConfirmation = v0
+				x.RequiresConfirmation = v
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4069,25 +4127,7 @@ func (x *ToolAnnotations) DecodeWire(d *wire.Decoder) error {
 			})
 		}
 	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "read_only")
-	}
-	if !seen[1] {
-		missing = append(missing, "destructive")
-	}
-	if !seen[2] {
-		missing = append(missing, "idempotent")
-	}
-	if !seen[3] {
-		missing = append(missing, "open_world")
-	}
-	if !seen[4] {
-		missing = append(missing, "requires_confirmation")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
+	_ = start
 	return nil
 }
 
@@ -4100,16 +4140,26 @@ func (x *ToolAnnotations) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ToolAnnotations) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"read_only\":")
-	e.Bool(x.ReadOnly)
-	e.RawKey("\"destructive\":")
-	e.Bool(x.Destructive)
-	e.RawKey("\"idempotent\":")
-	e.Bool(x.Idempotent)
-	e.RawKey("\"open_world\":")
-	e.Bool(x.OpenWorld)
-	e.RawKey("\"requires_confirmation\":")
-	e.Bool(x.RequiresConfirmation)
+	if x.ReadOnly != nil {
+		e.RawKey("\"read_only\":")
+		e.Bool((*x.ReadOnly))
+	}
+	if x.Destructive != nil {
+		e.RawKey("\"destructive\":")
+		e.Bool((*x.Destructive))
+	}
+	if x.Idempotent != nil {
+		e.RawKey("\"idempotent\":")
+		e.Bool((*x.Idempotent))
+	}
+	if x.OpenWorld != nil {
+		e.RawKey("\"open_world\":")
+		e.Bool((*x.OpenWorld))
+	}
+	if x.RequiresConfirmation != nil {
+		e.RawKey("\"requires_confirmation\":")
+		e.Bool((*x.RequiresConfirmation))
+	}
 	x.Unknown.Encode(e)
 }
 
@@ -4141,18 +4191,18 @@ type ToolDefinition struct {
 	Description string `json:"description"`
 	// JSON Schema of the tool's input, as an arbitrary JSON value. Arcan writes object keys in sorted order. Unlike the other fields its reader has no default for it: a definition without it is rejected.
 	InputSchema json.RawMessage `json:"input_schema"`
-	// Human-readable display name of the tool.
-	Title *string `json:"title,omitempty"`
-	// JSON Schema of the tool's structured output, as an arbitrary JSON value.
+	// Human-readable display name of the tool. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// JSON Schema of the tool's structured output, as an arbitrary JSON value. Left out when unset; a null is read as unset.
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
-	// Behaviour hints for the tool.
-	Annotations *ToolAnnotations `json:"annotations,omitempty"`
-	// Free-form group the tool belongs to, such as filesystem, code, shell or mcp.
-	Category *string `json:"category,omitempty"`
-	// Labels used to filter and match tools. Left out of the object when the list is empty.
+	// Behaviour hints for the tool. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Annotations wire.Opt[ToolAnnotations] `json:"annotations,omitzero"`
+	// Free-form group the tool belongs to, such as filesystem, code, shell or mcp. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Category wire.Opt[string] `json:"category,omitzero"`
+	// Labels used to filter and match tools. Left out of the object when the list is empty; its reader takes a missing list as empty (serde default) but rejects null.
 	Tags []string `json:"tags,omitempty"`
-	// Longest time in seconds a call of the tool may run (a Rust u32).
-	TimeoutSecs *uint32 `json:"timeout_secs,omitempty"`
+	// Longest time in seconds a call of the tool may run (a Rust u32). Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	TimeoutSecs wire.Opt[uint32] `json:"timeout_secs,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -4216,16 +4266,22 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "title")
 			}
 			seen[3] = true
-			{
-				v := new(string)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "title")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.Title = v
+				x.Title = wire.Some(v)
 			}
 		case "output_schema":
 			if seen[4] {
@@ -4244,28 +4300,40 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "annotations")
 			}
 			seen[5] = true
-			{
-				v := new(ToolAnnotations)
-				if err := (*v).DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "annotations")
+			}
+			if isNull {
+				x.Annotations = wire.Null[ToolAnnotations]()
+			} else {
+				var v ToolAnnotations
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "annotations")
 				}
-				x.Annotations = v
+				x.Annotations = wire.Some(v)
 			}
 		case "category":
 			if seen[6] {
 				return wire.DuplicateError(d.Offset(), "category")
 			}
 			seen[6] = true
-			{
-				v := new(string)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "category")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.Category = v
+				x.Category = wire.Some(v)
 			}
 		case "tags":
 			if seen[7] {
@@ -4302,16 +4370,22 @@ func (x *ToolDefinition) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "timeout_secs")
 			}
 			seen[8] = true
-			{
-				v := new(uint32)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "timeout_secs")
+			}
+			if isNull {
+				x.TimeoutSecs = wire.Null[uint32]()
+			} else {
+				var v uint32
 				{
-					v1, err := d.Uint32()
+					v1, err := d.Uint32Serde()
 					if err != nil {
 						return wire.At(err, "timeout_secs")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.TimeoutSecs = v
+				x.TimeoutSecs = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -4361,21 +4435,33 @@ func (x *ToolDefinition) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.Description)
 	e.RawKey("\"input_schema\":")
 	e.Raw(x.InputSchema)
-	if x.Title != nil {
+	if !x.Title.IsAbsent() {
 		e.RawKey("\"title\":")
-		e.String((*x.Title))
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	if x.OutputSchema != nil {
 		e.RawKey("\"output_schema\":")
 		e.Raw(x.OutputSchema)
 	}
-	if x.Annotations != nil {
+	if !x.Annotations.IsAbsent() {
 		e.RawKey("\"annotations\":")
-		(*x.Annotations).EncodeWire(e)
+		if v, ok := x.Annotations.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
-	if x.Category != nil {
+	if !x.Category.IsAbsent() {
 		e.RawKey("\"category\":")
-		e.String((*x.Category))
+		if v, ok := x.Category.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	if x.Tags != nil {
 		e.RawKey("\"tags\":")
@@ -4385,18 +4471,22 @@ func (x *ToolDefinition) EncodeWireFields(e *wire.Encoder) {
 		}
 		e.EndArray()
 	}
-	if x.TimeoutSecs != nil {
+	if !x.TimeoutSecs.IsAbsent() {
 		e.RawKey("\"timeout_secs\":")
-		e.Uint64(uint64((*x.TimeoutSecs)))
+		if v, ok := x.TimeoutSecs.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolDefinition) CheckWire(c *wire.Checker, p string) {
-	if x.Annotations != nil {
+	if v, ok := x.Annotations.Get(); ok {
 		p := wire.Join(p, "annotations")
-		(*x.Annotations).CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 }
 
@@ -4942,14 +5032,14 @@ type ToolResult struct {
 	CallID string `json:"call_id"`
 	// Name of the tool that ran.
 	ToolName string `json:"tool_name"`
-	// What the tool returned, any JSON value; always written, null when there is none.
-	Output json.RawMessage `json:"output"`
-	// Typed content blocks alongside output. Left out of the object when unset.
-	Content []ToolContent `json:"content,omitempty"`
-	// True when the result reports a failure of the tool. Always written.
-	IsError bool `json:"is_error"`
-	// Change to the agent state that the tool asks for, or null when it asks for none. Always written, as null when absent.
-	StatePatch *StatePatch `json:"state_patch"`
+	// What the tool returned, any JSON value; always written, null when there is none. Its reader takes a missing output as null (serde default).
+	Output json.RawMessage `json:"output,omitempty"`
+	// Typed content blocks alongside output. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Content wire.Opt[[]ToolContent] `json:"content,omitzero"`
+	// True when the result reports a failure of the tool. Always written; its reader takes a missing is_error as false (serde default).
+	IsError *bool `json:"is_error,omitempty"`
+	// Change to the agent state that the tool asks for, or null when it asks for none. Always written, as null when absent; its reader takes a missing state_patch as none (an Option).
+	StatePatch wire.Opt[StatePatch] `json:"state_patch,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -5013,30 +5103,40 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "content")
 			}
 			seen[3] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "content")
-				}
-				s0 := make([]ToolContent, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "content")
+			}
+			if isNull {
+				x.Content = wire.Null[[]ToolContent]()
+			} else {
+				var v []ToolContent
+				{
+					if err := d.BeginArray(); err != nil {
 						return wire.At(err, "content")
 					}
-					if !more {
-						break
-					}
-					var e0 ToolContent
-					{
-						v1, err := DecodeToolContent(d)
+					s1 := make([]ToolContent, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
 						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "content")
+							return wire.At(err, "content")
 						}
-						e0 = v1
+						if !more {
+							break
+						}
+						var e1 ToolContent
+						{
+							v2, err := DecodeToolContent(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "content")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
 					}
-					s0 = append(s0, e0)
+					v = s1
 				}
-				x.Content = s0
+				x.Content = wire.Some(v)
 			}
 		case "is_error":
 			if seen[4] {
@@ -5044,11 +5144,15 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[4] = true
 			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "is_error")
+				v := new(bool)
+				{
+					v1, err := d.Bool()
+					if err != nil {
+						return wire.At(err, "is_error")
+					}
+					(*v) = v1
 				}
-				x.IsError = v0
+				x.IsError = v
 			}
 		case "state_patch":
 			if seen[5] {
@@ -5059,12 +5163,14 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			if err != nil {
 				return wire.At(err, "state_patch")
 			}
-			if !isNull {
-				v := new(StatePatch)
-				if err := (*v).DecodeWire(d); err != nil {
+			if isNull {
+				x.StatePatch = wire.Null[StatePatch]()
+			} else {
+				var v StatePatch
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "state_patch")
 				}
-				x.StatePatch = v
+				x.StatePatch = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -5090,15 +5196,6 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 	if !seen[1] {
 		missing = append(missing, "tool_name")
 	}
-	if !seen[2] {
-		missing = append(missing, "output")
-	}
-	if !seen[4] {
-		missing = append(missing, "is_error")
-	}
-	if !seen[5] {
-		missing = append(missing, "state_patch")
-	}
 	if len(missing) > 0 {
 		return wire.RequiredError(start, missing...)
 	}
@@ -5118,39 +5215,49 @@ func (x *ToolResult) EncodeWireFields(e *wire.Encoder) {
 	e.String(x.CallID)
 	e.RawKey("\"tool_name\":")
 	e.String(x.ToolName)
-	e.RawKey("\"output\":")
-	e.Raw(x.Output)
-	if x.Content != nil {
-		e.RawKey("\"content\":")
-		e.BeginArray()
-		for i0 := range x.Content {
-			EncodeToolContent(e, x.Content[i0])
-		}
-		e.EndArray()
+	if x.Output != nil {
+		e.RawKey("\"output\":")
+		e.Raw(x.Output)
 	}
-	e.RawKey("\"is_error\":")
-	e.Bool(x.IsError)
-	e.RawKey("\"state_patch\":")
-	if x.StatePatch == nil {
-		e.Null()
-	} else {
-		(*x.StatePatch).EncodeWire(e)
+	if !x.Content.IsAbsent() {
+		e.RawKey("\"content\":")
+		if v, ok := x.Content.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeToolContent(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.IsError != nil {
+		e.RawKey("\"is_error\":")
+		e.Bool((*x.IsError))
+	}
+	if !x.StatePatch.IsAbsent() {
+		e.RawKey("\"state_patch\":")
+		if v, ok := x.StatePatch.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResult) CheckWire(c *wire.Checker, p string) {
-	if x.Content != nil {
+	if v, ok := x.Content.Get(); ok {
 		p := wire.Join(p, "content")
-		for i0 := range x.Content {
-			p := wire.JoinIndex(p, i0)
-			CheckToolContent(c, p, x.Content[i0])
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckToolContent(c, p, v[i1])
 		}
 	}
-	if x.StatePatch != nil {
+	if v, ok := x.StatePatch.Get(); ok {
 		p := wire.Join(p, "state_patch")
-		(*x.StatePatch).CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 }
 
@@ -5867,14 +5974,14 @@ type ProviderTelemetry struct {
 	RetryCount uint32 `json:"retry_count"`
 	// True when the turn was served by a fallback provider.
 	FallbackTriggered bool `json:"fallback_triggered"`
-	// Why the fallback happened, when known.
-	FallbackReason *string `json:"fallback_reason,omitempty"`
+	// Why the fallback happened, when known. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	FallbackReason wire.Opt[string] `json:"fallback_reason,omitzero"`
 	// Circuit-breaker state seen when the request was made.
 	CircuitState ProviderCircuitState `json:"circuit_state"`
-	// Milliseconds until the first streamed token arrived, when measured (a Rust u64).
-	TimeToFirstTokenMs *uint64 `json:"time_to_first_token_ms,omitempty"`
-	// The provider's own finish reason, lightly normalised for display.
-	FinishReason *string `json:"finish_reason,omitempty"`
+	// Milliseconds until the first streamed token arrived, when measured (a Rust u64). Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	TimeToFirstTokenMs wire.Opt[uint64] `json:"time_to_first_token_ms,omitzero"`
+	// The provider's own finish reason, lightly normalised for display. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	FinishReason wire.Opt[string] `json:"finish_reason,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -5903,7 +6010,7 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := d.Uint32()
+				v0, err := d.Uint32Serde()
 				if err != nil {
 					return wire.At(err, "retry_count")
 				}
@@ -5926,16 +6033,22 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "fallback_reason")
 			}
 			seen[2] = true
-			{
-				v := new(string)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "fallback_reason")
+			}
+			if isNull {
+				x.FallbackReason = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "fallback_reason")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.FallbackReason = v
+				x.FallbackReason = wire.Some(v)
 			}
 		case "circuit_state":
 			if seen[3] {
@@ -5950,32 +6063,44 @@ func (x *ProviderTelemetry) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "time_to_first_token_ms")
 			}
 			seen[4] = true
-			{
-				v := new(uint64)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "time_to_first_token_ms")
+			}
+			if isNull {
+				x.TimeToFirstTokenMs = wire.Null[uint64]()
+			} else {
+				var v uint64
 				{
-					v1, err := d.Uint64()
+					v1, err := d.Uint64Serde()
 					if err != nil {
 						return wire.At(err, "time_to_first_token_ms")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.TimeToFirstTokenMs = v
+				x.TimeToFirstTokenMs = wire.Some(v)
 			}
 		case "finish_reason":
 			if seen[5] {
 				return wire.DuplicateError(d.Offset(), "finish_reason")
 			}
 			seen[5] = true
-			{
-				v := new(string)
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "finish_reason")
+			}
+			if isNull {
+				x.FinishReason = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "finish_reason")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.FinishReason = v
+				x.FinishReason = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6023,19 +6148,31 @@ func (x *ProviderTelemetry) EncodeWireFields(e *wire.Encoder) {
 	e.Uint64(uint64(x.RetryCount))
 	e.RawKey("\"fallback_triggered\":")
 	e.Bool(x.FallbackTriggered)
-	if x.FallbackReason != nil {
+	if !x.FallbackReason.IsAbsent() {
 		e.RawKey("\"fallback_reason\":")
-		e.String((*x.FallbackReason))
+		if v, ok := x.FallbackReason.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	e.RawKey("\"circuit_state\":")
 	x.CircuitState.EncodeWire(e)
-	if x.TimeToFirstTokenMs != nil {
+	if !x.TimeToFirstTokenMs.IsAbsent() {
 		e.RawKey("\"time_to_first_token_ms\":")
-		e.Uint64(uint64((*x.TimeToFirstTokenMs)))
+		if v, ok := x.TimeToFirstTokenMs.Get(); ok {
+			e.Uint64(uint64(v))
+		} else {
+			e.Null()
+		}
 	}
-	if x.FinishReason != nil {
+	if !x.FinishReason.IsAbsent() {
 		e.RawKey("\"finish_reason\":")
-		e.String((*x.FinishReason))
+		if v, ok := x.FinishReason.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -6071,10 +6208,10 @@ type ModelTurn struct {
 	Directives []ModelDirective `json:"directives"`
 	// Why the model ended the turn.
 	StopReason ModelStopReason `json:"stop_reason"`
-	// Token counts for the turn, when the provider reports them (since v0.2.0). Left out of the object when unknown.
-	Usage *TokenUsage `json:"usage,omitempty"`
-	// Provider reliability figures for the turn (latest revision). Left out of the object when unknown.
-	Telemetry *ProviderTelemetry `json:"telemetry,omitempty"`
+	// Token counts for the turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
+	// Provider reliability figures for the turn (latest revision). Left out of the object when unknown. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	Telemetry wire.Opt[ProviderTelemetry] `json:"telemetry,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -6140,24 +6277,36 @@ func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 				return wire.DuplicateError(d.Offset(), "usage")
 			}
 			seen[2] = true
-			{
-				v := new(TokenUsage)
-				if err := (*v).DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "usage")
+			}
+			if isNull {
+				x.Usage = wire.Null[TokenUsage]()
+			} else {
+				var v TokenUsage
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "usage")
 				}
-				x.Usage = v
+				x.Usage = wire.Some(v)
 			}
 		case "telemetry":
 			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "telemetry")
 			}
 			seen[3] = true
-			{
-				v := new(ProviderTelemetry)
-				if err := (*v).DecodeWire(d); err != nil {
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "telemetry")
+			}
+			if isNull {
+				x.Telemetry = wire.Null[ProviderTelemetry]()
+			} else {
+				var v ProviderTelemetry
+				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "telemetry")
 				}
-				x.Telemetry = v
+				x.Telemetry = wire.Some(v)
 			}
 		default:
 			if skip != "" && string(key) == skip {
@@ -6206,13 +6355,21 @@ func (x *ModelTurn) EncodeWireFields(e *wire.Encoder) {
 	e.EndArray()
 	e.RawKey("\"stop_reason\":")
 	x.StopReason.EncodeWire(e)
-	if x.Usage != nil {
+	if !x.Usage.IsAbsent() {
 		e.RawKey("\"usage\":")
-		(*x.Usage).EncodeWire(e)
+		if v, ok := x.Usage.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
-	if x.Telemetry != nil {
+	if !x.Telemetry.IsAbsent() {
 		e.RawKey("\"telemetry\":")
-		(*x.Telemetry).EncodeWire(e)
+		if v, ok := x.Telemetry.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
 	}
 	x.Unknown.Encode(e)
 }
@@ -6230,13 +6387,13 @@ func (x *ModelTurn) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "stop_reason")
 		x.StopReason.CheckWire(c, p)
 	}
-	if x.Usage != nil {
+	if v, ok := x.Usage.Get(); ok {
 		p := wire.Join(p, "usage")
-		(*x.Usage).CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
-	if x.Telemetry != nil {
+	if v, ok := x.Telemetry.Get(); ok {
 		p := wire.Join(p, "telemetry")
-		(*x.Telemetry).CheckWire(c, p)
+		v.CheckWire(c, p)
 	}
 }
 
@@ -6267,8 +6424,8 @@ type StoreRecord struct {
 	BranchID *string `json:"branch_id,omitempty"`
 	// Position of the record within its session and branch, counting from 1 (a Rust u64; latest store only). Older stores do not write it.
 	Sequence *uint64 `json:"sequence,omitempty"`
-	// The id of the record this one follows, or null for the first record of a chain. Always written, as null when absent.
-	ParentID *string `json:"parent_id"`
+	// The id of the record this one follows, or null for the first record of a chain. Always written, as null when absent; the store's reader takes a missing parent_id as none (an Option).
+	ParentID wire.Opt[string] `json:"parent_id,omitzero"`
 	// When the record was appended, as RFC 3339 UTC text with a fractional second of 0, 3, 6 or 9 digits (for example 2026-02-14T09:30:00.125Z or 2026-02-14T09:30:00.125406817Z): the fewest digits that show every non-zero sub-second digit.
 	Timestamp string `json:"timestamp"`
 	// The recorded event, exactly as it is sent on the event stream.
@@ -6343,7 +6500,7 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			{
 				v := new(uint64)
 				{
-					v1, err := d.Uint64()
+					v1, err := d.Uint64Serde()
 					if err != nil {
 						return wire.At(err, "sequence")
 					}
@@ -6360,16 +6517,18 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 			if err != nil {
 				return wire.At(err, "parent_id")
 			}
-			if !isNull {
-				v := new(string)
+			if isNull {
+				x.ParentID = wire.Null[string]()
+			} else {
+				var v string
 				{
 					v1, err := d.String()
 					if err != nil {
 						return wire.At(err, "parent_id")
 					}
-					(*v) = v1
+					v = v1
 				}
-				x.ParentID = v
+				x.ParentID = wire.Some(v)
 			}
 		case "timestamp":
 			if seen[5] {
@@ -6419,9 +6578,6 @@ func (x *StoreRecord) DecodeWire(d *wire.Decoder) error {
 	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[4] {
-		missing = append(missing, "parent_id")
-	}
 	if !seen[5] {
 		missing = append(missing, "timestamp")
 	}
@@ -6455,11 +6611,13 @@ func (x *StoreRecord) EncodeWireFields(e *wire.Encoder) {
 		e.RawKey("\"sequence\":")
 		e.Uint64(uint64((*x.Sequence)))
 	}
-	e.RawKey("\"parent_id\":")
-	if x.ParentID == nil {
-		e.Null()
-	} else {
-		e.String((*x.ParentID))
+	if !x.ParentID.IsAbsent() {
+		e.RawKey("\"parent_id\":")
+		if v, ok := x.ParentID.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
 	}
 	e.RawKey("\"timestamp\":")
 	e.String(x.Timestamp)

@@ -44,10 +44,22 @@
 //		}
 //	}
 //
-// The generated types (arcan_gen.go) reproduce serde's output byte for byte:
-// fields in serde's order, members serde always writes (final_answer,
-// state_patch, reason) written as null when empty, members serde skips left
-// out, numbers as serde_json formats them, and members or event kinds a
-// newer Arcan adds kept as they came. Every type has Validate for the
-// schema's constraints (u32 and u64 ranges, enums).
+// The generated types (arcan_gen.go) decode what Arcan's own reader (serde)
+// accepts and nothing more: a member with a serde default or an Option may
+// be absent, an Option may be null, and an integer member must be written
+// as an integer literal (1.0, 1e2 and -0 are decode errors naming the
+// member's JSON pointer, as serde_json rejects them). Decoding then encoding
+// gives back the same bytes for everything Arcan writes, and keeps the
+// difference between absent, null and a value for everything it accepts:
+// such members are wire.Opt values (final_answer, reason, state_patch,
+// usage) or pointers and raw JSON that are nil when absent. Fields come out
+// in serde's order, numbers as serde_json formats them, and members or event
+// kinds a newer Arcan adds are kept as they came.
+//
+// To write what Arcan writes, set the members it always writes even when
+// they say nothing: wire.Null for an unset final_answer, reason or
+// state_patch, and the TokenUsage counters, ToolAnnotations flags and
+// is_error even when zero. The schemas list them (x-always-emitted); the
+// validator warns (rule emit-shape) when one is missing. Every type has
+// Validate for the schema's constraints (u32 and u64 ranges, enums).
 package arcan

@@ -1,3 +1,3 @@
 package arcan
 
-//go:generate go run ../../cmd/protogen -pkg arcan -float-format serde -o arcan_gen.go ../../schema/arcan/v1
+//go:generate go run ../../cmd/protogen -pkg arcan -float-format serde -integer-format serde -o arcan_gen.go ../../schema/arcan/v1

@@ -56,11 +56,23 @@ const (
 	RuleListJobsUnanswered     = finding.RuleListJobsUnanswered
 	RuleFeatureNotNegotiated   = finding.RuleFeatureNotNegotiated
 	RuleResultIDMissing        = finding.RuleResultIDMissing
+	RuleJobUnknown             = finding.RuleJobUnknown
+	RuleAfterTerminal          = finding.RuleAfterTerminal
+	RuleProgressOverTotal      = finding.RuleProgressOverTotal
+	RuleChunkSeqGap            = finding.RuleChunkSeqGap
+	RuleChunkAfterLast         = finding.RuleChunkAfterLast
+	RuleResultIDUnknown        = finding.RuleResultIDUnknown
+	RuleResultStreamOpen       = finding.RuleResultStreamOpen
+	RuleResultInlineMixed      = finding.RuleResultInlineMixed
+	RulePongUnanswered         = finding.RulePongUnanswered
+	RuleClosedUnanswered       = finding.RuleClosedUnanswered
+	RuleAckAhead               = finding.RuleAckAhead
 
 	RuleRunNotStarted    = finding.RuleRunNotStarted
 	RuleEventAfterFinish = finding.RuleEventAfterFinish
 	RuleIterationOrder   = finding.RuleIterationOrder
 	RuleUnknownCallID    = finding.RuleUnknownCallID
+	RuleEmitShape        = finding.RuleEmitShape
 )
 
 // SortedKeys returns the keys of m, most frequent first, then by name.

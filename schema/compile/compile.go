@@ -23,6 +23,9 @@ func New() (*jsonschema.Compiler, error) {
 	// generated Validate methods: a timestamp that is not RFC 3339 is an
 	// error on the wire, not a note.
 	c.AssertFormat()
+	if err := registerIntegerLiteral(c); err != nil {
+		return nil, err
+	}
 	c.UseLoader(offlineLoader{})
 	paths, err := schema.Paths(".")
 	if err != nil {

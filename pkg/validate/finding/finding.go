@@ -66,12 +66,24 @@ const (
 	RuleListJobsUnanswered     = "list-jobs-unanswered"
 	RuleFeatureNotNegotiated   = "feature-not-negotiated"
 	RuleResultIDMissing        = "result-id-missing"
+	RuleJobUnknown             = "job-unknown"
+	RuleAfterTerminal          = "after-terminal"
+	RuleProgressOverTotal      = "progress-over-total"
+	RuleChunkSeqGap            = "chunk-seq-gap"
+	RuleChunkAfterLast         = "chunk-after-last"
+	RuleResultIDUnknown        = "result-id-unknown"
+	RuleResultStreamOpen       = "result-stream-open"
+	RuleResultInlineMixed      = "result-inline-mixed"
+	RulePongUnanswered         = "pong-unanswered"
+	RuleClosedUnanswered       = "closed-unanswered"
+	RuleAckAhead               = "ack-ahead"
 
 	// Arcan state.
 	RuleRunNotStarted    = "run-not-started"
 	RuleEventAfterFinish = "event-after-finish"
 	RuleIterationOrder   = "iteration-order"
 	RuleUnknownCallID    = "unknown-call-id"
+	RuleEmitShape        = "emit-shape" // a member Arcan always writes is missing, or null where Arcan leaves it out (a warning)
 )
 
 // Rules lists every rule name a finding may carry (besides the
@@ -86,7 +98,10 @@ func Rules() []string {
 		RulePartialCapture, RuleStateWindow, RuleNearMiss,
 		RuleSeqGap, RuleSeqOrder, RuleSessionMismatch, RuleTerminalTwice, RuleTerminalBeforeAccepted,
 		RuleListJobsUnanswered, RuleFeatureNotNegotiated, RuleResultIDMissing,
-		RuleRunNotStarted, RuleEventAfterFinish, RuleIterationOrder, RuleUnknownCallID,
+		RuleJobUnknown, RuleAfterTerminal, RuleProgressOverTotal, RuleChunkSeqGap, RuleChunkAfterLast,
+		RuleResultIDUnknown, RuleResultStreamOpen, RuleResultInlineMixed, RulePongUnanswered,
+		RuleClosedUnanswered, RuleAckAhead,
+		RuleRunNotStarted, RuleEventAfterFinish, RuleIterationOrder, RuleUnknownCallID, RuleEmitShape,
 	}
 }
 

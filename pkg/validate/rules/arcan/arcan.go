@@ -3,14 +3,25 @@
 // its part_type's schema, and the run rules no schema can express
 // (run_started first, nothing after run_finished, iterations never going
 // back, tool results answering requested call ids).
+//
+// Arcan's peers are serde programs, so the schemas say what Arcan's reader
+// accepts: a member with a serde default or an Option may be absent, an
+// Option may be null, and an integer must be written as an integer literal
+// (1.0 and 1e2 are floats to serde_json). What Arcan itself always writes
+// is kept in the schemas' annotations (x-always-emitted,
+// x-omitted-when-none); a message that differs from it is valid, and gets
+// an emit-shape warning, because a consumer written against Arcan's output
+// may rely on that shape.
 package arcan
 
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -185,7 +196,56 @@ func (s *state) Step(m *protocol.Message) {
 	if m.RTSchema == "" {
 		m.RTSchema = sch.ID
 	}
+	if loc != nil {
+		emitShape(m, "", o, s.t.v.Arcan.StoreShape)
+	}
+	if e := s.t.v.Arcan.Event(tag); e != nil {
+		emitShape(m, base, ev, e.Shape)
+	}
 	s.rules(m, tag, ev, base)
+}
+
+// emitShape warns, rule emit-shape, where the object at ptr differs from
+// what Arcan writes: a member it always writes is absent, or a member it
+// leaves out when unset is null. Arcan's reader accepts both; a consumer
+// written against Arcan's output may not. The members come from the
+// schema's annotations (registry.EmitShape).
+func emitShape(m *protocol.Message, ptr string, v any, shape *registry.EmitShape) {
+	if shape == nil {
+		return
+	}
+	if shape.Items != nil {
+		if arr, ok := v.([]any); ok {
+			for i, e := range arr {
+				emitShape(m, ptr+"/"+strconv.Itoa(i), e, shape.Items)
+			}
+		}
+		return
+	}
+	o, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, a := range shape.Always {
+		if _, present := o[a.Name]; present {
+			continue
+		}
+		how := ""
+		if a.Nullable {
+			how = ", as null when there is none"
+		}
+		m.Add(finding.Warning, finding.RuleEmitShape, ptr, "%q is missing: Arcan always writes it%s, and a consumer written against Arcan's output may rely on it (Arcan's own reader fills it in)", a.Name, how)
+	}
+	for _, name := range shape.Omitted {
+		if val, present := o[name]; present && val == nil {
+			m.Add(finding.Warning, finding.RuleEmitShape, ptr+"/"+jsonscan.EscapePointer(name), "%q is null: Arcan leaves it out when it is unset and never writes null, so a consumer written against Arcan's output may not expect null (Arcan's own reader takes null as unset)", name)
+		}
+	}
+	for _, c := range shape.Members {
+		if val, present := o[c.Name]; present {
+			emitShape(m, ptr+"/"+jsonscan.EscapePointer(c.Name), val, c.Shape)
+		}
+	}
 }
 
 func (s *state) rules(m *protocol.Message, tag string, ev map[string]any, base string) {

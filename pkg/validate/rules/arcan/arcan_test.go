@@ -1,0 +1,317 @@
+package arcan_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/typed"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+const fixtures = "../../../../fixtures/arcan"
+
+// engines: the general path alone, and with the generated types' fast path.
+func engines(t *testing.T) map[string]*validate.Engine {
+	t.Helper()
+	general, err := validate.New(validate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := validate.New(validate.Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*validate.Engine{"general": general, "fast": fast}
+}
+
+func check(t *testing.T, e *validate.Engine, name string, data []byte) []validate.Finding {
+	t.Helper()
+	var got []validate.Finding
+	if _, err := e.Check(context.Background(), name, bytes.NewReader(data), validate.FileOptions{}, func(f validate.Finding) { got = append(got, f) }); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return got
+}
+
+type key struct {
+	line    int
+	rule    string
+	pointer string
+}
+
+func (k key) String() string {
+	p := k.pointer
+	if p == "" {
+		p = "-"
+	}
+	return fmt.Sprintf("%d %s %s", k.line, k.rule, p)
+}
+
+func readExpect(t *testing.T, path string) []key {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []key
+	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		f := strings.Fields(l)
+		if len(f) != 3 {
+			t.Fatalf("%s: bad line %q", path, l)
+		}
+		n, err := strconv.Atoi(f[0])
+		if err != nil {
+			t.Fatalf("%s: bad line %q", path, l)
+		}
+		p := f[2]
+		if p == "-" {
+			p = ""
+		}
+		out = append(out, key{n, f[1], p})
+	}
+	return out
+}
+
+func sortedKeys(fs []validate.Finding) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range fs {
+		s := key{f.Line, f.Rule, f.Pointer}.String()
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestAcceptedFixtures: what serde accepts but Arcan never writes is valid,
+// with exactly the emit-shape warnings of the .expect files, each naming
+// the member, on both paths.
+func TestAcceptedFixtures(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixtures, "accepted", "*.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no accepted fixtures")
+	}
+	for name, e := range engines(t) {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := check(t, e, f, data)
+			var want []string
+			for _, k := range readExpect(t, strings.TrimSuffix(f, ".jsonl")+".expect") {
+				want = append(want, k.String())
+			}
+			sort.Strings(want)
+			if g := sortedKeys(got); strings.Join(g, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s %s: findings\n%s\nwant\n%s", name, filepath.Base(f), strings.Join(g, "\n"), strings.Join(want, "\n"))
+			}
+			for _, fd := range got {
+				if fd.Severity != validate.Warning || fd.Rule != validate.RuleEmitShape {
+					t.Errorf("%s %s: %s: want only emit-shape warnings", name, filepath.Base(f), fd)
+				}
+				if !strings.Contains(fd.Message, "Arcan") || !strings.Contains(fd.Message, `"`) {
+					t.Errorf("%s %s: %s: the message names neither Arcan nor the member", name, filepath.Base(f), fd)
+				}
+			}
+		}
+	}
+}
+
+// TestIntegerLiterals: 1.0, 1e0 and -0 in an integer member are errors at
+// the member, saying why, on both paths.
+func TestIntegerLiterals(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixtures, "invalid", "integer-literals*.jsonl"))
+	if len(files) != 2 {
+		t.Fatalf("integer-literal fixtures: %v", files)
+	}
+	for name, e := range engines(t) {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(data), "\n")
+			want := readExpect(t, strings.TrimSuffix(f, ".jsonl")+".expect")
+			got := check(t, e, f, data)
+			byLine := map[int][]validate.Finding{}
+			for _, fd := range got {
+				byLine[fd.Line] = append(byLine[fd.Line], fd)
+			}
+			for _, k := range want {
+				fs := byLine[k.line]
+				if len(fs) != 1 || fs[0].Rule != validate.RuleSchema || fs[0].Severity != validate.Error || fs[0].Pointer != k.pointer {
+					t.Errorf("%s %s:%d: findings %v, want one schema error at %s", name, filepath.Base(f), k.line, fs, k.pointer)
+					continue
+				}
+				if !strings.Contains(fs[0].Message, "serde_json") || !strings.Contains(fs[0].Message, "float") {
+					t.Errorf("%s %s:%d: %q does not say that serde reads a float", name, filepath.Base(f), k.line, fs[0].Message)
+				}
+				delete(byLine, k.line)
+			}
+			for l, fs := range byLine {
+				t.Errorf("%s %s:%d: unexpected findings %v (%s)", name, filepath.Base(f), l, fs, lines[l-1])
+			}
+		}
+	}
+}
+
+// TestValidFixturesNoFindings: what Arcan writes gets no finding at all.
+func TestValidFixturesNoFindings(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixtures, "valid", "*"))
+	e := engines(t)["general"]
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fd := range check(t, e, f, data) {
+			t.Errorf("%s: %s", filepath.Base(f), fd)
+		}
+	}
+}
+
+// TestEmitShapeFromSchemas derives its cases from the schemas, not from a
+// list in Go: for every line of the valid fixtures, each member the
+// schemas' x-always-emitted names is taken out of its object, and each
+// member x-omitted-when-none names that the line has is set to null. Each
+// change must give exactly one emit-shape warning, at the object (or the
+// member), naming the member, and no error: Arcan's reader accepts it.
+func TestEmitShapeFromSchemas(t *testing.T) {
+	reg, err := registry.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := reg.Default("arcan")
+	e := engines(t)["general"]
+	files, _ := filepath.Glob(filepath.Join(fixtures, "valid", "*.jsonl"))
+	dropped, nulled := map[string]bool{}, map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".store.jsonl") {
+			continue
+		}
+		for _, line := range readLines(t, f) {
+			ev := decode(t, line)
+			tag, _ := ev["part_type"].(string)
+			et := v.Arcan.Event(tag)
+			if et == nil {
+				t.Fatalf("%s: unknown part_type %q", f, tag)
+			}
+			walkShape(et.Shape, ev, "", func(obj map[string]any, ptr string, s *registry.EmitShape) {
+				for _, a := range s.Always {
+					val, ok := obj[a.Name]
+					if !ok {
+						continue
+					}
+					delete(obj, a.Name)
+					expectOne(t, e, ev, ptr, a.Name, "missing")
+					obj[a.Name] = val
+					dropped[tag+ptr+"/"+a.Name] = true
+				}
+				for _, name := range s.Omitted {
+					val, ok := obj[name]
+					if !ok || val == nil {
+						continue
+					}
+					obj[name] = nil
+					expectOne(t, e, ev, ptr+"/"+name, name, "null")
+					obj[name] = val
+					nulled[tag+ptr+"/"+name] = true
+				}
+			})
+		}
+	}
+	// The fixtures reach the members that matter: final_answer, reason,
+	// the tool values and patches, the usage counters, a null usage.
+	if len(dropped) < 8 || len(nulled) < 2 {
+		t.Errorf("only %d members dropped and %d nulled: %v %v", len(dropped), len(nulled), dropped, nulled)
+	}
+}
+
+func walkShape(s *registry.EmitShape, v any, ptr string, fn func(map[string]any, string, *registry.EmitShape)) {
+	if s == nil {
+		return
+	}
+	if s.Items != nil {
+		if arr, ok := v.([]any); ok {
+			for i, e := range arr {
+				walkShape(s.Items, e, ptr+"/"+strconv.Itoa(i), fn)
+			}
+		}
+		return
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	fn(obj, ptr, s)
+	for _, c := range s.Members {
+		if cv, ok := obj[c.Name]; ok {
+			walkShape(c.Shape, cv, ptr+"/"+c.Name, fn)
+		}
+	}
+}
+
+func expectOne(t *testing.T, e *validate.Engine, ev map[string]any, ptr, member, what string) {
+	t.Helper()
+	line, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := check(t, e, "changed.jsonl", append(line, '\n'))
+	var shape []validate.Finding
+	for _, fd := range got {
+		switch {
+		case fd.Rule == validate.RuleEmitShape:
+			shape = append(shape, fd)
+		case fd.Severity == validate.Error && fd.Rule == validate.RuleSchema:
+			t.Errorf("%s %s: %s, an error for what Arcan's reader accepts: %s", member, what, fd, line)
+		}
+	}
+	if len(shape) != 1 || shape[0].Pointer != ptr || shape[0].Severity != validate.Warning ||
+		!strings.Contains(shape[0].Message, strconv.Quote(member)) || !strings.Contains(shape[0].Message, what) {
+		t.Errorf("%s %s: emit-shape findings %v, want one warning at %q naming it: %s", member, what, shape, ptr, line)
+	}
+}
+
+func readLines(t *testing.T, path string) [][]byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+			out = append(out, bytes.Clone(sc.Bytes()))
+		}
+	}
+	return out
+}
+
+func decode(t *testing.T, line []byte) map[string]any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
