@@ -191,7 +191,7 @@ type FileOptions struct {
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
-	run := &fileRun{e: e, name: name, report: report, altSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
+	run := &fileRun{e: e, name: name, report: report, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
 	if fo.Directions != nil {
 		run.dirs = bufio.NewScanner(fo.Directions)
 	}
@@ -277,7 +277,7 @@ type item struct {
 	rec  trace.Record
 	bad  *Finding      // the record could not be read or parsed
 	out  []Finding     // schema findings, set by the validation stage
-	alt  []Finding     // warnings for values only a wider schema accepts
+	once []Finding     // warnings given once per trace (by message)
 	seen []Observation // schema verdicts, for Options.Observe
 }
 
@@ -298,7 +298,7 @@ type fileRun struct {
 	// has been reported and the rest is only counted.
 	skipAll  bool
 	ioFailed bool            // reading stopped early
-	altSeen  map[string]bool // the wider-schema warnings reported
+	onceSeen map[string]bool // the once-per-trace warnings reported
 }
 
 func (r *fileRun) protocol() string {
@@ -413,20 +413,27 @@ func (r *fileRun) process(items []*item) error {
 				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
 			}
 			if e.fast(ck.Schema, ptr, m.Data) {
+				it.nearMisses(ck.Schema, ck)
 				continue
 			}
 			if ck.Alt == nil {
-				it.out = append(it.out, r.x.Check(ck, m.Line)...)
+				fs := r.x.Check(ck, m.Line)
+				if len(fs) == 0 {
+					it.nearMisses(ck.Schema, ck)
+				}
+				it.out = append(it.out, fs...)
 				continue
 			}
 			if ck.Schema.Valid(ck.Value) {
+				it.nearMisses(ck.Schema, ck)
 				continue
 			}
 			if e.opts.Observe != nil {
 				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
 			}
 			if e.fast(ck.Alt, ptr, m.Data) || ck.Alt.Valid(ck.Value) {
-				it.alt = append(it.alt, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
+				it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
+				it.nearMisses(ck.Alt, ck)
 				continue
 			}
 			// Wrong by both: explain by the stable schema, unless the
@@ -472,9 +479,9 @@ func (r *fileRun) process(items []*item) error {
 				r.emit(f)
 			}
 		}
-		for _, f := range it.alt {
-			if !r.altSeen[f.Message] {
-				r.altSeen[f.Message] = true
+		for _, f := range it.once {
+			if !r.onceSeen[f.Message] {
+				r.onceSeen[f.Message] = true
 				more(f)
 			}
 		}
@@ -527,6 +534,20 @@ func (r *fileRun) directions(items []*item) error {
 		it.m.Dir = d
 	}
 	return nil
+}
+
+// nearMisses adds a warning for each member of the check's value, valid by
+// sch, that is a near miss of a member sch defines, if the check asks.
+func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
+	if !ck.NearMiss {
+		return
+	}
+	for _, ms := range sch.NearMisses(ck.Value) {
+		loc := append(append([]string(nil), ck.Loc...), ms.Loc...)
+		it.once = append(it.once, Finding{Line: it.m.Line, Severity: Warning, Rule: RuleNearMiss, Pointer: protocol.Pointer(loc),
+			Message: fmt.Sprintf("unknown member %s is a near miss of %s, which this object defines: a receiver ignores %s, so its value is lost; did you mean %s?",
+				protocol.Quote(ms.Key), protocol.Quote(ms.Want), protocol.Quote(ms.Key), protocol.Quote(ms.Want))})
+	}
 }
 
 // samePointers reports whether two lists of findings point at the same

@@ -71,6 +71,9 @@ type ACPEffects struct {
 	// sessions that exist from then on but whose history began elsewhere
 	// (a fork's copy of its parent, the sessions a list returns).
 	IntroducesSessions []string `json:"introduces_sessions"`
+	// Sessions introduce sessions the message itself names (a child
+	// session announced on its parent), each when its conditions hold.
+	Sessions []ACPSessionEffect `json:"sessions"`
 	// ClosesSession points to a session id that, once the request is
 	// answered without an error, no longer exists.
 	ClosesSession string `json:"closes_session"`
@@ -96,6 +99,15 @@ type ACPToolCallEffect struct {
 	Creates string `json:"creates"`
 	// Updates points to a tool call id that must exist already.
 	Updates string `json:"updates"`
+}
+
+// ACPSessionEffect introduces a session named in a message.
+type ACPSessionEffect struct {
+	// When maps JSON pointers to the string each must hold.
+	When map[string]string `json:"when"`
+	// Creates points to the id of a session whose whole history follows
+	// (a subagent's child session, announced before any of its traffic).
+	Creates string `json:"creates"`
 }
 
 // ACPValueCapability is a capability whose pointer depends on a member's
@@ -202,6 +214,15 @@ func (e *ACPEffects) check(m *ACPMethod) error {
 		ptrs[fmt.Sprintf("tool_calls[%d]", i)] = tc.Creates + tc.Updates
 		for p := range tc.When {
 			ptrs[fmt.Sprintf("tool_calls[%d].when", i)] = p
+		}
+	}
+	for i, se := range e.Sessions {
+		if se.Creates == "" {
+			return fmt.Errorf("sessions[%d]: creates is required", i)
+		}
+		ptrs[fmt.Sprintf("sessions[%d]", i)] = se.Creates
+		for p := range se.When {
+			ptrs[fmt.Sprintf("sessions[%d].when", i)] = p
 		}
 	}
 	if c := e.CapabilityByValue; c != nil {

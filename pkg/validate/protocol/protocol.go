@@ -61,6 +61,11 @@ type Check struct {
 	AltRule    string
 	AltNote    string
 	AltVersion string
+	// NearMiss asks, for a value its schema accepts, for a warning on
+	// each member the schema does not define whose name is a near miss
+	// of one it does (the protocol's objects are open, so the receiver
+	// silently drops it).
+	NearMiss bool
 }
 
 // Rules is one protocol's support. Implementations are safe for concurrent

@@ -167,7 +167,7 @@ func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.
 	if err != nil {
 		return nil, err
 	}
-	s := newState(t, why, opts.Partial)
+	s := newState(r.reg, t, why, opts.Partial)
 	if !strict {
 		// The version's unstable additions are accepted, each first use
 		// a warning.

@@ -21,6 +21,7 @@ const (
 
 // state follows one ACP connection (or several interleaved).
 type state struct {
+	reg     *registry.Registry
 	t       *tables
 	ext     []*tables // the version's extensions, accepted with a warning
 	why     string    // how the version was chosen
@@ -47,6 +48,7 @@ type request struct {
 	dir     string // sender of the request
 	name    string
 	m       *method // nil for an unknown or extension method
+	eff     *method // the entry whose effects apply (the widest table's)
 	params  map[string]any
 	options []string // option ids the request offers
 	adopt   string   // an unknown session it refers to: it exists if answered with a result
@@ -59,9 +61,9 @@ type session struct {
 	toolCalls *protocol.Recent[bool]
 }
 
-func newState(t *tables, why string, partial protocol.Partial) *state {
+func newState(reg *registry.Registry, t *tables, why string, partial protocol.Partial) *state {
 	return &state{
-		t: t, why: why, partial: partial,
+		reg: reg, t: t, why: why, partial: partial,
 		pending:  protocol.NewRecent[*request](maxPending),
 		answered: protocol.NewRecent[bool](maxAnswered),
 		sessions: protocol.NewRecent[*session](maxSessions),
@@ -171,11 +173,11 @@ func (s *state) begin(m *protocol.Message, name string, response bool) {
 		}
 		s.midSession = true
 	}
-	what := "a response"
+	what, ptr := "a response", "/id"
 	if !response {
-		what = protocol.Quote(name)
+		what, ptr = protocol.Quote(name), "/method"
 	}
-	m.Add(finding.Warning, finding.RulePartialCapture, "", "the trace begins mid-session: its first message is %s, not initialize; checks that need the handshake or a session's start are skipped for what happened before line %d (--partial=false to check everything)", what, m.Line)
+	m.Add(finding.Warning, finding.RulePartialCapture, ptr, "the trace begins mid-session: its first message is %s, not initialize; checks that need the handshake or a session's start are skipped for what happened before line %d (--partial=false to check everything)", what, m.Line)
 }
 
 // lookupAll returns every entry named name in the version and its
@@ -256,14 +258,18 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 			params = map[string]any{}
 			m.Add(finding.Error, finding.RuleSchema, "/params", "%s needs \"params\" (acp: %s)", name, entry.Params)
 		} else {
-			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: []string{"params"}, Value: params}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
+			m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: entry.params, Loc: []string{"params"}, Value: params, NearMiss: true}, entry, func(x *method) *protocol.Schema { return x.params }, "params"))
 		}
 	}
 	pm, _ := params.(map[string]any)
-	req := &request{line: m.Line, dir: dir, name: name, m: entry, params: pm}
+	// The state follows the widest table: an extension's entry for the
+	// same method may add effects (a child session its new variant
+	// announces). Schemas stay those of the entry found.
+	eff := s.widest(entry)
+	req := &request{line: m.Line, dir: dir, name: name, m: entry, eff: eff, params: pm}
 
 	switch {
-	case entry.Effects.Initializes:
+	case eff.Effects.Initializes:
 		s.initialized = true
 		s.clientInit = pm
 	case !s.initialized && !s.warnedInit && !s.midSession && s.stateful():
@@ -272,13 +278,13 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 		m.Add(finding.Error, finding.RuleNotInitialized, "/method", "%s before initialize: the client must send initialize first, and nothing else may be exchanged until it is answered (later messages before initialize are not reported again)", name)
 	}
 	if s.stateful() {
-		s.capability(m, entry)
-		s.sessionRules(m, entry, req, hasID)
-		if p := entry.Effects.OffersOptions; p != "" {
+		s.capability(m, eff)
+		s.sessionRules(m, eff, req, hasID)
+		if p := eff.Effects.OffersOptions; p != "" {
 			req.options = protocol.Strings(o, p)
 		}
 	}
-	if entry.Effects.CreatesSession != "" {
+	if eff.Effects.CreatesSession != "" {
 		s.creating++
 	}
 	if hasID {
@@ -286,6 +292,17 @@ func (s *state) call(m *protocol.Message, name string, id any, hasID bool) {
 			s.pending.Put(k, req)
 		}
 	}
+}
+
+// widest returns the last extension's entry for the same method and kind,
+// or entry.
+func (s *state) widest(entry *method) *method {
+	for _, x := range s.ext {
+		if xe := x.methods[methodKey(entry.Method, entry.Kind)]; xe != nil {
+			entry = xe
+		}
+	}
+	return entry
 }
 
 // withExt gives a check of a method of the version that an extension
@@ -309,27 +326,45 @@ func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *pr
 }
 
 func (s *state) unknownMethod(m *protocol.Message, name string, id any, hasID bool) {
-	if strings.HasPrefix(name, "_") {
+	m.Label = "unknown method"
+	switch near := suggest.Near(name, s.t.names); {
+	case strings.HasPrefix(name, "_"):
 		// ACP reserves names starting with "_" for extensions: a
 		// receiver that does not know one ignores it (notification) or
 		// answers "method not found" (request). That is the protocol
 		// working, not a finding; the summary counts them.
 		m.Label = "extension method"
-	} else {
-		msg := fmt.Sprintf("unknown method %s: %s has no such method, and a receiver answers \"method not found\"", protocol.Quote(name), s.t.v.Title)
-		if near := suggest.Near(name, s.t.names); near != "" {
-			msg += fmt.Sprintf("; did you mean %q?", near)
-		} else {
-			msg += "; extension methods must start with \"_\""
+	case near != "":
+		// A misspelling of a method of the version: a defect.
+		m.Add(finding.Error, finding.RuleUnknownMethod, "/method", "unknown method %s: %s has no such method, and a receiver answers \"method not found\"; did you mean %q?", protocol.Quote(name), s.t.v.Title, near)
+	default:
+		// Not a method of this version, but perhaps of a newer one or of
+		// a peer's own protocol: a receiver that does not know it
+		// answers "method not found" (or ignores a notification), which
+		// the protocol allows. A warning, so that a peer probing for a
+		// newer method does not fail a build.
+		msg := fmt.Sprintf("method %s is not part of %s: a receiver that does not know it answers \"method not found\" (a notification it ignores); extension methods start with \"_\"", protocol.Quote(name), s.t.v.Title)
+		if other := s.elsewhere(name); other != "" {
+			msg += "; it is a method of " + other
 		}
-		m.Add(finding.Error, finding.RuleUnknownMethod, "/method", "%s", msg)
-		m.Label = "unknown method"
+		m.Add(finding.Warning, finding.RuleUnknownMethod, "/method", "%s", msg)
 	}
 	if hasID {
 		if k, ok := idKey(m.Dir, id); ok {
 			s.pending.Put(k, &request{line: m.Line, dir: m.Dir, name: name})
 		}
 	}
+}
+
+// elsewhere names the other versions of the protocol that define a method.
+func (s *state) elsewhere(name string) string {
+	var out []string
+	for _, v := range s.reg.Versions("acp") {
+		if v != s.t.v && len(v.ACP.Named(name)) > 0 {
+			out = append(out, v.Title)
+		}
+	}
+	return strings.Join(out, " and ")
 }
 
 // capability checks that the peer advertised what a method needs: a peer
@@ -371,6 +406,16 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			s.known(sid)
 		}
 	}
+	for _, se := range ef.Sessions {
+		if !when(m.Obj, se.When) {
+			continue
+		}
+		if sid, ok := protocol.String(m.Obj, se.Creates); ok {
+			if _, known := s.sessions.Get(sid); !known {
+				s.sessions.Put(sid, &session{fresh: true, toolCalls: protocol.NewRecent[bool](maxToolCalls)})
+			}
+		}
+	}
 	if ef.Session == "" {
 		return
 	}
@@ -390,7 +435,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			// From before the capture, or a session whose creation
 			// is still being answered.
 		case s.sessions.Forgotten(sid):
-			s.windowNote(m)
+			s.windowNote(m, ef.Session)
 		default:
 			m.Add(finding.Error, finding.RuleUnknownSession, ef.Session, "unknown session %s: no answer to a request that creates, loads, resumes, forks or lists sessions introduced it in this trace", protocol.Quote(sid))
 		}
@@ -414,7 +459,7 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			continue
 		}
 		if sess.toolCalls.Forgotten(id) {
-			s.windowNote(m)
+			s.windowNote(m, tc.Updates)
 		} else {
 			m.Add(finding.Error, finding.RuleUnknownToolCall, tc.Updates, "update of unknown tool call %s: announce it first (a tool_call update) in session %s", protocol.Quote(id), protocol.Quote(sid))
 		}
@@ -445,9 +490,9 @@ func (s *state) known(sid string) *session {
 
 // windowNote says once that a check was skipped because the state had to
 // forget old entries to stay bounded.
-func (s *state) windowNote(m *protocol.Message) {
+func (s *state) windowNote(m *protocol.Message, ptr string) {
 	if s.once("window") {
-		m.Add(finding.Warning, finding.RuleStateWindow, "", "this trace holds more sessions, tool calls or requests than the validator remembers one by one; ids it had to forget are not reported as unknown, and a few checks on them were skipped")
+		m.Add(finding.Warning, finding.RuleStateWindow, ptr, "this trace holds more sessions, tool calls or requests than the validator remembers one by one; ids it had to forget are not reported as unknown, and a few checks on them were skipped")
 	}
 }
 
@@ -487,7 +532,7 @@ func (s *state) response(m *protocol.Message, id any) {
 		}
 		for _, k := range keys {
 			if s.pending.Forgotten(k) || s.answered.Forgotten(k) {
-				s.windowNote(m)
+				s.windowNote(m, "/id")
 				return
 			}
 		}
@@ -500,28 +545,45 @@ func (s *state) response(m *protocol.Message, id any) {
 	pick := 0
 	if len(cands) > 1 {
 		// Both sides number their requests from 0, so the same id can
-		// be outstanding in both directions: take the request whose
-		// result schema this result fits, else the older one.
-		if cands[1].req.line < cands[0].req.line {
-			cands[0], cands[1] = cands[1], cands[0]
+		// be outstanding in both directions. Take the one request whose
+		// result schema the result fits; else the newer request: a
+		// request made while another waits (the agent's while the
+		// client's prompt runs) is answered first.
+		newer := 0
+		if cands[1].req.line > cands[0].req.line {
+			newer = 1
 		}
+		pick = newer
 		if hasResult {
+			fits := -1
 			for i, c := range cands {
 				if c.req.m != nil && c.req.m.result != nil && c.req.m.result.Valid(result) {
-					pick = i
-					break
+					if fits >= 0 {
+						fits = newer // both fit
+						break
+					}
+					fits = i
 				}
+			}
+			if fits >= 0 {
+				pick = fits
 			}
 		}
 	}
 	req := cands[pick].req
 	s.pending.Delete(cands[pick].key)
 	s.answered.Put(cands[pick].key, true)
-	if req.m != nil && req.m.Effects.CreatesSession != "" && s.creating > 0 {
+	if req.eff != nil && req.eff.Effects.CreatesSession != "" && s.creating > 0 {
 		s.creating--
 	}
 	if req.m == nil {
 		m.Label = "response (unknown method)"
+		if hasResult {
+			// What an extension method (or one this version does not
+			// know) creates is not in the tables: every id its answer
+			// names may be a session, and is not reported as unknown.
+			s.adoptStrings(result, 0)
+		}
 		return
 	}
 	m.Label = req.name + " response"
@@ -534,7 +596,7 @@ func (s *state) response(m *protocol.Message, id any) {
 	}
 	if req.m.result != nil {
 		m.RTSchema, m.RTPointer = req.m.result.ID, "/result"
-		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: []string{"result"}, Value: result}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
+		m.Checks = append(m.Checks, s.withExt(protocol.Check{Schema: req.m.result, Loc: []string{"result"}, Value: result, NearMiss: true}, req.m, func(x *method) *protocol.Schema { return x.result }, "result"))
 	}
 	if !s.stateful() {
 		return
@@ -542,9 +604,38 @@ func (s *state) response(m *protocol.Message, id any) {
 	s.answeredEffects(m, req, result)
 }
 
+// maxAdopted bounds the strings an unknown method's answer may make known.
+const maxAdopted = 256
+
+// adoptStrings makes every string in v known as a session id (a bounded
+// number, a bounded depth).
+func (s *state) adoptStrings(v any, depth int) int {
+	n := 0
+	switch v := v.(type) {
+	case string:
+		if len(v) <= 256 {
+			s.known(v)
+			n++
+		}
+	case map[string]any:
+		for _, c := range v {
+			if depth < 8 && n < maxAdopted {
+				n += s.adoptStrings(c, depth+1)
+			}
+		}
+	case []any:
+		for _, c := range v {
+			if depth < 8 && n < maxAdopted {
+				n += s.adoptStrings(c, depth+1)
+			}
+		}
+	}
+	return n
+}
+
 // answeredEffects applies what a successful answer does.
 func (s *state) answeredEffects(m *protocol.Message, req *request, result any) {
-	ef := req.m.Effects
+	ef := req.eff.Effects
 	rm, _ := result.(map[string]any)
 	// Pointers into the answer are written /result/...: evaluate them
 	// on the response message itself.
