@@ -663,7 +663,7 @@ type ModelOutput struct {
 	StopReason ModelStopReason `json:"stop_reason"`
 	// Number of directives in the turn (a Rust usize, 64 bits wide on the platforms Arcan ships for).
 	DirectiveCount uint64 `json:"directive_count"`
-	// Token counts of this turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Token counts of this turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -3505,7 +3505,7 @@ type RunFinished struct {
 	TotalIterations uint32 `json:"total_iterations"`
 	// Text of a final-answer directive, or null. Always written, as null when absent; with the hosted providers, which send answers as text directives only, it is normally null and the answer is the run's text_delta events. Its reader takes a missing final_answer as none (an Option).
 	FinalAnswer wire.Opt[string] `json:"final_answer,omitzero"`
-	// Token counts summed over the run's iterations (added after v0.2.0). Left out of the object when the run used no tokens or the provider reported none. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Token counts summed over the run's iterations (added after v0.2.0). Left out of the object when the run used no tokens or the provider reported none. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -4191,17 +4191,17 @@ type ToolDefinition struct {
 	Description string `json:"description"`
 	// JSON Schema of the tool's input, as an arbitrary JSON value. Arcan writes object keys in sorted order. Unlike the other fields its reader has no default for it: a definition without it is rejected.
 	InputSchema json.RawMessage `json:"input_schema"`
-	// Human-readable display name of the tool. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Human-readable display name of the tool. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Title wire.Opt[string] `json:"title,omitzero"`
 	// JSON Schema of the tool's structured output, as an arbitrary JSON value. Left out when unset; a null is read as unset.
 	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
-	// Behaviour hints for the tool. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Behaviour hints for the tool. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Annotations wire.Opt[ToolAnnotations] `json:"annotations,omitzero"`
-	// Free-form group the tool belongs to, such as filesystem, code, shell or mcp. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Free-form group the tool belongs to, such as filesystem, code, shell or mcp. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Category wire.Opt[string] `json:"category,omitzero"`
 	// Labels used to filter and match tools. Left out of the object when the list is empty; its reader takes a missing list as empty (serde default) but rejects null.
 	Tags []string `json:"tags,omitempty"`
-	// Longest time in seconds a call of the tool may run (a Rust u32). Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Longest time in seconds a call of the tool may run (a Rust u32). Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	TimeoutSecs wire.Opt[uint32] `json:"timeout_secs,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -5034,7 +5034,7 @@ type ToolResult struct {
 	ToolName string `json:"tool_name"`
 	// What the tool returned, any JSON value; always written, null when there is none. Its reader takes a missing output as null (serde default).
 	Output json.RawMessage `json:"output,omitempty"`
-	// Typed content blocks alongside output. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Typed content blocks alongside output. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Content wire.Opt[[]ToolContent] `json:"content,omitzero"`
 	// True when the result reports a failure of the tool. Always written; its reader takes a missing is_error as false (serde default).
 	IsError *bool `json:"is_error,omitempty"`
@@ -5974,13 +5974,13 @@ type ProviderTelemetry struct {
 	RetryCount uint32 `json:"retry_count"`
 	// True when the turn was served by a fallback provider.
 	FallbackTriggered bool `json:"fallback_triggered"`
-	// Why the fallback happened, when known. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Why the fallback happened, when known. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	FallbackReason wire.Opt[string] `json:"fallback_reason,omitzero"`
 	// Circuit-breaker state seen when the request was made.
 	CircuitState ProviderCircuitState `json:"circuit_state"`
-	// Milliseconds until the first streamed token arrived, when measured (a Rust u64). Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Milliseconds until the first streamed token arrived, when measured (a Rust u64). Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	TimeToFirstTokenMs wire.Opt[uint64] `json:"time_to_first_token_ms,omitzero"`
-	// The provider's own finish reason, lightly normalised for display. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// The provider's own finish reason, lightly normalised for display. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	FinishReason wire.Opt[string] `json:"finish_reason,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -6208,9 +6208,9 @@ type ModelTurn struct {
 	Directives []ModelDirective `json:"directives"`
 	// Why the model ended the turn.
 	StopReason ModelStopReason `json:"stop_reason"`
-	// Token counts for the turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Token counts for the turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
-	// Provider reliability figures for the turn (latest revision). Left out of the object when unknown. Arcan leaves it out when unset and never writes null; its reader takes null as unset (an Option with serde default).
+	// Provider reliability figures for the turn (latest revision). Left out of the object when unknown. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
 	Telemetry wire.Opt[ProviderTelemetry] `json:"telemetry,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
