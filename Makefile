@@ -2,7 +2,7 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate check test bench lint schemas conformance fuzz
+.PHONY: all generate check test bench lint schemas conformance fuzz acp-traces acp-traces-check
 
 all: check lint test
 
@@ -31,6 +31,7 @@ lint:
 # the fixtures; any disagreement fails. The harness tests itself first.
 conformance:
 	npm ci --prefix conformance --no-audit --no-fund --loglevel=error >/dev/null
+	npm ci --prefix conformance/acp-recorder --no-audit --no-fund --loglevel=error >/dev/null
 	node --test conformance/
 	@cases=$$(mktemp) && trap 'rm -f "$$cases"' EXIT && \
 	$(GO) run ./conformance/cases -o "$$cases" fixtures && \
@@ -46,3 +47,18 @@ fuzz:
 	$(GO) test ./pkg/trace -run='^$$' -fuzz=FuzzReader -fuzztime=$(FUZZTIME)
 	$(GO) test ./internal/jsonscan -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
 	$(GO) test ./pkg/validate -run='^$$' -fuzz=FuzzEngine -fuzztime=$(FUZZTIME)
+
+# Re-record the official ACP SDK's wire traffic into fixtures/acp/sdk.
+acp-traces:
+	npm ci --prefix conformance/acp-recorder --no-audit --no-fund --loglevel=error >/dev/null
+	node conformance/acp-recorder/record.mjs
+
+# The recorded SDK traffic is fresh (a re-recording is byte-identical), and
+# validate with no flags reports no error on it, with and without sidecars.
+acp-traces-check:
+	npm ci --prefix conformance/acp-recorder --no-audit --no-fund --loglevel=error >/dev/null
+	sh conformance/acp-recorder/check-fresh.sh
+	$(GO) run ./cmd/validate fixtures/acp/sdk/*/*.jsonl
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	for ep in fixtures/acp/sdk/*/; do mkdir -p "$$d/$$(basename $$ep)" && cp "$$ep"*.jsonl "$$d/$$(basename $$ep)/"; done && \
+	$(GO) run ./cmd/validate "$$d"/*/*.jsonl

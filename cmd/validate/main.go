@@ -21,7 +21,9 @@ import (
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // Exit codes.
@@ -57,9 +59,12 @@ Each TRACE is JSON Lines (one message per line) or Server-Sent Events text
 (data: frames), optionally gzip-compressed. The protocol is detected per file:
 ARCP (messages with "arcp" and "type"), ACP (JSON-RPC with "jsonrpc"), or
 Arcan AgentEvent ("part_type", bare, in SSE frames or in session-store
-records). For ACP, a sidecar NAME.dir beside NAME.jsonl with one c2a or a2c
-per message gives each message's direction; without it the direction is
-inferred from the methods.
+records), and so is the version: ACP by initialize's protocolVersion, ARCP by
+the SDK whose signature the messages carry. A sidecar NAME.dir beside
+NAME.jsonl gives each message's direction, one per line (ACP: c2a or a2c;
+ARCP: c2r or r2c); without it the direction is inferred. A trace that begins
+mid-session is recognised as such: one warning says so, and what needs the
+session's start is not checked.
 
 Examples:
   validate session.jsonl                    check one trace; findings, then a summary
@@ -95,6 +100,61 @@ type options struct {
 	summary   bool
 	fast      bool
 	progress  string
+	maxBytes  int64
+	partial   partialFlag
+}
+
+// partialFlag is --partial: unset (decide from the trace), true or false.
+type partialFlag protocol.Partial
+
+func (p *partialFlag) IsBoolFlag() bool { return true }
+
+func (p *partialFlag) String() string {
+	switch protocol.Partial(*p) {
+	case protocol.PartialYes:
+		return "true"
+	case protocol.PartialNo:
+		return "false"
+	}
+	return "auto"
+}
+
+func (p *partialFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	*p = partialFlag(protocol.PartialNo)
+	if v {
+		*p = partialFlag(protocol.PartialYes)
+	}
+	return nil
+}
+
+// dialectHelp lists, from the registry, every name --dialect accepts.
+func dialectHelp() string {
+	reg, err := registry.Embedded()
+	if err != nil {
+		return ""
+	}
+	var sb strings.Builder
+	sb.WriteString("\nVersions and dialects (--dialect):\n")
+	for _, p := range registry.Protocols() {
+		var names []string
+		for _, v := range reg.Versions(p) {
+			n := v.Name
+			if v.Default {
+				n += " (default)"
+			}
+			names = append(names, n)
+			if v.ARCP != nil {
+				names = append(names, v.ARCP.Dialects()...)
+			}
+		}
+		fmt.Fprintf(&sb, "  %-6s %s\n", p, strings.Join(names, ", "))
+	}
+	sb.WriteString("  ACP v1 traces are read with the stable schemas, and each unstable addition they use is one\n  warning; --dialect v1 makes those errors, --dialect v1-unstable accepts them silently.\n")
+	return sb.String()
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
@@ -104,9 +164,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
 	fl.StringVar(&o.format, "format", "text", "output `format`: text, json or github")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
-	fl.StringVar(&o.dialect, "dialect", "", "force the `dialect`: for ARCP canonical, go-sdk or rust-sdk; for ACP a schema version or dialect: v1 (the default), v1-unstable, the v2 draft, or vtcode (default: detect)")
+	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` a trace is read as (default: what the trace says, see below)")
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per message) for the single TRACE")
 	fl.Var(&maxLine, "max-line", "longest line kept, in bytes (suffixes KiB, MiB, GiB); longer lines are a finding and are skipped")
+	maxBytes := byteSizeFlag(trace.DefaultMaxBytes)
+	fl.Var(&maxBytes, "max-bytes", "most read of one trace, in bytes after decompression; past it the file ends with an io finding")
+	fl.Var(&o.partial, "partial", "read every trace as a capture that began mid-session (--partial), or as complete (--partial=false); default: decide from each trace")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d, at most %d)", jsonscan.DefaultMaxDepth, jsonscan.MaxDepthCeiling))
 	fl.IntVar(&o.workers, "workers", 0, "goroutines that parse and validate (default: all cores)")
 	fl.BoolVar(&o.strict, "strict", false, "exit 1 on warnings too")
@@ -117,6 +180,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.Usage = func() {
 		fmt.Fprint(stderr, usage)
 		fl.PrintDefaults()
+		fmt.Fprint(stderr, dialectHelp())
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -124,12 +188,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return exitUsage
 	}
-	o.maxLine = int(maxLine)
+	o.maxBytes = int64(maxBytes)
 	files := fl.Args()
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
 	}
+	if maxLine > 1<<31-1 {
+		return fail("--max-line %d is too large: at most 2GiB", int64(maxLine))
+	}
+	o.maxLine = int(maxLine)
 	if len(files) == 0 {
 		fl.Usage()
 		return fail("no trace given: name one or more files, or - for standard input")
@@ -162,7 +230,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if stdinUses > 1 {
 		return fail("- (standard input) may be named only once")
 	}
-	eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: o.maxLine, MaxDepth: o.maxDepth, Workers: o.workers}
+	eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: o.maxLine, MaxBytes: o.maxBytes, MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
 	if o.fast {
 		eopts.Fast = pl.fast
 	}
@@ -257,9 +325,9 @@ func findSidecar(name string) string {
 }
 
 // byteSizeFlag parses sizes such as 16777216, 16MiB, 16M or 512k.
-type byteSizeFlag int
+type byteSizeFlag int64
 
-func (b *byteSizeFlag) String() string { return strconv.Itoa(int(*b)) }
+func (b *byteSizeFlag) String() string { return strconv.FormatInt(int64(*b), 10) }
 
 func (b *byteSizeFlag) Set(s string) error {
 	t := strings.TrimSpace(strings.ToLower(s))
@@ -273,11 +341,11 @@ func (b *byteSizeFlag) Set(s string) error {
 			break
 		}
 	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n <= 0 || n > (1<<31-1)/mult {
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/int64(mult) {
 		return fmt.Errorf("want a positive size such as 16MiB, got %q", s)
 	}
-	*b = byteSizeFlag(n * mult)
+	*b = byteSizeFlag(n * int64(mult))
 	return nil
 }
 

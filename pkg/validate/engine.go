@@ -78,6 +78,9 @@ type Options struct {
 	Partial protocol.Partial
 	// MaxLine is the longest line kept, in bytes (0: trace.DefaultMaxLine).
 	MaxLine int
+	// MaxBytes is the most read of one trace, decompressed (0:
+	// trace.DefaultMaxBytes); past it the file ends with an io finding.
+	MaxBytes int64
 	// MaxDepth bounds the nesting of a message (0: jsonscan.DefaultMaxDepth).
 	MaxDepth int
 	// Workers is the number of goroutines that parse and validate lines
@@ -195,7 +198,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	if fo.Directions != nil {
 		run.dirs = bufio.NewScanner(fo.Directions)
 	}
-	tr, err := trace.NewReader(r, trace.Options{MaxLine: e.opts.MaxLine, Format: fo.Format})
+	tr, err := trace.NewReader(r, trace.Options{MaxLine: e.opts.MaxLine, MaxBytes: e.opts.MaxBytes, Format: fo.Format})
 	if err != nil {
 		return run.sum, fmt.Errorf("%s: %w", name, err)
 	}
