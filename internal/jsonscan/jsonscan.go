@@ -141,6 +141,26 @@ func EscapePointer(tok string) string {
 	return wire.EscapePointer(tok)
 }
 
+// maxEcho is the longest piece of the input a message quotes, in bytes.
+const maxEcho = 80
+
+// quoteKey quotes a key for a message, cut to maxEcho bytes ("..." marks
+// the cut), so that a message stays short whatever the key's length.
+func quoteKey(k string) string {
+	if len(k) > 4*maxEcho {
+		k = k[:4*maxEcho] // the quoting work stays bounded too
+	}
+	q := strconv.Quote(k)
+	if len(q) <= maxEcho {
+		return q
+	}
+	n := maxEcho - 3
+	for n > 0 && !utf8.RuneStart(q[n]) {
+		n--
+	}
+	return q[:n] + "..."
+}
+
 func (p *parser) fail(k Kind, off int, format string, args ...any) *Error {
 	return &Error{Kind: k, Offset: off, Pointer: p.pointer(), Msg: fmt.Sprintf(format, args...)}
 }
@@ -266,7 +286,7 @@ func (p *parser) object() (any, error) {
 		}
 		if _, dup := obj[key]; dup {
 			p.path = append(p.path, key)
-			e := p.fail(DuplicateKey, keyAt, "duplicate key %q: receivers disagree on which value wins, send each key once", key)
+			e := p.fail(DuplicateKey, keyAt, "duplicate key %s: receivers disagree on which value wins, send each key once", quoteKey(key))
 			return nil, e
 		}
 		p.skipSpace()

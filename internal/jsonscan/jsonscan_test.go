@@ -65,6 +65,7 @@ func TestParseErrors(t *testing.T) {
 		msg     string
 	}{
 		{"duplicate key", `{"id":1,"params":{"a":1,"a":2}}`, DuplicateKey, "/params/a", `duplicate key "a"`},
+		{"long duplicate key", `{"` + strings.Repeat("k", 1<<20) + `":1,"` + strings.Repeat("k", 1<<20) + `":2}`, DuplicateKey, "/" + strings.Repeat("k", 1<<20), `duplicate key "` + strings.Repeat("k", 76) + `...: receivers`},
 		{"bad utf8 in string", "{\"a\":\"\xff\"}", BadUTF8, "/a", "invalid UTF-8 byte 0xff"},
 		{"bad utf8 outside", "{\"a\":\xc3}", BadUTF8, "/a", "invalid UTF-8"},
 		{"lone high surrogate", `{"t":"\ud800x"}`, Surrogate, "/t", `lone surrogate \ud800`},
