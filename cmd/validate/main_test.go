@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -285,6 +286,29 @@ func TestByteSizeFlag(t *testing.T) {
 		if err := b.Set(in); err == nil {
 			t.Errorf("%q: accepted", in)
 		}
+	}
+}
+
+// TestMaxBytesFlag: a gzip trace longer, decompressed, than --max-bytes ends
+// with one io finding after the findings of the lines that fit, and exit 2.
+func TestMaxBytesFlag(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(acpInit + "\n" + acpInitResp + "\n" + acpBadType + "\n"))
+	for i := 0; i < 1000; i++ {
+		zw.Write([]byte(acpExtra + "\n"))
+	}
+	zw.Close()
+	f := writeFile(t, "big.jsonl.gz", buf.String())
+	code, out, errs := runCLI(t, "", "--max-bytes", "4KiB", f)
+	if code != exitUsage {
+		t.Fatalf("exit %d, want 2\n%s%s", code, out, errs)
+	}
+	if strings.Count(out, "[io]") != 1 || !strings.Contains(out, "longer, decompressed, than the 4 KiB limit") || !strings.Contains(out, ":3: error:") {
+		t.Fatalf("want the line 3 finding, then one io finding naming the limit:\n%s", out)
+	}
+	if code, out, errs := runCLI(t, "", f); code != exitFindings {
+		t.Fatalf("default limit: exit %d, want 1\n%s%s", code, out, errs)
 	}
 }
 
