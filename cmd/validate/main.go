@@ -327,7 +327,19 @@ func findSidecar(name string) string {
 // byteSizeFlag parses sizes such as 16777216, 16MiB, 16M or 512k.
 type byteSizeFlag int64
 
-func (b *byteSizeFlag) String() string { return strconv.FormatInt(int64(*b), 10) }
+// String shows the size as --help prints defaults: 16MiB, 64GiB.
+func (b *byteSizeFlag) String() string {
+	n := int64(*b)
+	for _, u := range []struct {
+		unit string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return strconv.FormatInt(n/u.size, 10) + u.unit
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 
 func (b *byteSizeFlag) Set(s string) error {
 	t := strings.TrimSpace(strings.ToLower(s))

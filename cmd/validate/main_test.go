@@ -287,6 +287,11 @@ func TestByteSizeFlag(t *testing.T) {
 			t.Errorf("%q: accepted", in)
 		}
 	}
+	for n, want := range map[byteSizeFlag]string{16 << 20: "16MiB", 64 << 30: "64GiB", 1536: "1536", 3 << 10: "3KiB"} {
+		if got := n.String(); got != want {
+			t.Errorf("%d shows as %q, want %q", int64(n), got, want)
+		}
+	}
 }
 
 // TestMaxBytesFlag: a gzip trace longer, decompressed, than --max-bytes ends
