@@ -16,6 +16,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkSerdeIntegers(t, data)
 		var r rawValue
 		err := wire.Unmarshal(data, &r)
 		if err == nil {
@@ -38,4 +39,30 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("rejected valid JSON %q as a syntax error: %v", data, err)
 		}
 	})
+}
+
+// checkSerdeIntegers: the serde readers take exactly the numbers the lenient
+// readers take that are written as integer literals (no '.', 'e', 'E', and
+// not -0), with the same value.
+func checkSerdeIntegers(t *testing.T, data []byte) {
+	whole := func(d *wire.Decoder, err error) error {
+		if err == nil {
+			err = d.End()
+		}
+		return err
+	}
+	dl, ds := wire.NewDecoder(data), wire.NewDecoder(data)
+	lenient, lerr := dl.Int64()
+	lerr = whole(dl, lerr)
+	strict, serr := ds.Int64Serde()
+	serr = whole(ds, serr)
+	literal := !bytes.ContainsAny(data, ".eE") && string(bytes.TrimSpace(data)) != "-0"
+	switch {
+	case serr == nil && (lerr != nil || strict != lenient):
+		t.Fatalf("Int64Serde(%q) = %d, Int64 = %d, %v", data, strict, lenient, lerr)
+	case serr == nil && !literal:
+		t.Fatalf("Int64Serde(%q) took a number that is not an integer literal", data)
+	case serr != nil && lerr == nil && literal:
+		t.Fatalf("Int64Serde(%q): %v, but Int64 took the integer literal", data, serr)
+	}
 }
