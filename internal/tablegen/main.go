@@ -1,101 +1,189 @@
-// Command tablegen turns an ACP dispatch table (schema/acp/<version>/
-// dispatch.json) into Go: the method table of package acp, so that code can
-// route any message to its generated types without reading JSON at run
-// time. It is run by go generate in pkg/acp.
+// Command tablegen turns an ACP version's method table, as the registry
+// (schema/registry) holds it, into Go: the Methods table of that version's
+// package, so that code can route any message to its generated types
+// without reading JSON at run time. It is run by go generate in pkg/acp and
+// in the package of every other ACP version.
 //
-//	tablegen -pkg acp -o methods_gen.go ../../schema/acp/v1/dispatch.json
+//	tablegen -pkg acp -version v1 -o methods_gen.go
+//	tablegen -pkg unstable -version v1-unstable -types -o methods_gen.go
+//
+// With -types it also writes the Method, Kind and Side types (package acp
+// declares its own by hand); such packages look methods up by name and kind,
+// since a name may be both a request and a notification.
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"path"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/registry"
 )
-
-type table struct {
-	Protocol string `json:"protocol"`
-	Version  string `json:"version"`
-	Envelope string `json:"envelope"`
-	Methods  []struct {
-		Method     string `json:"method"`
-		Kind       string `json:"kind"`
-		Handler    string `json:"handler"`
-		Params     string `json:"params"`
-		Result     string `json:"result"`
-		Capability string `json:"capability"`
-	} `json:"methods"`
-}
 
 func main() {
 	pkg := flag.String("pkg", "", "Go package name")
 	out := flag.String("o", "", "output file")
+	version := flag.String("version", "", "ACP version or dialect name in the registry (v1, v1-unstable, v2, …)")
+	types := flag.Bool("types", false, "also write the Method, Kind and Side types, and look methods up by name and kind")
 	flag.Parse()
-	if *pkg == "" || *out == "" || flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: tablegen -pkg NAME -o FILE schema/acp/VERSION/dispatch.json")
+	if *pkg == "" || *out == "" || *version == "" || flag.NArg() != 0 {
+		fmt.Fprintln(os.Stderr, "usage: tablegen -pkg NAME -version VERSION [-types] -o FILE")
 		os.Exit(2)
 	}
-	if err := run(*pkg, *out, flag.Arg(0)); err != nil {
+	if err := run(*pkg, *out, *version, *types); err != nil {
 		fmt.Fprintf(os.Stderr, "tablegen: %v\n", err)
 		os.Exit(2)
 	}
 }
 
-func run(pkg, out, file string) error {
-	data, err := os.ReadFile(file)
+func run(pkg, out, version string, types bool) error {
+	reg, err := registry.Embedded()
 	if err != nil {
 		return err
 	}
-	var t table
-	if err := json.Unmarshal(data, &t); err != nil {
-		return fmt.Errorf("%s: %w", file, err)
+	v := reg.Lookup("acp", version)
+	if v == nil {
+		return fmt.Errorf("the registry has no ACP version %q (it has %v)", version, reg.DialectNames("acp"))
 	}
-	if t.Protocol != "acp" || t.Version == "" || len(t.Methods) == 0 {
-		return fmt.Errorf("%s: not an ACP dispatch table (protocol %q, version %q, %d methods)", file, t.Protocol, t.Version, len(t.Methods))
-	}
-	base := schema.IDPrefix + "acp/" + t.Version + "/"
+	kinds := map[string]string{registry.KindRequest: "KindRequest", registry.KindNotification: "KindNotification"}
+	sides := map[string]string{registry.HandlerAgent: "SideAgent", registry.HandlerClient: "SideClient", registry.HandlerBoth: "SideBoth"}
 	id := func(f string) jen.Code {
 		if f == "" {
 			return jen.Lit("")
 		}
-		return jen.Lit(base + path.Clean(f) + "#")
+		return jen.Lit(v.SchemaID(f) + "#")
 	}
-	kinds := map[string]string{"request": "KindRequest", "notification": "KindNotification"}
-	sides := map[string]string{"agent": "SideAgent", "client": "SideClient", "both": "SideBoth"}
-	var entries, cases []jen.Code
-	for _, m := range t.Methods {
-		k, ok1 := kinds[m.Kind]
-		s, ok2 := sides[m.Handler]
-		if !ok1 || !ok2 || m.Method == "" || m.Params == "" {
-			return fmt.Errorf("%s: method %q has kind %q and handler %q; want request|notification and agent|client|both, and a params file", file, m.Method, m.Kind, m.Handler)
-		}
-		v := jen.Values(jen.Dict{
+	var entries []jen.Code
+	cases := map[string][]jen.Code{}
+	var order []string
+	for _, m := range v.ACP.Methods {
+		e := jen.Values(jen.Dict{
 			jen.Id("Name"):         jen.Lit(m.Method),
-			jen.Id("Kind"):         jen.Id(k),
-			jen.Id("Handler"):      jen.Id(s),
+			jen.Id("Kind"):         jen.Id(kinds[m.Kind]),
+			jen.Id("Handler"):      jen.Id(sides[m.Handler]),
 			jen.Id("ParamsSchema"): id(m.Params),
 			jen.Id("ResultSchema"): id(m.Result),
 			jen.Id("Capability"):   jen.Lit(m.Capability),
 		})
-		entries = append(entries, v)
-		cases = append(cases, jen.Case(jen.Lit(m.Method)).Block(jen.Return(jen.Id("Method").Add(v), jen.True())))
+		entries = append(entries, e)
+		key := m.Method
+		if types {
+			key = m.Kind + " " + m.Method
+		}
+		if _, seen := cases[key]; !seen {
+			order = append(order, key)
+		}
+		cases[key] = append(cases[key], jen.Return(jen.Id("Method").Add(e), jen.True()))
 	}
 	f := jen.NewFile(pkg)
-	f.HeaderComment("Code generated by tablegen from " + path.Base(path.Dir(file)) + "/" + path.Base(file) + ". DO NOT EDIT.")
+	f.HeaderComment(fmt.Sprintf("Code generated by tablegen from the registry's ACP %s. DO NOT EDIT.", v.Name))
+	if types {
+		writeTypes(f)
+		if err := writeLookup(f, reg, v); err != nil {
+			return err
+		}
+	}
 	f.Comment("EnvelopeSchema is the $id of the schema of the JSON-RPC envelope of every message.")
-	f.Const().Id("EnvelopeSchema").Op("=").Lit(base + strings.TrimPrefix(t.Envelope, "./") + "#")
-	f.Comment("Methods returns the method table of ACP " + t.Version + ", in the order of the dispatch table.")
+	f.Const().Id("EnvelopeSchema").Op("=").Lit(v.SchemaID(v.ACP.Envelope) + "#")
+	f.Comment(fmt.Sprintf("Methods returns the method table of %s, in the order of the dispatch table.", v.Title))
 	f.Func().Id("Methods").Params().Index().Id("Method").Block(jen.Return(jen.Index().Id("Method").Values(entries...)))
-	f.Comment("LookupMethod returns the table entry of a method; extension methods (names starting with \"_\") and unknown names have none.")
-	f.Func().Id("LookupMethod").Params(jen.Id("name").String()).Params(jen.Id("Method"), jen.Bool()).Block(
-		jen.Switch(jen.Id("name")).Block(cases...),
-		jen.Return(jen.Id("Method").Values(), jen.False()),
-	)
+	var sw []jen.Code
+	for _, k := range order {
+		sw = append(sw, jen.Case(jen.Lit(k)).Block(cases[k]...))
+	}
+	if types {
+		f.Comment("LookupMethod returns the table entry of a method called as a request or sent as a notification; extension methods (names starting with \"_\") and unknown names have none.")
+		f.Func().Id("LookupMethod").Params(jen.Id("name").String(), jen.Id("kind").Id("Kind")).Params(jen.Id("Method"), jen.Bool()).Block(
+			jen.Switch(jen.String().Call(jen.Id("kind")).Op("+").Lit(" ").Op("+").Id("name")).Block(sw...),
+			jen.Return(jen.Id("Method").Values(), jen.False()),
+		)
+	} else {
+		f.Comment("LookupMethod returns the table entry of a method; extension methods (names starting with \"_\") and unknown names have none.")
+		f.Func().Id("LookupMethod").Params(jen.Id("name").String()).Params(jen.Id("Method"), jen.Bool()).Block(
+			jen.Switch(jen.Id("name")).Block(sw...),
+			jen.Return(jen.Id("Method").Values(), jen.False()),
+		)
+	}
 	return f.Save(out)
+}
+
+// writeTypes writes the method table's types for a package other than acp.
+func writeTypes(f *jen.File) {
+	wire := "github.com/agentproto/agentproto/pkg/wire"
+	f.Comment("Kind says whether a method is called with a request (and answered with a response) or sent as a notification.")
+	f.Type().Id("Kind").String()
+	f.Comment("Method kinds.")
+	f.Const().Defs(
+		jen.Id("KindRequest").Id("Kind").Op("=").Lit(registry.KindRequest),
+		jen.Id("KindNotification").Id("Kind").Op("=").Lit(registry.KindNotification),
+	)
+	f.Comment("Side is a side of an ACP connection.")
+	f.Type().Id("Side").String()
+	f.Comment("The sides. A method's Handler is the side that receives and handles it.")
+	f.Const().Defs(
+		jen.Id("SideAgent").Id("Side").Op("=").Lit(registry.HandlerAgent),
+		jen.Id("SideClient").Id("Side").Op("=").Lit(registry.HandlerClient),
+		jen.Id("SideBoth").Id("Side").Op("=").Lit(registry.HandlerBoth),
+	)
+	f.Comment("Method is one row of the method table.")
+	f.Type().Id("Method").Struct(
+		jen.Comment("Name is the JSON-RPC method name."),
+		jen.Id("Name").String(),
+		jen.Id("Kind").Id("Kind"),
+		jen.Comment("Handler is the side that handles the method."),
+		jen.Id("Handler").Id("Side"),
+		jen.Comment("ParamsSchema and ResultSchema are the $ids of the schemas of the params and, for requests, of the result."),
+		jen.Id("ParamsSchema").String(),
+		jen.Id("ResultSchema").String(),
+		jen.Comment("Capability, when set, is a JSON pointer into the initialize params (methods the client handles) or result (methods the agent handles) that must be set before the method may be used."),
+		jen.Id("Capability").String(),
+	)
+	f.Comment("Params returns the codec of the method's params type.")
+	f.Func().Params(jen.Id("m").Id("Method")).Id("Params").Params().Params(jen.Qual(wire, "Codec"), jen.Bool()).Block(
+		jen.Return(jen.Id("lookupCodec").Call(jen.Id("m").Dot("ParamsSchema"))),
+	)
+	f.Comment("Result returns the codec of the method's result type; notifications have none.")
+	f.Func().Params(jen.Id("m").Id("Method")).Id("Result").Params().Params(jen.Qual(wire, "Codec"), jen.Bool()).Block(
+		jen.If(jen.Id("m").Dot("ResultSchema").Op("==").Lit("")).Block(jen.Return(jen.Qual(wire, "Codec").Values(), jen.False())),
+		jen.Return(jen.Id("lookupCodec").Call(jen.Id("m").Dot("ResultSchema"))),
+	)
+}
+
+// writeLookup writes lookupCodec: the codec of a schema of the table, from
+// the package generated from the version that holds it (a version that
+// extends another refers to the other's files for what it leaves as is).
+func writeLookup(f *jen.File, reg *registry.Registry, v *registry.Version) error {
+	seen := map[*registry.Version]bool{}
+	var vs []*registry.Version
+	for _, m := range v.ACP.Methods {
+		for _, ref := range []string{m.Params, m.Result} {
+			if ref == "" {
+				continue
+			}
+			w := reg.ForID(v.SchemaID(ref))
+			if w == nil {
+				return fmt.Errorf("%s: no registry version holds %s", v, v.SchemaID(ref))
+			}
+			if !seen[w] {
+				seen[w] = true
+				vs = append(vs, w)
+			}
+		}
+	}
+	var cases []jen.Code
+	for _, w := range vs {
+		call := jen.Id("Lookup").Call(jen.Id("id"))
+		if w != v {
+			call = jen.Qual(w.Package, "Lookup").Call(jen.Id("id"))
+		}
+		cases = append(cases, jen.Case(jen.Qual("strings", "HasPrefix").Call(jen.Id("id"), jen.Lit(w.IDPrefix()))).Block(jen.Return(call)))
+	}
+	f.Comment("lookupCodec returns the codec of a schema of the method table, from the package generated from the version that holds it.")
+	f.Func().Id("lookupCodec").Params(jen.Id("id").String()).Params(jen.Qual("github.com/agentproto/agentproto/pkg/wire", "Codec"), jen.Bool()).Block(
+		jen.Switch().Block(cases...),
+		jen.Return(jen.Qual("github.com/agentproto/agentproto/pkg/wire", "Codec").Values(), jen.False()),
+	)
+	return nil
 }

@@ -1,4 +1,4 @@
 package acp
 
 //go:generate go run ../../cmd/protogen -pkg acp -o acp_gen.go ../../schema/acp/v1
-//go:generate go run ../../internal/tablegen -pkg acp -o methods_gen.go ../../schema/acp/v1/dispatch.json
+//go:generate go run ../../internal/tablegen -pkg acp -version v1 -o methods_gen.go
