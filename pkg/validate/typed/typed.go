@@ -18,6 +18,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/acp"
 	"github.com/agentproto/agentproto/pkg/acp/unstable"
 	acpv2 "github.com/agentproto/agentproto/pkg/acp/v2"
+	acpv2unstable "github.com/agentproto/agentproto/pkg/acp/v2/unstable"
 	"github.com/agentproto/agentproto/pkg/acp/vtcode"
 	"github.com/agentproto/agentproto/pkg/arcan"
 	"github.com/agentproto/agentproto/pkg/arcp"
@@ -43,6 +44,8 @@ func Lookup(id string) (wire.Codec, bool) {
 		return unstable.Lookup(id)
 	case strings.HasPrefix(rest, "acp/v2/"):
 		return acpv2.Lookup(id)
+	case strings.HasPrefix(rest, "acp/v2-unstable/"):
+		return acpv2unstable.Lookup(id)
 	case strings.HasPrefix(rest, "acp/vtcode/"):
 		return vtcode.Lookup(id)
 	case strings.HasPrefix(rest, "arcp/v1.1/"):
