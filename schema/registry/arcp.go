@@ -22,10 +22,17 @@ type ARCPTable struct {
 	Messages        []*ARCPMessage  `json:"messages"`
 	Events          []*ARCPEvent    `json:"events"`
 	FieldFeatures   []*FieldFeature `json:"field_features"`
+	// Rules are the protocol's sequencing rules: the ones a trace can show
+	// and no single message's schema can, each with the interpreter check
+	// that applies it (or why none does).
+	Rules []*ARCPRule `json:"rules"`
 
 	// Deviations are the known SDKs' departures from this version, from
 	// deviations.json beside the dispatch table.
 	Deviations []*Deviation `json:"-"`
+	// Signals are format traits that point at an SDK without departing
+	// from the protocol (id shapes, key spellings), from deviations.json.
+	Signals []*Signal `json:"-"`
 
 	vendorKind *regexp.Regexp
 }
@@ -48,6 +55,110 @@ type ARCPMessage struct {
 	Handshake bool `json:"handshake"`
 	// SupersededBy names the type that replaces this one.
 	SupersededBy string `json:"superseded_by"`
+
+	// Effect is what the message does to the state the rules follow:
+	// "hello" (opens or resumes a session on a connection), "welcome"
+	// (announces the session), "resume", "submit", "refuse" (answers a
+	// submit without a job), "accept", "subscribe" (attaches to a job) or
+	// "list" (names existing jobs); "" for none.
+	Effect string `json:"effect"`
+	// Job is where the effect finds the job ids ("*" allowed).
+	Job string `json:"job"`
+	// Session is where a welcome names the session.
+	Session string `json:"session"`
+	// Features is where a hello or welcome lists its feature flags.
+	Features string `json:"features"`
+	// ResumeSession and ResumeSeq are where a resume names the session
+	// and the last event_seq the client processed; ResumeFlat is a member
+	// whose presence marks a resume that names no session.
+	ResumeSession string `json:"resume_session"`
+	ResumeSeq     string `json:"resume_seq"`
+	ResumeFlat    string `json:"resume_flat"`
+}
+
+// ARCPRule is one sequencing rule of the protocol. Check names the
+// interpreter that applies it; the other members are its parameters, as
+// schema/arcp/README.md describes them. A rule without Check is documented
+// but not checked, and Unchecked says why.
+type ARCPRule struct {
+	ID        string `json:"id"`
+	Section   string `json:"section"`
+	Keyword   string `json:"keyword"`
+	Text      string `json:"text"`
+	Check     string `json:"check"`
+	Unchecked string `json:"unchecked"`
+	// Finding selects one of the check's findings ("gap", "order", …).
+	Finding string `json:"finding"`
+	// Scope "started" applies the rule only in a session whose start is
+	// in the trace.
+	Scope string `json:"scope"`
+	// Types and Type are the message types the rule looks at; Kind
+	// narrows a job.event rule to one event kind.
+	Types []string `json:"types"`
+	Type  string   `json:"type"`
+	Kind  string   `json:"kind"`
+	// Job points at the job a message is about.
+	Job string `json:"job"`
+	// OpenedBy lists the effects that make a job known to the session.
+	OpenedBy []string `json:"opened_by"`
+	// Left, Op and Right compare two numbers of one message.
+	Left  string `json:"left"`
+	Op    string `json:"op"`
+	Right string `json:"right"`
+	// Result, Index and More locate a streamed result's id, chunk index
+	// and continuation flag; Inline lists where an inline result sits.
+	Result string   `json:"result"`
+	Index  string   `json:"index"`
+	More   string   `json:"more"`
+	Inline []string `json:"inline"`
+	// Key is the member of an answer that names its request; Request is
+	// the request's type and RequestKey the member the key echoes.
+	Key        string `json:"key"`
+	Request    string `json:"request"`
+	RequestKey string `json:"request_key"`
+	// Value is bounded by Bound ("sequence": the highest event_seq sent).
+	Value string `json:"value"`
+	Bound string `json:"bound"`
+}
+
+// AppliesTo reports whether the rule looks at messages of type typ.
+func (r *ARCPRule) AppliesTo(typ string) bool {
+	if r.Type == typ {
+		return true
+	}
+	for _, t := range r.Types {
+		if t == typ {
+			return true
+		}
+	}
+	return false
+}
+
+// Signal is a format trait of an SDK: a value at Pointer (in messages of
+// Types, or any) that matches Matches (or is present, when Matches is
+// empty). It names the SDK without being a deviation.
+type Signal struct {
+	ID      string     `json:"id"`
+	SDK     string     `json:"sdk"`
+	Label   string     `json:"label"`
+	Types   []string   `json:"types"`
+	Pointer StringList `json:"pointer"`
+	Matches string     `json:"matches"`
+
+	re *regexp.Regexp
+}
+
+// SDKs returns the dialect names of the SDKs the signal points at, the
+// most typical first.
+func (s *Signal) SDKs() []string { return slugs(s.SDK) }
+
+// Match reports whether a string value shows the signal.
+func (s *Signal) Match(v any) bool {
+	if s.re == nil {
+		return true
+	}
+	str, ok := v.(string)
+	return ok && s.re.MatchString(str)
 }
 
 // ARCPEvent is one reserved job event kind.
@@ -86,6 +197,12 @@ type Deviation struct {
 	Canonical    string          `json:"canonical"`
 	Detect       DeviationDetect `json:"detect"`
 	Note         string          `json:"note"`
+	// Label names the deviation in the evidence of a detected dialect
+	// ("bare agent entries").
+	Label string `json:"label"`
+	// NotTerminal marks a deviation whose message, although of a
+	// terminal type, does not end its job (an error answering a request).
+	NotTerminal bool `json:"not_terminal"`
 }
 
 // DeviationDetect says how a deviation shows in a message.
@@ -93,6 +210,8 @@ type DeviationDetect struct {
 	Present StringList     `json:"present"`
 	Absent  StringList     `json:"absent"`
 	Equals  map[string]any `json:"equals"`
+	// OneOf maps pointers to the values one of which must be found there.
+	OneOf map[string][]any `json:"one_of"`
 	// State names a state rule whose finding the deviation explains
 	// instead (e.g. a terminal message for a job never accepted).
 	State string `json:"state"`
@@ -103,9 +222,11 @@ type DeviationDetect struct {
 
 // SDKs returns the dialect names of the SDKs that make the deviation
 // ("Go SDK, Java SDK" → go-sdk, java-sdk).
-func (d *Deviation) SDKs() []string {
+func (d *Deviation) SDKs() []string { return slugs(d.SDK) }
+
+func slugs(list string) []string {
 	var out []string
-	for _, s := range strings.Split(d.SDK, ",") {
+	for _, s := range strings.Split(list, ",") {
 		if n := Slug(s); n != "" {
 			out = append(out, n)
 		}
@@ -143,20 +264,26 @@ func (l *StringList) UnmarshalJSON(b []byte) error {
 const DialectCanonical = "canonical"
 
 // Dialects returns the SDK dialect names read with this table: canonical
-// and every SDK a deviation names, in table order.
+// and every SDK a deviation or a signal names, in table order.
 func (t *ARCPTable) Dialects() []string {
-	if len(t.Deviations) == 0 {
+	if len(t.Deviations) == 0 && len(t.Signals) == 0 {
 		return nil
 	}
 	out := []string{DialectCanonical}
 	seen := map[string]bool{DialectCanonical: true}
-	for _, d := range t.Deviations {
-		for _, s := range d.SDKs() {
+	add := func(list []string) {
+		for _, s := range list {
 			if !seen[s] {
 				seen[s] = true
 				out = append(out, s)
 			}
 		}
+	}
+	for _, d := range t.Deviations {
+		add(d.SDKs())
+	}
+	for _, s := range t.Signals {
+		add(s.SDKs())
 	}
 	return out
 }
@@ -213,6 +340,11 @@ func loadARCP(fsys fs.FS, v *Version, b []byte) (*ARCPTable, error) {
 			return nil, fmt.Errorf("dispatch.json: %w", err)
 		}
 	}
+	for i, r := range t.Rules {
+		if r.ID == "" || r.Section == "" || (r.Check == "") == (r.Unchecked == "") {
+			return nil, fmt.Errorf("dispatch.json: rules[%d] needs id, section and either check or unchecked", i)
+		}
+	}
 	for _, ff := range t.FieldFeatures {
 		if ff.Matches != "" {
 			if ff.re, err = regexp.Compile(ff.Matches); err != nil {
@@ -229,6 +361,7 @@ func loadARCP(fsys fs.FS, v *Version, b []byte) (*ARCPTable, error) {
 	}
 	var doc struct {
 		Deviations []*Deviation `json:"deviations"`
+		Signals    []*Signal    `json:"signals"`
 	}
 	if err := strictUnmarshal(db, &doc); err != nil {
 		return nil, fmt.Errorf("deviations.json: %w", err)
@@ -238,6 +371,16 @@ func loadARCP(fsys fs.FS, v *Version, b []byte) (*ARCPTable, error) {
 			return nil, fmt.Errorf("deviations.json: deviations[%d] needs id, sdk and message_types", i)
 		}
 	}
-	t.Deviations = doc.Deviations
+	for i, s := range doc.Signals {
+		if s.ID == "" || len(s.SDKs()) == 0 || len(s.Pointer) == 0 {
+			return nil, fmt.Errorf("deviations.json: signals[%d] needs id, sdk and pointer", i)
+		}
+		if s.Matches != "" {
+			if s.re, err = regexp.Compile(s.Matches); err != nil {
+				return nil, fmt.Errorf("deviations.json: signal %s: %w", s.ID, err)
+			}
+		}
+	}
+	t.Deviations, t.Signals = doc.Deviations, doc.Signals
 	return t, nil
 }

@@ -55,6 +55,7 @@ type set struct {
 	events   map[string]*protocol.Schema
 	types    []string // known message types, sorted
 	kinds    []string // known event kinds, sorted
+	rules    ruleSet  // the table's checked rules, by check
 }
 
 func (r *Rules) set(v *registry.Version) (*set, error) {
@@ -82,38 +83,39 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	}
 	sort.Strings(s.types)
 	sort.Strings(s.kinds)
+	if err := s.compileRules(); err != nil {
+		return nil, fmt.Errorf("%s: %w", v, err)
+	}
 	r.compiled[v.Name] = s
 	return s, nil
 }
 
 // Start reads a trace as the forced dialect, or detects it from the first
 // messages: a dialect version whose own message types appear (the Rust
-// SDK's), else the SDK that every deviation seen names, else canonical.
+// SDK's), else the SDK that the deviations and format signals point at
+// most specifically (detectSDK), else canonical.
 func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.Handler, error) {
 	forced := opts.Dialect
 	canon := r.reg.Default("arcp")
 	if canon == nil {
 		return nil, fmt.Errorf("no ARCP version in the registry")
 	}
-	st := &state{
-		sessions: protocol.NewRecent[bool](maxSessions),
-		lastSeq:  protocol.NewRecent[int64](maxSessions),
-		jobs:     protocol.NewRecent[*job](maxJobs),
-		listJobs: protocol.NewRecent[bool](maxSessions),
-	}
+	st := newState()
 	v := canon
 	st.dial = registry.DialectCanonical
 	switch {
 	case forced == "":
-		v, st.dial = r.detect(first, canon)
+		v, st.dial, st.note = r.detect(first, canon)
 	case r.reg.Lookup("arcp", forced) != nil:
 		v = r.reg.Lookup("arcp", forced)
 		st.dial = forced
 		if v == canon {
 			st.dial = registry.DialectCanonical
 		}
+		st.note = forced + ": forced with --dialect"
 	default:
 		st.dial = forced // an SDK dialect read with the default version
+		st.note = forced + ": forced with --dialect"
 	}
 	var err error
 	if st.set, err = r.set(v); err != nil {
@@ -122,7 +124,7 @@ func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.
 	return st, nil
 }
 
-func (r *Rules) detect(msgs []*protocol.Message, canon *registry.Version) (*registry.Version, string) {
+func (r *Rules) detect(msgs []*protocol.Message, canon *registry.Version) (*registry.Version, string, string) {
 	for _, v := range r.reg.Versions("arcp") {
 		if !v.Dialect {
 			continue
@@ -133,90 +135,19 @@ func (r *Rules) detect(msgs []*protocol.Message, canon *registry.Version) (*regi
 			}
 			typ, _ := m.Obj["type"].(string)
 			if v.ARCP.Message(typ) != nil && canon.ARCP.Message(typ) == nil {
-				return v, v.Name
+				return v, v.Name, fmt.Sprintf("%s: message type %s, line %d", v.Name, protocol.Quote(typ), m.Line)
 			}
 		}
 	}
-	var common map[string]bool
-	for _, m := range msgs {
-		if m.Obj == nil {
-			continue
-		}
-		for _, d := range canon.ARCP.Deviations {
-			if d.Detect.State != "" || !matches(d, m.Obj) {
-				continue
-			}
-			sdks := map[string]bool{}
-			for _, sdk := range d.SDKs() {
-				sdks[sdk] = true
-			}
-			if common == nil {
-				common = sdks
-				continue
-			}
-			for k := range common {
-				if !sdks[k] {
-					delete(common, k)
-				}
-			}
-		}
-	}
-	if len(common) == 0 {
-		return canon, registry.DialectCanonical
-	}
-	if common["go-sdk"] {
-		return canon, "go-sdk"
-	}
-	names := make([]string, 0, len(common))
-	for k := range common {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	return canon, names[0]
+	name, note := detectSDK(canon.ARCP, msgs)
+	return canon, name, note
 }
-
-// state follows one ARCP trace: one or more sessions, possibly cut at a
-// resume.
-type state struct {
-	set  *set
-	dial string
-
-	sawHello    bool                    // a fresh session.hello (no resume): the trace holds the session's start
-	welcomed    bool                    // a session.welcome has been seen
-	sessions    *protocol.Recent[bool]  // session ids announced by welcome or resume
-	features    map[string]bool         // negotiated features; nil until a welcome lists them
-	offered     map[string]bool         // features the last hello offered
-	lastSeq     *protocol.Recent[int64] // last event_seq by session (and sending side)
-	jobs        *protocol.Recent[*job]  // the last maxJobs jobs
-	listJobs    *protocol.Recent[bool]  // outstanding session.list_jobs envelope ids
-	openSubmits int                     // job.submit messages not yet accepted
-	lossy       bool                    // a line could not be read
-}
-
-type job struct {
-	session            string // the session it was accepted in
-	accepted, terminal bool
-	chunked            bool
-}
-
-// Bounds of the ARCP state (see recent).
-const (
-	maxSessions = 4096
-	maxJobs     = 1 << 16
-)
 
 func (s *state) Dialect() string { return s.dial }
 
-func (s *state) Note() string { return "" }
+func (s *state) Note() string { return s.note }
 
 func (s *state) Finish(int) []finding.Finding { return nil }
-
-// lost: an unreadable line may have carried the next event_seq, an
-// acceptance or a list_jobs request; the rules restart from what follows.
-func (s *state) Lost(*protocol.Message) {
-	s.lastSeq = protocol.NewRecent[int64](maxSessions)
-	s.lossy = true
-}
 
 // matches reports whether the deviation's detection holds for message o.
 func matches(d *registry.Deviation, o map[string]any) bool {
@@ -255,6 +186,19 @@ func matches(d *registry.Deviation, o map[string]any) bool {
 	for ptr, want := range d.Detect.Equals {
 		vals := protocol.Resolve(o, protocol.SplitPointer(ptr))
 		if len(vals) == 0 || !protocol.JSONEqual(vals[0].Value, want) {
+			return false
+		}
+	}
+	for ptr, wants := range d.Detect.OneOf {
+		vals := protocol.Resolve(o, protocol.SplitPointer(ptr))
+		if len(vals) == 0 {
+			return false
+		}
+		hit := false
+		for _, w := range wants {
+			hit = hit || protocol.JSONEqual(vals[0].Value, w)
+		}
+		if !hit {
 			return false
 		}
 	}
@@ -325,10 +269,12 @@ func (s *state) Step(m *protocol.Message) {
 	// Dialect deviations: a warning each, and the schema's complaint at the
 	// same place is left to the warning.
 	var devLocs [][]string
+	notTerminal := false
 	for _, d := range set.t.Deviations {
 		if d.Detect.State != "" || !matches(d, o) {
 			continue
 		}
+		notTerminal = notTerminal || d.NotTerminal
 		ptr := where(d, o)
 		m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, ptr, "%s dialect: %s; canonical ARCP v1.1 has %s. %s", d.SDK, describeDeviation(d), d.Canonical, d.Note)
 		devLocs = append(devLocs, protocol.SplitPointer(ptr))
@@ -348,7 +294,7 @@ func (s *state) Step(m *protocol.Message) {
 		}
 	}
 	m.Checks = append(m.Checks, ck)
-	s.rules(m, typ, kind, o, payload)
+	s.apply(m, typ, kind, o, notTerminal)
 }
 
 // where points at the deviation in o: the first field whose presence gave
@@ -392,244 +338,19 @@ func describeDeviation(d *registry.Deviation) string {
 		}
 		sort.Strings(parts)
 		return "sends " + strings.Join(parts, " and ")
+	case len(d.Detect.OneOf) > 0:
+		var parts []string
+		for k, vs := range d.Detect.OneOf {
+			vals := make([]string, len(vs))
+			for i, v := range vs {
+				vals[i] = protocol.Display(v)
+			}
+			parts = append(parts, fmt.Sprintf("%s as one of %s", k, strings.Join(vals, ", ")))
+		}
+		sort.Strings(parts)
+		return "sends " + strings.Join(parts, " and ")
 	}
 	return fmt.Sprintf("sends %s %s", strings.Join(d.MessageTypes, "/"), d.Pointer)
-}
-
-// state applies the ARCP rules no schema can express.
-func (s *state) rules(m *protocol.Message, typ, kind string, o, payload map[string]any) {
-	set := s.set
-	sid, hasSID := o["session_id"].(string)
-	jobID, _ := o["job_id"].(string)
-	entry := set.t.Message(typ)
-	sequenced, terminal := entry != nil && entry.Sequenced, entry != nil && entry.Terminal
-
-	switch typ {
-	case "session.hello", "session.open":
-		s.offered = featureSet(payload)
-		if res, ok := payload["resume"].(map[string]any); ok {
-			// A resume: the session and its events began before the
-			// trace did (or on an earlier connection).
-			rsid, _ := res["session_id"].(string)
-			if rsid != "" {
-				s.sessions.Put(rsid, true)
-				if seq, ok := protocol.IntValue(res["last_event_seq"]); ok {
-					s.lastSeq.Put(rsid, seq)
-				}
-			}
-		} else if payload != nil && payload["resume_token"] == nil {
-			s.sawHello = true
-		}
-	case "session.resume":
-		if hasSID {
-			s.sessions.Put(sid, true)
-			if seq, ok := protocol.IntValue(payload["last_event_seq"]); ok {
-				s.lastSeq.Put(sid, seq)
-			}
-		}
-	case "session.welcome", "session.accepted":
-		if typ == "session.accepted" {
-			if psid, ok := payload["session_id"].(string); ok {
-				sid, hasSID = psid, true
-			}
-		}
-		if hasSID {
-			s.sessions.Put(sid, true)
-		}
-		s.welcomed = true
-		if wf := featureSet(payload); wf != nil {
-			// Negotiated: what both sides listed, when the hello is in
-			// the trace; else what the welcome says.
-			s.features = wf
-			if s.offered != nil {
-				for f := range wf {
-					if !s.offered[f] {
-						delete(s.features, f)
-					}
-				}
-			}
-		}
-		return
-	}
-
-	// Session ids must be those the runtime announced, and a job's
-	// messages carry the session the job was accepted in.
-	if _, known := s.sessions.Get(sid); hasSID && s.welcomed && !known {
-		m.Add(finding.Error, finding.RuleSessionMismatch, "/session_id", "session_id %q differs from the session the welcome announced (%s): every message of a session carries its id", sid, sortedSet(s.sessions.Keys()))
-	} else if j, _ := s.jobs.Get(jobID); hasSID && jobID != "" && typ != "job.accepted" && j != nil && j.session != "" && j.session != sid {
-		// (A job.accepted places the job: an idempotent retry may
-		// accept the same job again in a new session.)
-		m.Add(finding.Error, finding.RuleSessionMismatch, "/session_id", "job %q belongs to session %q, but this message carries session_id %q", jobID, j.session, sid)
-	}
-
-	// Features used must have been negotiated.
-	if s.features != nil {
-		if entry != nil && entry.Feature != "" && !s.features[entry.Feature] {
-			m.Add(finding.Error, finding.RuleFeatureNotNegotiated, "/type", "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", typ, entry.Feature, featureList(s.features))
-		}
-		if ev := set.t.Event(kind); ev != nil && ev.Feature != "" && !s.features[ev.Feature] {
-			m.Add(finding.Error, finding.RuleFeatureNotNegotiated, "/payload/kind", "%s events need the %q feature, which was not negotiated (hello and welcome share: %s)", kind, ev.Feature, featureList(s.features))
-		}
-		for _, ff := range set.t.FieldFeatures {
-			if ff.Type != typ || s.features[ff.Feature] {
-				continue
-			}
-			for _, f := range protocol.Resolve(o, protocol.SplitPointer(ff.Pointer)) {
-				if ff.HasPattern() {
-					str, ok := f.Value.(string)
-					if !ok || !ff.Match(str) {
-						continue
-					}
-				}
-				m.Add(finding.Error, finding.RuleFeatureNotNegotiated, protocol.Pointer(f.Loc), "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", protocol.Pointer(f.Loc), ff.Feature, featureList(s.features))
-				break
-			}
-		}
-	}
-
-	// event_seq: strictly increasing and gap-free per session.
-	if seq, ok := protocol.IntValue(o["event_seq"]); ok && sequenced {
-		// One sequence per session and sending side (the Rust dialect
-		// numbers the client's messages too).
-		key := sid
-		if entry != nil && entry.Direction == "client" {
-			key += "\x00client"
-		}
-		if last, seen := s.lastSeq.Get(key); seen {
-			switch {
-			case seq <= last:
-				m.Add(finding.Error, finding.RuleSeqOrder, "/event_seq", "event_seq %d after %d: the session's sequence must strictly increase", seq, last)
-				seq = last
-			case seq > last+1:
-				missing := fmt.Sprint(last + 1)
-				if seq > last+2 {
-					missing = fmt.Sprintf("%d to %d", last+1, seq-1)
-				}
-				m.Add(finding.Error, finding.RuleSeqGap, "/event_seq", "event_seq jumps from %d to %d: %s missing; the sequence is gap-free", last, seq, missing)
-			}
-		}
-		s.lastSeq.Put(key, seq)
-	}
-
-	switch typ {
-	case "job.submit", "tool.invoke":
-		s.openSubmits++
-	case "job.accepted":
-		if s.openSubmits > 0 {
-			s.openSubmits--
-		}
-		if id, ok := payload["job_id"].(string); ok && jobID == "" {
-			jobID = id
-		}
-		if jobID != "" {
-			j := s.job(jobID)
-			j.accepted = true
-			if hasSID {
-				j.session = sid
-			}
-		}
-	case "session.list_jobs":
-		if id, ok := o["id"].(string); ok {
-			s.listJobs.Put(id, true)
-		}
-	case "job.subscribed":
-		// A job one subscribes to was accepted, perhaps on another
-		// connection.
-		if id, ok := payload["job_id"].(string); ok {
-			s.job(id).accepted = true
-		}
-	case "session.jobs":
-		// Listed jobs exist: they were accepted before.
-		if list, ok := payload["jobs"].([]any); ok {
-			for _, it := range list {
-				if e, ok := it.(map[string]any); ok {
-					if id, ok := e["job_id"].(string); ok {
-						s.job(id).accepted = true
-					}
-				}
-			}
-		}
-		if rid, ok := payload["request_id"].(string); ok {
-			if _, asked := s.listJobs.Get(rid); asked {
-				s.listJobs.Delete(rid)
-			} else if s.sawHello && !s.lossy {
-				m.Add(finding.Error, finding.RuleListJobsUnanswered, "/payload/request_id", "session.jobs answers request %q, but no outstanding session.list_jobs has that id", rid)
-			}
-		}
-	case "job.event":
-		if kind == "result_chunk" && jobID != "" {
-			s.job(jobID).chunked = true
-		}
-	}
-
-	if terminal && jobID != "" {
-		j, _ := s.jobs.Get(jobID)
-		switch {
-		case j != nil && j.terminal:
-			m.Add(finding.Error, finding.RuleTerminalTwice, "/job_id", "second terminal message for job %q: a job ends with exactly one job.result or job.error", jobID)
-		case (j == nil || !j.accepted) && s.sawHello && !s.lossy:
-			if s.unacceptedDeviation(m, typ) {
-				break
-			}
-			m.Add(finding.Error, finding.RuleTerminalBeforeAccepted, "/job_id", "%s for job %q, which was not accepted: a job.accepted comes before any terminal message", typ, jobID)
-		}
-		j = s.job(jobID)
-		j.terminal = true
-		if typ == "job.result" && j.chunked {
-			if _, ok := payload["result_id"]; !ok && payload != nil {
-				m.Add(finding.Error, finding.RuleResultIDMissing, "/payload", "job.result ends a result streamed in result_chunk events, so it must carry result_id")
-			}
-		}
-	}
-}
-
-// unacceptedDeviation reports a terminal message for a never-accepted job
-// as the known SDK behaviour that answers a refused submit that way.
-func (s *state) unacceptedDeviation(m *protocol.Message, typ string) bool {
-	for _, d := range s.set.t.Deviations {
-		if d.Detect.State != finding.RuleTerminalBeforeAccepted || s.openSubmits == 0 {
-			continue
-		}
-		okType := false
-		for _, t := range d.MessageTypes {
-			okType = okType || t == typ
-		}
-		if !okType {
-			continue
-		}
-		s.openSubmits--
-		m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, d.Pointer, "%s dialect: a refused submit is answered with %s for a job that was never accepted; canonical ARCP v1.1 answers with %s. %s", d.SDK, typ, d.Canonical, d.Note)
-		return true
-	}
-	return false
-}
-
-// featureSet reads payload.capabilities.features, or nil.
-func featureSet(payload map[string]any) map[string]bool {
-	caps, ok := payload["capabilities"].(map[string]any)
-	if !ok {
-		return nil
-	}
-	fl, ok := caps["features"].([]any)
-	if !ok {
-		return nil
-	}
-	out := make(map[string]bool, len(fl))
-	for _, f := range fl {
-		if fs, ok := f.(string); ok {
-			out[fs] = true
-		}
-	}
-	return out
-}
-
-func (s *state) job(id string) *job {
-	j, _ := s.jobs.Get(id)
-	if j == nil {
-		j = &job{}
-		s.jobs.Put(id, j)
-	}
-	return j
 }
 
 // sortedSet quotes and lists a few ids.

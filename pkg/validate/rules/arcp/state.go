@@ -1,0 +1,696 @@
+package arcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+
+	"github.com/agentproto/agentproto/pkg/validate/finding"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
+	"github.com/agentproto/agentproto/schema/registry"
+)
+
+// This file is the one interpreter of an ARCP table's state: the effects
+// of dispatch.json's messages (hello, welcome, resume, submit, refuse,
+// accept, subscribe, list) and its rules, each applied by the check it
+// names. It knows no message type; the tables give them all.
+
+// Checks an ARCP rule may name (registry.ARCPRule.Check).
+const (
+	checkSequence     = "sequence"      // findings "gap", "order"
+	checkSession      = "session"       // session ids the welcome announced
+	checkFeatures     = "features"      // negotiated features
+	checkJobOpen      = "job-open"      // a job message for a job the session knows
+	checkTerminal     = "terminal"      // findings "twice", "after"
+	checkCompare      = "compare"       // two numbers of one message
+	checkChunks       = "chunks"        // findings "gap", "after-last"
+	checkStreamResult = "stream-result" // findings "missing", "unknown", "open", "inline"
+	checkAnswers      = "answers"       // an answer names an outstanding request
+	checkBound        = "bound"         // a value bounded by the sequence sent
+)
+
+var knownChecks = map[string]bool{
+	checkSequence: true, checkSession: true, checkFeatures: true, checkJobOpen: true, checkTerminal: true,
+	checkCompare: true, checkChunks: true, checkStreamResult: true, checkAnswers: true, checkBound: true,
+}
+
+// Effects a message may have (registry.ARCPMessage.Effect).
+const (
+	effHello     = "hello"
+	effWelcome   = "welcome"
+	effResume    = "resume"
+	effSubmit    = "submit"
+	effRefuse    = "refuse"
+	effAccept    = "accept"
+	effSubscribe = "subscribe"
+	effList      = "list"
+)
+
+// ruleSet is a table's checked rules, grouped by check.
+type ruleSet map[string][]*registry.ARCPRule
+
+// find returns the rule of a check with the given finding, or nil.
+func (rs ruleSet) find(check, fnd string) *registry.ARCPRule {
+	for _, r := range rs[check] {
+		if r.Finding == fnd {
+			return r
+		}
+	}
+	return nil
+}
+
+// compileRules groups the table's checked rules and refuses a rule the
+// interpreter cannot apply or whose name findings cannot carry.
+func (s *set) compileRules() error {
+	s.rules = ruleSet{}
+	for _, r := range s.t.Rules {
+		if r.Check == "" {
+			continue
+		}
+		if !knownChecks[r.Check] {
+			return fmt.Errorf("rule %s: unknown check %q", r.ID, r.Check)
+		}
+		if !finding.Known(r.ID) {
+			return fmt.Errorf("rule %s: not a rule name findings may carry (add it to package finding)", r.ID)
+		}
+		s.rules[r.Check] = append(s.rules[r.Check], r)
+	}
+	return nil
+}
+
+// Bounds of the ARCP state (see protocol.Recent).
+const (
+	maxSessions = 4096
+	maxJobs     = 1 << 16
+	maxPending  = 4096 // outstanding requests per session and rule
+	maxStreams  = 64   // streamed results per job
+)
+
+// state follows one ARCP trace: one or more sessions on one or more
+// connections, possibly cut at a resume.
+type state struct {
+	set        *set
+	dial, note string
+
+	sessions    *protocol.Recent[*session]
+	jobs        *protocol.Recent[*job]
+	hello       *hello // the last hello, until a welcome answers it
+	welcomed    bool   // a welcome has been seen
+	openSubmits int    // submits not yet accepted or refused
+	lossy       bool   // a line could not be read
+}
+
+// hello is what a hello asked for.
+type hello struct {
+	offered map[string]bool // its features, nil if it listed none
+	fresh   bool            // not a resume: the session starts in the trace
+}
+
+// session is what the trace showed of one session.
+type session struct {
+	started  bool            // its first welcome answered a fresh hello in the trace
+	features map[string]bool // negotiated; nil until a welcome lists them
+	last     map[bool]int64  // last event_seq by sending side (true: client)
+	high     int64           // highest event_seq seen, across resumes
+	sent     bool            // high is known: the trace holds the session's sequence from a known point
+	pending  map[string]*protocol.Recent[int]
+}
+
+// job is what the trace showed of one job.
+type job struct {
+	sessions    map[string]bool // the sessions that accepted or subscribed to it
+	opened      map[string]bool // the effects that made it known (accept, subscribe, list)
+	terminal    bool
+	termSeq     int64
+	termHasSeq  bool
+	streams     map[string]*stream // by result id
+	acceptedNow bool               // accepted in a session that started in the trace
+}
+
+// stream is one streamed result of a job.
+type stream struct {
+	next   int64 // the chunk index expected next
+	closed bool  // a chunk with more: false was seen
+}
+
+func newState() *state {
+	return &state{
+		sessions: protocol.NewRecent[*session](maxSessions),
+		jobs:     protocol.NewRecent[*job](maxJobs),
+	}
+}
+
+// Lost: an unreadable line may have carried the next event_seq, an
+// acceptance, a request or a chunk; the rules that need them stop, and the
+// sequences restart from what follows.
+func (s *state) Lost(*protocol.Message) {
+	s.lossy = true
+	for _, k := range s.sessions.Keys() {
+		if ss, ok := s.sessions.Get(k); ok {
+			ss.last = map[bool]int64{}
+		}
+	}
+}
+
+func (s *state) session(id string) *session {
+	ss, _ := s.sessions.Get(id)
+	if ss == nil {
+		ss = &session{last: map[bool]int64{}, pending: map[string]*protocol.Recent[int]{}}
+		s.sessions.Put(id, ss)
+	}
+	return ss
+}
+
+func (s *state) job(id string) *job {
+	j, _ := s.jobs.Get(id)
+	if j == nil {
+		j = &job{opened: map[string]bool{}}
+		s.jobs.Put(id, j)
+	}
+	return j
+}
+
+// apply runs the effects and rules of the table on one message.
+func (s *state) apply(m *protocol.Message, typ, kind string, o map[string]any, notTerminal bool) {
+	rs := s.set.rules
+	entry := s.set.t.Message(typ)
+	if entry == nil {
+		return
+	}
+	sid, hasSID := o["session_id"].(string)
+
+	switch entry.Effect {
+	case effHello:
+		h := &hello{fresh: true}
+		if entry.Features != "" {
+			if fl, ok := protocol.Lookup(o, protocol.SplitPointer(entry.Features)).([]any); ok {
+				h.offered = stringSet(fl)
+			}
+		}
+		if entry.ResumeFlat != "" && protocol.Lookup(o, protocol.SplitPointer(entry.ResumeFlat)) != nil {
+			h.fresh = false
+		}
+		if entry.ResumeSession != "" {
+			if rsid, ok := protocol.String(o, entry.ResumeSession); ok {
+				h.fresh = false
+				s.resume(rsid, o, entry.ResumeSeq)
+			}
+		}
+		s.hello = h
+		return
+	case effResume:
+		if rsid, ok := protocol.String(o, entry.ResumeSession); ok {
+			s.resume(rsid, o, entry.ResumeSeq)
+		}
+		return
+	case effWelcome:
+		if wsid, ok := protocol.String(o, entry.Session); ok {
+			ss := s.session(wsid)
+			if s.hello != nil && s.hello.fresh && !ss.sent {
+				ss.started, ss.sent = true, true
+			}
+			if entry.Features != "" {
+				if fl, ok := protocol.Lookup(o, protocol.SplitPointer(entry.Features)).([]any); ok {
+					// Negotiated: what both sides listed, when the
+					// hello is in the trace; else what the welcome says.
+					ss.features = stringSet(fl)
+					if s.hello != nil && s.hello.offered != nil {
+						for f := range ss.features {
+							if !s.hello.offered[f] {
+								delete(ss.features, f)
+							}
+						}
+					}
+				}
+			}
+		}
+		s.welcomed = true
+		s.hello = nil
+		return
+	}
+
+	_, knownSession := s.sessions.Get(sid)
+	var ss *session
+	if hasSID {
+		ss = s.session(sid)
+	}
+	started := ss != nil && ss.started && !s.lossy
+	jobID, _ := o["job_id"].(string)
+
+	// Session ids must be those the runtime announced, and a job's
+	// messages carry the session the job was accepted in.
+	if r := rs.find(checkSession, ""); r != nil && hasSID {
+		if s.welcomed && !knownSession {
+			m.Add(finding.Error, r.ID, "/session_id", "session_id %s differs from every session a welcome announced (%s): every message of a session carries its id", protocol.Quote(sid), sortedSet(s.knownSessions()))
+		} else if j, _ := s.jobs.Get(jobID); jobID != "" && entry.Effect != effAccept && entry.Effect != effSubscribe && j != nil && len(j.sessions) > 0 && !j.sessions[sid] {
+			// (An accept places the job: an idempotent retry may accept
+			// the same job again in a new session; a subscription
+			// attaches it to the subscriber's session.)
+			m.Add(finding.Error, r.ID, "/session_id", "job %s belongs to session %s, which accepted or subscribed to it, but this message carries session_id %s", protocol.Quote(jobID), sortedSet(mapKeys(j.sessions)), protocol.Quote(sid))
+		}
+	}
+
+	if r := rs.find(checkFeatures, ""); r != nil && ss != nil && ss.features != nil {
+		s.features(m, r, ss, entry, typ, kind, o)
+	}
+
+	// event_seq: strictly increasing and gap-free per session and sending
+	// side; a value not above the highest seen is a replay.
+	seq, hasSeq := protocol.IntValue(o["event_seq"])
+	hasSeq = hasSeq && entry.Sequenced
+	replay := false
+	if hasSeq && ss != nil {
+		client := entry.Direction == "client"
+		replay = ss.sent && seq <= ss.high
+		if last, seen := ss.last[client]; seen {
+			switch {
+			case seq <= last:
+				if r := rs.find(checkSequence, "order"); r != nil {
+					m.Add(finding.Error, r.ID, "/event_seq", "event_seq %d after %d: the session's sequence must strictly increase", seq, last)
+				}
+				seq = last
+			case seq > last+1:
+				if r := rs.find(checkSequence, "gap"); r != nil {
+					missing := fmt.Sprint(last + 1)
+					if seq > last+2 {
+						missing = fmt.Sprintf("%d to %d", last+1, seq-1)
+					}
+					m.Add(finding.Error, r.ID, "/event_seq", "event_seq jumps from %d to %d: %s missing; the sequence is gap-free", last, seq, missing)
+				}
+			}
+		}
+		ss.last[client] = seq
+		if !client && (!ss.sent || seq > ss.high) {
+			ss.high, ss.sent = seq, true
+		}
+	}
+
+	// Effects on jobs.
+	switch entry.Effect {
+	case effSubmit:
+		s.openSubmits++
+	case effRefuse:
+		if s.openSubmits > 0 {
+			s.openSubmits--
+		}
+	case effAccept, effSubscribe, effList:
+		if entry.Effect == effAccept && s.openSubmits > 0 {
+			s.openSubmits--
+		}
+		ids := protocol.Strings(o, entry.Job)
+		if len(ids) == 0 && jobID != "" && entry.Effect != effList {
+			ids = []string{jobID}
+		}
+		for _, id := range ids {
+			j := s.job(id)
+			j.opened[entry.Effect] = true
+			if hasSID && entry.Effect != effList && len(j.sessions) < maxStreams {
+				if j.sessions == nil {
+					j.sessions = map[string]bool{}
+				}
+				j.sessions[sid] = true
+			}
+			if entry.Effect == effAccept {
+				j.acceptedNow = j.acceptedNow || started
+			}
+		}
+	}
+
+	// Requests and their answers; values bounded by the sequence.
+	if ss != nil {
+		for _, r := range rs[checkAnswers] {
+			s.answers(m, r, ss, typ, o, started)
+		}
+		for _, r := range rs[checkBound] {
+			if r.Type != typ || !ss.sent || s.lossy {
+				continue
+			}
+			if v, ok := protocol.IntValue(protocol.Lookup(o, protocol.SplitPointer(r.Value))); ok && v > ss.high {
+				m.Add(finding.Error, r.ID, r.Value, "acknowledges event_seq %d, but the highest event_seq sent in the session is %d: a client acknowledges only what it received", v, ss.high)
+			}
+		}
+	}
+	for _, r := range rs[checkCompare] {
+		if r.Type == typ && (r.Kind == "" || r.Kind == kind) {
+			s.compare(m, r, o)
+		}
+	}
+
+	if notTerminal || jobID == "" {
+		return
+	}
+	j, _ := s.jobs.Get(jobID)
+	forgotten := j == nil && s.jobs.Forgotten(jobID)
+
+	// Terminal messages: one per job; a replay (an event_seq not above the
+	// terminal's) is not a second one.
+	if entry.Terminal {
+		if j != nil && j.terminal {
+			if !(hasSeq && j.termHasSeq && seq <= j.termSeq) {
+				if r := rs.find(checkTerminal, "twice"); r != nil {
+					m.Add(finding.Error, r.ID, "/job_id", "second terminal message for job %s: a job ends with exactly one job.result or job.error", protocol.Quote(jobID))
+				}
+			}
+			return
+		}
+	} else if j != nil && j.terminal && hasSeq && !replay && (!j.termHasSeq || seq > j.termSeq) {
+		for _, r := range rs[checkTerminal] {
+			if r.Finding == "after" && r.AppliesTo(typ) {
+				m.Add(finding.Error, r.ID, "/job_id", "%s for job %s after its terminal message (event_seq %d): an ended job sends nothing more", typ, protocol.Quote(jobID), j.termSeq)
+			}
+		}
+	}
+
+	// Job messages need a job the session knows.
+	for _, r := range rs[checkJobOpen] {
+		if !r.AppliesTo(typ) || !started || forgotten || replay {
+			continue
+		}
+		id := jobID
+		if r.Job != "" {
+			id, _ = protocol.String(o, r.Job)
+		}
+		if id == "" {
+			continue
+		}
+		if jj, _ := s.jobs.Get(id); jj != nil && opened(jj, r.OpenedBy) {
+			continue
+		}
+		if s.stateDeviation(m, r.ID, typ) {
+			continue
+		}
+		m.Add(finding.Error, r.ID, "/job_id", "%s for job %s, which this session never accepted, subscribed to or resumed: job messages belong to the session's own jobs", typ, protocol.Quote(id))
+	}
+
+	j = s.job(jobID)
+	if entry.Terminal {
+		s.streamResult(m, j, typ, o, replay)
+		j.terminal = true
+		j.termSeq, j.termHasSeq = seq, hasSeq
+	}
+	for _, r := range rs[checkChunks] {
+		if r.Type == typ && (r.Kind == "" || r.Kind == kind) && !replay {
+			s.chunk(m, r, j, o, started)
+			break
+		}
+	}
+}
+
+// resume restarts a session's sequence at the last event_seq the client
+// processed; the session and its jobs began before (or on another
+// connection).
+func (s *state) resume(sid string, o map[string]any, seqPtr string) {
+	ss := s.session(sid)
+	if seqPtr == "" {
+		return
+	}
+	if seq, ok := protocol.IntValue(protocol.Lookup(o, protocol.SplitPointer(seqPtr))); ok {
+		ss.last[false] = seq
+		if !ss.sent || seq > ss.high {
+			ss.high, ss.sent = seq, true
+		}
+	}
+}
+
+func opened(j *job, by []string) bool {
+	for _, e := range by {
+		if j.opened[e] {
+			return true
+		}
+	}
+	return false
+}
+
+// stateDeviation reports a rule's finding as the known SDK behaviour that
+// explains it, when a deviation names that rule and (if it answers a
+// request type) a submit is outstanding.
+func (s *state) stateDeviation(m *protocol.Message, rule, typ string) bool {
+	for _, d := range s.set.t.Deviations {
+		if d.Detect.State != rule {
+			continue
+		}
+		okType := false
+		for _, t := range d.MessageTypes {
+			okType = okType || t == typ
+		}
+		if !okType || (d.Detect.Answers != "" && s.openSubmits == 0) {
+			continue
+		}
+		if d.Detect.Answers != "" {
+			s.openSubmits--
+		}
+		m.Add(finding.Warning, finding.RuleDeviationPrefix+d.ID, d.Pointer, "%s dialect: %s for a job that was never accepted, where canonical ARCP v1.1 answers with %s. %s", d.SDK, typ, d.Canonical, d.Note)
+		return true
+	}
+	return false
+}
+
+// features checks a message type, event kind or member gated by a feature
+// against the session's negotiated features.
+func (s *state) features(m *protocol.Message, r *registry.ARCPRule, ss *session, entry *registry.ARCPMessage, typ, kind string, o map[string]any) {
+	t := s.set.t
+	if entry.Feature != "" && !ss.features[entry.Feature] {
+		m.Add(finding.Error, r.ID, "/type", "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", typ, entry.Feature, featureList(ss.features))
+	}
+	if ev := t.Event(kind); ev != nil && ev.Feature != "" && !ss.features[ev.Feature] {
+		m.Add(finding.Error, r.ID, "/payload/kind", "%s events need the %q feature, which was not negotiated (hello and welcome share: %s)", kind, ev.Feature, featureList(ss.features))
+	}
+	for _, ff := range t.FieldFeatures {
+		if ff.Type != typ || ss.features[ff.Feature] {
+			continue
+		}
+		for _, f := range protocol.Resolve(o, protocol.SplitPointer(ff.Pointer)) {
+			if ff.HasPattern() {
+				str, ok := f.Value.(string)
+				if !ok || !ff.Match(str) {
+					continue
+				}
+			}
+			m.Add(finding.Error, r.ID, protocol.Pointer(f.Loc), "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", protocol.Pointer(f.Loc), ff.Feature, featureList(ss.features))
+			break
+		}
+	}
+}
+
+// answers follows one request/answer pair of a session: a request of type
+// r.Request is outstanding under its key until an answer of type r.Type
+// names it; an answer that names none is reported in a session whose start
+// is in the trace.
+func (s *state) answers(m *protocol.Message, r *registry.ARCPRule, ss *session, typ string, o map[string]any, started bool) {
+	key := func(ptr string) (string, bool) {
+		if ptr == "" {
+			return "", true
+		}
+		return protocol.String(o, ptr)
+	}
+	p := ss.pending[r.ID]
+	if typ == r.Request {
+		if k, ok := key(r.RequestKey); ok {
+			if p == nil {
+				p = protocol.NewRecent[int](maxPending)
+				ss.pending[r.ID] = p
+			}
+			n, _ := p.Get(k)
+			p.Put(k, n+1)
+		}
+	}
+	if typ != r.Type {
+		return
+	}
+	k, ok := key(r.Key)
+	if !ok {
+		return
+	}
+	if p != nil {
+		if n, _ := p.Get(k); n > 0 {
+			if n == 1 {
+				p.Delete(k)
+			} else {
+				p.Put(k, n-1)
+			}
+			return
+		}
+		if p.Forgotten(k) {
+			return
+		}
+	}
+	if !started {
+		return
+	}
+	ptr := r.Key
+	if ptr == "" {
+		m.Add(finding.Error, r.ID, "/type", "%s answers no %s of this session: it is sent only in reply to one", typ, r.Request)
+		return
+	}
+	m.Add(finding.Error, r.ID, ptr, "%s names %s, but no %s of this session with that %s is waiting for an answer", typ, protocol.Quote(k), r.Request, r.RequestKey)
+}
+
+// compare checks Left Op Right when both numbers are present.
+func (s *state) compare(m *protocol.Message, r *registry.ARCPRule, o map[string]any) {
+	lv := protocol.Lookup(o, protocol.SplitPointer(r.Left))
+	rv := protocol.Lookup(o, protocol.SplitPointer(r.Right))
+	l, okL := number(lv)
+	rr, okR := number(rv)
+	if !okL || !okR {
+		return
+	}
+	c := l.Cmp(rr)
+	ok := true
+	switch r.Op {
+	case "<=":
+		ok = c <= 0
+	case "<":
+		ok = c < 0
+	case ">=":
+		ok = c >= 0
+	case ">":
+		ok = c > 0
+	}
+	if !ok {
+		m.Add(finding.Error, r.ID, r.Left, "%s is %s, but it must be %s %s (%s): %s", r.Left, protocol.Display(lv), r.Op, r.Right, protocol.Display(rv), r.Text)
+	}
+}
+
+// number reads a JSON number exactly; the reader bounds their size.
+func number(v any) (*big.Rat, bool) {
+	n, ok := v.(json.Number)
+	if !ok || len(n) > 128 {
+		return nil, false
+	}
+	return new(big.Rat).SetString(string(n))
+}
+
+// chunk follows one result_chunk: indexes 0, 1, 2… per result id, nothing
+// after the chunk with more: false.
+func (s *state) chunk(m *protocol.Message, r *registry.ARCPRule, j *job, o map[string]any, started bool) {
+	rid, ok := protocol.String(o, r.Result)
+	if !ok {
+		return
+	}
+	idx, ok := protocol.IntValue(protocol.Lookup(o, protocol.SplitPointer(r.Index)))
+	if !ok {
+		return
+	}
+	more, _ := protocol.Lookup(o, protocol.SplitPointer(r.More)).(bool)
+	if j.streams == nil {
+		j.streams = map[string]*stream{}
+	}
+	st := j.streams[rid]
+	gap := s.set.rules.find(checkChunks, "gap")
+	switch {
+	case st == nil:
+		if len(j.streams) >= maxStreams {
+			return
+		}
+		st = &stream{}
+		j.streams[rid] = st
+		// The first chunk seen is 0, unless the trace joined the
+		// stream late (a subscription, a resume, a cut capture).
+		if idx != 0 && gap != nil && started && j.acceptedNow && !s.lossy {
+			m.Add(finding.Error, gap.ID, r.Index, "chunk_seq %d is the first chunk of result %s, which starts at 0: chunks 0 to %d are missing", idx, protocol.Quote(rid), idx-1)
+		}
+	case st.closed:
+		if after := s.set.rules.find(checkChunks, "after-last"); after != nil {
+			m.Add(finding.Error, after.ID, r.Result, "a chunk of result %s after its last chunk (more: false): the result was complete", protocol.Quote(rid))
+		}
+	case idx != st.next && gap != nil && !s.lossy:
+		what := fmt.Sprintf("chunk %d is missing", st.next)
+		if idx > st.next+1 {
+			what = fmt.Sprintf("chunks %d to %d are missing", st.next, idx-1)
+		} else if idx < st.next {
+			what = fmt.Sprintf("chunk %d was already sent", idx)
+		}
+		m.Add(finding.Error, gap.ID, r.Index, "chunk_seq %d of result %s where %d comes next: %s; chunks are numbered 0, 1, 2… in order", idx, protocol.Quote(rid), st.next, what)
+	}
+	st.next = idx + 1
+	if !more {
+		st.closed = true
+	}
+}
+
+// streamResult checks a terminal message of a job that streamed its
+// result: it carries the streamed result's id, the stream is complete, and
+// no inline result is mixed in.
+func (s *state) streamResult(m *protocol.Message, j *job, typ string, o map[string]any, replay bool) {
+	if len(j.streams) == 0 || replay {
+		return
+	}
+	var rs []*registry.ARCPRule
+	for _, r := range s.set.rules[checkStreamResult] {
+		if r.Type == typ {
+			rs = append(rs, r)
+		}
+	}
+	get := func(f string) *registry.ARCPRule {
+		for _, r := range rs {
+			if r.Finding == f {
+				return r
+			}
+		}
+		return nil
+	}
+	if r := get("inline"); r != nil {
+		for _, p := range r.Inline {
+			if protocol.Lookup(o, protocol.SplitPointer(p)) != nil {
+				m.Add(finding.Error, r.ID, p, "an inline result after result_chunk events: a job streams its result or sends it inline, never both")
+				return
+			}
+		}
+	}
+	var ptr string
+	for _, r := range rs {
+		ptr = r.Result
+	}
+	if ptr == "" {
+		return
+	}
+	rid, has := protocol.String(o, ptr)
+	if !has {
+		if r := get("missing"); r != nil {
+			m.Add(finding.Error, r.ID, parent(ptr), "%s ends a result streamed in result_chunk events, so it must carry %s", typ, ptr)
+		}
+		return
+	}
+	st := j.streams[rid]
+	if st == nil {
+		if r := get("unknown"); r != nil && len(j.streams) < maxStreams {
+			m.Add(finding.Error, r.ID, ptr, "result_id %s is not the id of this job's result_chunk events (%s): it must reference the streamed result", protocol.Quote(rid), sortedSet(streamIDs(j)))
+		}
+		return
+	}
+	if r := get("open"); r != nil && !st.closed && !s.lossy {
+		m.Add(finding.Error, r.ID, ptr, "result %s is referenced before its last chunk (more: false) was sent: chunk %d was the last, and more chunks were announced", protocol.Quote(rid), st.next-1)
+	}
+}
+
+func streamIDs(j *job) []string { return mapKeys(j.streams) }
+
+func mapKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// parent is the pointer to the object holding ptr's member.
+func parent(ptr string) string {
+	toks := protocol.SplitPointer(ptr)
+	if len(toks) == 0 {
+		return ""
+	}
+	return protocol.Pointer(toks[:len(toks)-1])
+}
+
+func (s *state) knownSessions() []string { return s.sessions.Keys() }
+
+// stringSet turns a list of strings into a set.
+func stringSet(l []any) map[string]bool {
+	out := make(map[string]bool, len(l))
+	for _, f := range l {
+		if fs, ok := f.(string); ok {
+			out[fs] = true
+		}
+	}
+	return out
+}
