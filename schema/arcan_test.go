@@ -479,6 +479,10 @@ func (e arcanExpectation) String() string { return fmt.Sprintf("%d %s %s", e.lin
 
 var arcanExpectRules = map[string]bool{
 	"schema": true, "run-not-started": true, "event-after-finish": true, "iteration-order": true, "unknown-call-id": true,
+	// json: a line Arcan's reader cannot parse (nested past serde_json's
+	// recursion limit); no schema says so, and the validator's golden
+	// tests check it.
+	"json": true,
 }
 
 func arcanReadExpect(t testing.TB, p string) []arcanExpectation {
@@ -526,6 +530,9 @@ func TestArcanInvalidFixtures(t *testing.T) {
 			for _, e := range exp {
 				if !slices.ContainsFunc(lines, func(l arcanLine) bool { return l.no == e.line }) {
 					t.Errorf("expectation %q names no line of the trace", e)
+				}
+				if e.rule == "json" {
+					continue
 				}
 				if e.rule == "schema" {
 					schemaAt[e.line] = e.pointer

@@ -315,3 +315,45 @@ func decode(t *testing.T, line []byte) map[string]any {
 	}
 	return m
 }
+
+// TestSerdeDepth: serde_json reads 127 levels of arrays and objects and
+// rejects the 128th ("recursion limit exceeded"), counting the event
+// itself, and one more level in a store record.
+func TestSerdeDepth(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	event := func(n int) string {
+		return `{"part_type":"tool_call_requested","run_id":"r","session_id":"s","iteration":1,"call":{"call_id":"c","tool_name":"t","input":` + nest(n) + `}}`
+	}
+	record := func(n int) string {
+		return `{"id":"i","session_id":"s","parent_id":null,"timestamp":"2026-04-14T09:30:00Z","event":` + event(n) + `}`
+	}
+	start := `{"part_type":"run_started","run_id":"r","session_id":"s","provider":"p","max_iterations":2}`
+	storeStart := `{"id":"h","session_id":"s","parent_id":null,"timestamp":"2026-04-14T09:30:00Z","event":` + start + `}`
+	for name, e := range engines(t) {
+		for _, c := range []struct {
+			first, line string
+			want        string // pointer of the json error, or "none"
+		}{
+			{start, event(125), "none"},
+			{start, event(126), "/call/input" + strings.Repeat("/0", 125)},
+			{storeStart, record(124), "none"},
+			{storeStart, record(125), "/event/call/input" + strings.Repeat("/0", 124)},
+		} {
+			got := check(t, e, "deep.jsonl", []byte(c.first+"\n"+c.line+"\n"))
+			var ptrs []string
+			for _, f := range got {
+				if f.Line != 2 || f.Rule != validate.RuleJSON || f.Severity != validate.Error {
+					t.Errorf("%s: unexpected %s", name, f)
+					continue
+				}
+				ptrs = append(ptrs, f.Pointer)
+			}
+			switch {
+			case c.want == "none" && len(ptrs) > 0:
+				t.Errorf("%s: %d levels: findings at %v, want none", name, strings.Count(c.line, "["), ptrs)
+			case c.want != "none" && (len(ptrs) != 1 || ptrs[0] != c.want):
+				t.Errorf("%s: %d levels: findings at %v, want one at %s", name, strings.Count(c.line, "["), ptrs, c.want)
+			}
+		}
+	}
+}
