@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
 	"github.com/agentproto/agentproto/pkg/trace"
@@ -313,6 +314,7 @@ func (r *fileRun) protocol() string {
 
 func (r *fileRun) emit(f Finding) {
 	f.File = r.name
+	f.Pointer = cutPointer(f.Pointer)
 	if f.Protocol == "" {
 		f.Protocol = r.protocol()
 	}
@@ -553,6 +555,29 @@ func (it *item) nearMisses(sch *protocol.Schema, ck protocol.Check) {
 	}
 }
 
+// maxToken is the longest pointer token a finding repeats: input keys can
+// be megabytes long.
+const maxToken = protocol.MaxEcho
+
+// cutPointer shortens the over-long tokens of a pointer to maxToken bytes
+// with "...": the place stays readable, the output stays small.
+func cutPointer(p string) string {
+	if len(p) <= 4*maxToken {
+		return p
+	}
+	toks := strings.Split(p, "/")
+	for i, t := range toks {
+		if len(t) > maxToken {
+			n := maxToken - 3
+			for n > 0 && !utf8.RuneStart(t[n]) {
+				n--
+			}
+			toks[i] = t[:n] + "..."
+		}
+	}
+	return strings.Join(toks, "/")
+}
+
 // samePointers reports whether two lists of findings point at the same
 // places.
 func samePointers(a, b []Finding) bool {
@@ -583,6 +608,9 @@ func parseFinding(line int, err error) *Finding {
 	if errors.As(err, &pe) {
 		ptr = pe.Pointer
 		msg = fmt.Sprintf("not valid JSON: %s (byte %d of the line)", pe.Msg, pe.Offset+1)
+		if pe.Kind == jsonscan.NumberTooLong {
+			msg = fmt.Sprintf("%s (byte %d of the line): valid JSON, but no protocol number needs more than %d digits or an exponent beyond ±%d, so the line is not checked further", pe.Msg, pe.Offset+1, jsonscan.MaxNumberDigits, jsonscan.MaxNumberExponent)
+		}
 	}
 	return &Finding{Line: line, Severity: Error, Rule: RuleJSON, Pointer: ptr, Message: msg}
 }
