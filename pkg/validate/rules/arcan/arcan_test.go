@@ -169,17 +169,40 @@ func TestIntegerLiterals(t *testing.T) {
 	}
 }
 
-// TestValidFixturesNoFindings: what Arcan writes gets no finding at all.
-func TestValidFixturesNoFindings(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(fixtures, "valid", "*"))
-	e := engines(t)["general"]
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+// TestFixtureFindings: every Arcan fixture gives exactly the findings its
+// .expect file lists (line, rule, pointer), and one without an .expect file
+// (what Arcan writes, in valid/) gives none, on both paths.
+func TestFixtureFindings(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"valid", "accepted", "invalid"} {
+		for _, pat := range []string{"*.jsonl", "*.sse"} {
+			m, _ := filepath.Glob(filepath.Join(fixtures, dir, pat))
+			files = append(files, m...)
 		}
-		for _, fd := range check(t, e, f, data) {
-			t.Errorf("%s: %s", filepath.Base(f), fd)
+	}
+	if len(files) < 30 {
+		t.Fatalf("only %d fixtures", len(files))
+	}
+	for name, e := range engines(t) {
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			exp := strings.TrimSuffix(f, filepath.Ext(f)) + ".expect"
+			if _, err := os.Stat(exp); err == nil {
+				for _, k := range readExpect(t, exp) {
+					want = append(want, k.String())
+				}
+			} else if !strings.Contains(f, string(filepath.Separator)+"valid"+string(filepath.Separator)) {
+				t.Errorf("%s has no .expect file", f)
+			}
+			sort.Strings(want)
+			got := sortedKeys(check(t, e, f, data))
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s %s: findings\n%s\nwant\n%s", name, f, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
 		}
 	}
 }
