@@ -67,17 +67,6 @@ const (
 	RulePongUnanswered         = finding.RulePongUnanswered
 	RuleClosedUnanswered       = finding.RuleClosedUnanswered
 	RuleAckAhead               = finding.RuleAckAhead
-	RuleJobUnknown             = finding.RuleJobUnknown
-	RuleAfterTerminal          = finding.RuleAfterTerminal
-	RuleProgressOverTotal      = finding.RuleProgressOverTotal
-	RuleChunkSeqGap            = finding.RuleChunkSeqGap
-	RuleChunkAfterLast         = finding.RuleChunkAfterLast
-	RuleResultIDUnknown        = finding.RuleResultIDUnknown
-	RuleResultStreamOpen       = finding.RuleResultStreamOpen
-	RuleResultInlineMixed      = finding.RuleResultInlineMixed
-	RulePongUnanswered         = finding.RulePongUnanswered
-	RuleClosedUnanswered       = finding.RuleClosedUnanswered
-	RuleAckAhead               = finding.RuleAckAhead
 
 	RuleRunNotStarted    = finding.RuleRunNotStarted
 	RuleEventAfterFinish = finding.RuleEventAfterFinish

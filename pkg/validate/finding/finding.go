@@ -77,17 +77,6 @@ const (
 	RulePongUnanswered         = "pong-unanswered"
 	RuleClosedUnanswered       = "closed-unanswered"
 	RuleAckAhead               = "ack-ahead"
-	RuleJobUnknown             = "job-unknown"
-	RuleAfterTerminal          = "after-terminal"
-	RuleProgressOverTotal      = "progress-over-total"
-	RuleChunkSeqGap            = "chunk-seq-gap"
-	RuleChunkAfterLast         = "chunk-after-last"
-	RuleResultIDUnknown        = "result-id-unknown"
-	RuleResultStreamOpen       = "result-stream-open"
-	RuleResultInlineMixed      = "result-inline-mixed"
-	RulePongUnanswered         = "pong-unanswered"
-	RuleClosedUnanswered       = "closed-unanswered"
-	RuleAckAhead               = "ack-ahead"
 
 	// Arcan state.
 	RuleRunNotStarted    = "run-not-started"
@@ -109,9 +98,6 @@ func Rules() []string {
 		RulePartialCapture, RuleStateWindow, RuleNearMiss,
 		RuleSeqGap, RuleSeqOrder, RuleSessionMismatch, RuleTerminalTwice, RuleTerminalBeforeAccepted,
 		RuleListJobsUnanswered, RuleFeatureNotNegotiated, RuleResultIDMissing,
-		RuleJobUnknown, RuleAfterTerminal, RuleProgressOverTotal, RuleChunkSeqGap, RuleChunkAfterLast,
-		RuleResultIDUnknown, RuleResultStreamOpen, RuleResultInlineMixed, RulePongUnanswered,
-		RuleClosedUnanswered, RuleAckAhead,
 		RuleJobUnknown, RuleAfterTerminal, RuleProgressOverTotal, RuleChunkSeqGap, RuleChunkAfterLast,
 		RuleResultIDUnknown, RuleResultStreamOpen, RuleResultInlineMixed, RulePongUnanswered,
 		RuleClosedUnanswered, RuleAckAhead,
