@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"sync"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
@@ -21,18 +23,19 @@ const (
 	missDepth    = 24   // nesting followed
 	missNodes    = 4096 // objects and arrays visited per value
 	missElements = 256  // elements visited per array
-	missBranches = 8    // untagged union alternatives tried by validation
 )
 
 // NearMisses walks a value that the schema accepts and returns the members
 // of its objects that the schema does not define but that are near misses
 // of members it does. Objects whose schema lists no members, or takes any
-// member by a schema (maps such as _meta), are not judged.
+// member by a schema (maps such as _meta), are not judged. Union
+// alternatives are chosen by their const tags, else by their required
+// members: no validation runs.
 func (s *Schema) NearMisses(v any) []Miss {
-	if s == nil {
+	if s == nil || s.shapes == nil {
 		return nil
 	}
-	w := &missWalk{budget: missNodes}
+	w := &missWalk{budget: missNodes, shapes: s.shapes}
 	w.walk([]*jsonschema.Schema{s.s}, v, nil, 0)
 	return w.out
 }
@@ -40,6 +43,7 @@ func (s *Schema) NearMisses(v any) []Miss {
 type missWalk struct {
 	out    []Miss
 	budget int
+	shapes *shapes
 }
 
 func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth int) {
@@ -49,36 +53,43 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 	switch v := v.(type) {
 	case map[string]any:
 		w.budget--
-		sh := shape{props: map[string][]*jsonschema.Schema{}}
+		var flats []*flat
 		for _, sch := range schemas {
-			sh.add(sch, v, 0)
+			flats = w.shapes.resolve(sch, v, 0, flats)
 		}
-		if len(sh.props) > 0 && !sh.anyMember {
-			names := make([]string, 0, len(sh.props))
-			for k := range sh.props {
-				names = append(names, k)
+		judged := false
+		for _, f := range flats {
+			if f.anyMember {
+				judged = false
+				break
 			}
-			for k := range v {
-				if _, known := sh.props[k]; known || len(k) == 0 || k[0] == '_' || sh.patterned(k) {
-					continue
-				}
-				if want := suggest.Misspelt(k, names); want != "" {
-					if _, both := v[want]; !both {
-						w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want})
-					}
-				}
-			}
+			judged = judged || len(f.props) > 0
 		}
 		for k, child := range v {
-			if subs := sh.props[k]; len(subs) > 0 {
+			var subs []*jsonschema.Schema
+			for _, f := range flats {
+				if p, ok := f.props[k]; ok {
+					subs = append(subs, p)
+				}
+			}
+			if len(subs) > 0 {
 				w.walk(subs, child, append(loc, k), depth+1)
+				continue
+			}
+			if !judged || len(k) == 0 || k[0] == '_' {
+				continue
+			}
+			if want := w.misspelt(flats, k); want != "" {
+				if _, both := v[want]; !both {
+					w.out = append(w.out, Miss{Loc: append(append([]string(nil), loc...), k), Key: k, Want: want})
+				}
 			}
 		}
 	case []any:
 		w.budget--
 		var items []*jsonschema.Schema
 		for _, sch := range schemas {
-			items = append(items, itemSchemas(sch, 0)...)
+			items = append(items, w.shapes.items(sch)...)
 		}
 		for i, el := range v {
 			if i >= missElements {
@@ -89,166 +100,175 @@ func (w *missWalk) walk(schemas []*jsonschema.Schema, v any, loc []string, depth
 	}
 }
 
-// shape is what the schemas that apply to one object say about its
-// members.
-type shape struct {
-	props     map[string][]*jsonschema.Schema
+// misspelt returns the member of the shapes that unknown key k most likely
+// misspells, unless a pattern of theirs admits k.
+func (w *missWalk) misspelt(flats []*flat, k string) string {
+	var names []string
+	for _, f := range flats {
+		for _, re := range f.patterns {
+			if re.MatchString(k) {
+				return ""
+			}
+		}
+		for n := range f.props {
+			names = append(names, n)
+		}
+	}
+	return suggest.Misspelt(k, names)
+}
+
+// shapes memoizes what each schema node says about objects and arrays,
+// with $ref and allOf folded in. It is safe for concurrent use.
+type shapes struct{ m sync.Map } // *jsonschema.Schema → *flat
+
+// flat is one schema node with $ref and allOf folded in: its members, and
+// the unions whose chosen alternatives add more.
+type flat struct {
+	props     map[string]*jsonschema.Schema
 	patterns  []jsonschema.Regexp
 	anyMember bool // additionalProperties is a schema: a map, not a record
+	unions    [][]*alt
+	items     []*jsonschema.Schema
+	object    bool // the node admits objects
 }
 
-func (sh *shape) patterned(k string) bool {
-	for _, re := range sh.patterns {
-		if re.MatchString(k) {
-			return true
-		}
+// alt is one alternative of a union with what chooses it.
+type alt struct {
+	s        *jsonschema.Schema
+	consts   map[string]any // members the alternative fixes with const
+	required []string
+	object   bool
+}
+
+func (sh *shapes) get(s *jsonschema.Schema) *flat {
+	if f, ok := sh.m.Load(s); ok {
+		return f.(*flat)
 	}
-	return false
+	f := &flat{props: map[string]*jsonschema.Schema{}, object: true}
+	sh.fold(f, s, 0, true)
+	sh.m.Store(s, f)
+	return f
 }
 
-// add folds in what sch says about the members of v, following $ref and
-// allOf, and the alternatives of oneOf and anyOf that v matches (by their
-// const tags, else by validating).
-func (sh *shape) add(sch *jsonschema.Schema, v map[string]any, depth int) {
-	if sch == nil || depth > missDepth {
+// fold adds s (and what it refers to or includes) to f.
+func (sh *shapes) fold(f *flat, s *jsonschema.Schema, depth int, top bool) {
+	if s == nil || depth > 16 {
 		return
 	}
-	for k, p := range sch.Properties {
-		sh.props[k] = append(sh.props[k], p)
-	}
-	for re := range sch.PatternProperties {
-		sh.patterns = append(sh.patterns, re)
-	}
-	if _, isSchema := sch.AdditionalProperties.(*jsonschema.Schema); isSchema {
-		sh.anyMember = true
-	}
-	sh.add(sch.Ref, v, depth+1)
-	for _, a := range sch.AllOf {
-		sh.add(a, v, depth+1)
-	}
-	for _, alts := range [][]*jsonschema.Schema{sch.OneOf, sch.AnyOf} {
-		for _, a := range matching(alts, v) {
-			sh.add(a, v, depth+1)
+	if top && s.Types != nil && !s.Types.IsEmpty() {
+		f.object = false
+		for _, t := range s.Types.ToStrings() {
+			f.object = f.object || t == "object"
 		}
 	}
-}
-
-// matching returns the alternatives of a union that v takes: those whose
-// const-valued members all match v's (a tagged union), else, for a small
-// untagged union, those v validates against.
-func matching(alts []*jsonschema.Schema, v map[string]any) []*jsonschema.Schema {
-	if len(alts) == 0 {
-		return nil
+	for k, p := range s.Properties {
+		f.props[k] = p
 	}
-	var tagged, out []*jsonschema.Schema
-	anyTag := false
-	for _, a := range alts {
-		consts := constMembers(a, 0)
-		if len(consts) == 0 {
+	for re := range s.PatternProperties {
+		f.patterns = append(f.patterns, re)
+	}
+	if _, isSchema := s.AdditionalProperties.(*jsonschema.Schema); isSchema {
+		f.anyMember = true
+	}
+	if s.Items2020 != nil {
+		f.items = append(f.items, s.Items2020)
+	}
+	if it, ok := s.Items.(*jsonschema.Schema); ok {
+		f.items = append(f.items, it)
+	}
+	sh.fold(f, s.Ref, depth+1, top && s.Types == nil)
+	for _, a := range s.AllOf {
+		sh.fold(f, a, depth+1, false)
+	}
+	for _, alts := range [][]*jsonschema.Schema{s.OneOf, s.AnyOf} {
+		if len(alts) == 0 {
 			continue
 		}
-		anyTag = true
-		ok := true
-		for k, c := range consts {
-			if got, has := v[k]; !has || !JSONEqual(got, c) {
-				ok = false
-				break
+		u := make([]*alt, 0, len(alts))
+		for _, a := range alts {
+			af := sh.get(a)
+			x := &alt{s: a, consts: map[string]any{}, object: af.object}
+			for k, p := range af.props {
+				if p.Const != nil {
+					x.consts[k] = *p.Const
+				}
 			}
+			x.required = requiredOf(a, 0)
+			u = append(u, x)
 		}
-		if ok {
-			tagged = append(tagged, a)
-		}
+		f.unions = append(f.unions, u)
 	}
-	if anyTag {
-		return tagged
-	}
-	// Alternatives that cannot be objects (the null of a nullable
-	// member) are out; one left is the one.
-	var objs []*jsonschema.Schema
-	for _, a := range alts {
-		if mayBeObject(a, 0) {
-			objs = append(objs, a)
-		}
-	}
-	if len(objs) <= 1 {
-		return objs
-	}
-	if len(objs) > missBranches {
+}
+
+func requiredOf(s *jsonschema.Schema, depth int) []string {
+	if s == nil || depth > 16 {
 		return nil
 	}
-	for _, a := range objs {
-		if a.Validate(v) == nil {
-			out = append(out, a)
+	out := append([]string(nil), s.Required...)
+	out = append(out, requiredOf(s.Ref, depth+1)...)
+	for _, a := range s.AllOf {
+		out = append(out, requiredOf(a, depth+1)...)
+	}
+	return out
+}
+
+// resolve appends to out the flat shapes that apply to object v under s:
+// s's own, and those of the union alternatives v takes.
+func (sh *shapes) resolve(s *jsonschema.Schema, v map[string]any, depth int, out []*flat) []*flat {
+	f := sh.get(s)
+	out = append(out, f)
+	if depth > 8 {
+		return out
+	}
+	for _, u := range f.unions {
+		for _, a := range u {
+			if a.takes(v) {
+				out = sh.resolve(a.s, v, depth+1, out)
+			}
 		}
 	}
 	return out
 }
 
-// mayBeObject reports whether an alternative admits objects, by its type
-// (following $ref).
-func mayBeObject(sch *jsonschema.Schema, depth int) bool {
-	if sch == nil || depth > 8 {
+// takes reports whether object v takes the alternative: its const members
+// all match (a tagged alternative); else, for an untagged one that admits
+// objects, v has its required members.
+func (a *alt) takes(v map[string]any) bool {
+	if len(a.consts) > 0 {
+		for k, c := range a.consts {
+			got, has := v[k]
+			if !has {
+				return false
+			}
+			if cs, ok := c.(string); ok {
+				if gs, ok := got.(string); !ok || gs != cs {
+					return false
+				}
+			} else if !JSONEqual(got, c) {
+				return false
+			}
+		}
 		return true
 	}
-	if sch.Types != nil && !sch.Types.IsEmpty() {
-		for _, t := range sch.Types.ToStrings() {
-			if t == "object" {
-				return true
-			}
-		}
+	if !a.object {
 		return false
 	}
-	if sch.Const != nil {
-		_, ok := (*sch.Const).(map[string]any)
-		return ok
-	}
-	return mayBeObject(sch.Ref, depth+1)
-}
-
-// constMembers returns the members whose value an alternative fixes with
-// const (following $ref and allOf).
-func constMembers(sch *jsonschema.Schema, depth int) map[string]any {
-	if sch == nil || depth > 8 {
-		return nil
-	}
-	out := map[string]any{}
-	for k, p := range sch.Properties {
-		if p != nil && p.Const != nil {
-			out[k] = *p.Const
+	for _, r := range a.required {
+		if _, has := v[r]; !has {
+			return false
 		}
 	}
-	for k, c := range constMembers(sch.Ref, depth+1) {
-		out[k] = c
-	}
-	for _, a := range sch.AllOf {
-		for k, c := range constMembers(a, depth+1) {
-			out[k] = c
-		}
-	}
-	return out
+	return true
 }
 
-// itemSchemas returns the schemas of an array's elements.
-func itemSchemas(sch *jsonschema.Schema, depth int) []*jsonschema.Schema {
-	if sch == nil || depth > missDepth {
-		return nil
-	}
-	var out []*jsonschema.Schema
-	if sch.Items2020 != nil {
-		out = append(out, sch.Items2020)
-	}
-	if it, ok := sch.Items.(*jsonschema.Schema); ok {
-		out = append(out, it)
-	}
-	out = append(out, itemSchemas(sch.Ref, depth+1)...)
-	for _, a := range sch.AllOf {
-		out = append(out, itemSchemas(a, depth+1)...)
-	}
-	for _, a := range sch.AnyOf {
-		out = append(out, itemSchemas(a, depth+1)...)
-	}
-	for _, a := range sch.OneOf {
-		out = append(out, itemSchemas(a, depth+1)...)
+// items returns the schemas of an array's elements under s.
+func (sh *shapes) items(s *jsonschema.Schema) []*jsonschema.Schema {
+	f := sh.get(s)
+	out := f.items
+	for _, u := range f.unions {
+		for _, a := range u {
+			out = append(out, sh.get(a.s).items...)
+		}
 	}
 	return out
 }

@@ -60,3 +60,12 @@ func TestRecentRemembersForgotten(t *testing.T) {
 		t.Errorf("%d of 10,000 keys never put are reported as forgotten; want under 1%%", wrong)
 	}
 }
+
+func TestAt(t *testing.T) {
+	v := map[string]any{"a": map[string]any{"b/c": []any{"x", map[string]any{"d": "y"}}, "e": "z"}}
+	for ptr, want := range map[string]any{"/a/e": "z", "/a/b~1c/1/d": "y", "/a/b~1c/0": "x", "/a/nope": nil, "/a/e/f": nil, "/a/b~1c/9": nil, "": v} {
+		if got := At(v, ptr); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("At(%q) = %v, want %v", ptr, got, want)
+		}
+	}
+}

@@ -12,8 +12,9 @@ import (
 // Schema is a compiled schema with its $id. It is immutable and safe for
 // concurrent validation.
 type Schema struct {
-	ID string
-	s  *jsonschema.Schema
+	ID     string
+	s      *jsonschema.Schema
+	shapes *shapes // shared by the schemas of one Schemas, for NearMisses
 }
 
 // Valid reports whether v passes the schema, without explaining.
@@ -26,10 +27,11 @@ func (s *Schema) Validate(v any) error { return s.s.Validate(v) }
 // Schemas compiles the embedded schemas by $id, each once, when first
 // asked for. It is safe for concurrent use.
 type Schemas struct {
-	mu   sync.Mutex
-	c    *jsonschema.Compiler
-	err  error
-	byID map[string]*Schema
+	mu     sync.Mutex
+	c      *jsonschema.Compiler
+	err    error
+	byID   map[string]*Schema
+	shapes shapes
 }
 
 // NewSchemas returns an empty cache; nothing is compiled until Get.
@@ -55,7 +57,7 @@ func (s *Schemas) Get(id string) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling %s: %w", id, err)
 	}
-	c := &Schema{ID: id, s: sch}
+	c := &Schema{ID: id, s: sch, shapes: &s.shapes}
 	s.byID[id] = c
 	return c, nil
 }

@@ -105,8 +105,41 @@ func Strings(v any, ptr string) []string {
 
 // String returns the string at a pointer, if there is one.
 func String(v any, ptr string) (string, bool) {
-	s, ok := Lookup(v, SplitPointer(ptr)).(string)
+	s, ok := At(v, ptr).(string)
 	return s, ok
+}
+
+// At follows a JSON pointer into v; nil if it leads nowhere. Pointers
+// without escapes are followed without allocating.
+func At(v any, ptr string) any {
+	if strings.IndexByte(ptr, '~') >= 0 {
+		return Lookup(v, SplitPointer(ptr))
+	}
+	for ptr != "" {
+		if ptr[0] != '/' {
+			return nil
+		}
+		ptr = ptr[1:]
+		tok := ptr
+		if i := strings.IndexByte(ptr, '/'); i >= 0 {
+			tok, ptr = ptr[:i], ptr[i:]
+		} else {
+			ptr = ""
+		}
+		switch c := v.(type) {
+		case map[string]any:
+			v = c[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(c) {
+				return nil
+			}
+			v = c[i]
+		default:
+			return nil
+		}
+	}
+	return v
 }
 
 // AbsentSomewhere reports whether the last token of the pointer is missing

@@ -219,7 +219,7 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 			if !strings.HasPrefix(ptr, "/params/") {
 				continue
 			}
-			n, ok := protocol.IntValue(protocol.Lookup(m.Obj, protocol.SplitPointer(ptr)))
+			n, ok := protocol.IntValue(protocol.At(m.Obj, ptr))
 			if !ok {
 				continue
 			}

@@ -381,7 +381,7 @@ func (s *state) capability(m *protocol.Message, entry *method) {
 		if init == nil || entry.Handler == registry.HandlerBoth {
 			return // not seen: the trace began after initialization
 		}
-		if protocol.Truthy(protocol.Lookup(init, protocol.SplitPointer(ptr))) {
+		if protocol.Truthy(protocol.At(init, ptr)) {
 			return
 		}
 		m.Add(finding.Error, finding.RuleCapability, at, "%s needs the %s capability %s, which the %s does not set; a peer must not call it unless it is advertised", what, who, ptr, from)
