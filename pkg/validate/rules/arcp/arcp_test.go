@@ -348,3 +348,38 @@ func TestTablesRulesAreChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordedTrafficTable prints, per scenario, SDK and connection, the
+// lines read, the dialect named and the warnings by deviation: the table of
+// what the recorded traffic shows (go test -run TestRecordedTrafficTable -v).
+func TestRecordedTrafficTable(t *testing.T) {
+	e := testEngine(t)
+	var sb strings.Builder
+	sb.WriteString("\n| scenario | SDK | connection | lines | dialect | errors | warnings by deviation |\n|---|---|---|---|---|---|---|\n")
+	rows := 0
+	for _, sdk := range []string{"go-sdk", "ts-sdk"} {
+		files := recorded(t)[sdk]
+		sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+		for _, f := range files {
+			for _, c := range split(t, f) {
+				_, sum := check(t, e, c.name, c.lines, c.dir, "")
+				var devs []string
+				for _, r := range validate.SortedKeys(sum.ByRule) {
+					if sum.ByRule[r] > 0 && r != validate.RuleSchema {
+						devs = append(devs, fmt.Sprintf("%s ×%d", strings.TrimPrefix(r, validate.RuleDeviationPrefix), sum.ByRule[r]))
+					}
+				}
+				scenario, conn, _ := strings.Cut(c.name, "#")
+				fmt.Fprintf(&sb, "| %s | %s | %s | %d | %s | %d | %s |\n", scenario, sdk, conn, sum.Lines, sum.Detected[0].Dialect, sum.Errors, strings.Join(devs, ", "))
+				rows++
+				if sum.Errors != 0 {
+					t.Errorf("%s: %d errors", c.name, sum.Errors)
+				}
+			}
+		}
+	}
+	t.Log(sb.String())
+	if rows == 0 {
+		t.Fatal("no recorded traffic")
+	}
+}
