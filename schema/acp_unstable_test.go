@@ -54,6 +54,11 @@ type acpUnstableSuite struct {
 	diffs          []acpDifference
 	// minMutations is the least number of distinct mutations expected.
 	minMutations int
+	// capabilities is the member of the initialize params and result that
+	// holds capabilities, when both sides use one name (v2's
+	// "capabilities"); "" for v1's clientCapabilities and
+	// agentCapabilities.
+	capabilities string
 
 	compileOnce sync.Once
 	oracleSet   *acpSchemaSet
@@ -441,6 +446,9 @@ func (s *acpUnstableSuite) checkCapability(t *testing.T, e acpDispEntry) {
 	file, first := s.rel(init.Params), "/clientCapabilities/"
 	if e.Handler == "agent" {
 		file, first = s.rel(init.Result), "/agentCapabilities/"
+	}
+	if s.capabilities != "" {
+		first = "/" + s.capabilities + "/"
 	}
 	if !strings.HasPrefix(e.Capability, first) {
 		t.Errorf("%s: capability %q must start with %s for a method the %s handles", e.Method, e.Capability,

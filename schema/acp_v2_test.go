@@ -15,9 +15,10 @@ import (
 
 // acpV2Suite is the ACP v2 folder and its oracle.
 var acpV2Suite = &acpUnstableSuite{
-	name:    "ACP v2",
-	dir:     "acp/v2",
-	version: "v2",
+	name:         "ACP v2",
+	dir:          "acp/v2",
+	version:      "v2",
+	capabilities: "capabilities",
 	methods: []string{"initialize", "auth/login", "auth/logout", "session/new", "session/list", "session/resume",
 		"session/close", "session/delete", "session/set_config_option", "session/prompt", "session/cancel",
 		"session/update", "session/request_permission", "elicitation/create", "elicitation/complete",
