@@ -547,7 +547,7 @@ func (s *state) compare(m *protocol.Message, r *registry.ARCPRule, o map[string]
 		ok = c > 0
 	}
 	if !ok {
-		m.Add(finding.Error, r.ID, r.Left, "%s is %s, but it must be %s %s (%s): %s", r.Left, protocol.Display(lv), r.Op, r.Right, protocol.Display(rv), r.Text)
+		m.Add(finding.Error, r.ID, r.Left, "%s is %s and %s is %s: ARCP v1.1 §%s wants %s %s %s", r.Left, protocol.Display(lv), r.Right, protocol.Display(rv), r.Section, r.Left, r.Op, r.Right)
 	}
 }
 
