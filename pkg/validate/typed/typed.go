@@ -1,11 +1,13 @@
 // Package typed runs wire messages through agentproto's generated Go types
-// (packages acp, acp/unstable, acp/v2, acp/vtcode, arcp, arcp/rfc0001 and
-// arcan). The validator uses it twice:
+// (the package of every version in the registry; Lookup is generated from
+// it). The validator uses it twice:
 // as its fast path, since a strict typed decode plus the generated Validate
 // is far cheaper than a general schema validator and valid messages are the
 // overwhelming majority; and for --roundtrip, to tell a Go implementer
 // whether the types keep their traffic intact.
 package typed
+
+//go:generate go run ../../../internal/tablegen -pkg typed -codecs -o lookup_gen.go
 
 import (
 	"bytes"
@@ -13,50 +15,9 @@ import (
 	"fmt"
 	"math/big"
 	"sort"
-	"strings"
 
-	"github.com/agentproto/agentproto/pkg/acp"
-	"github.com/agentproto/agentproto/pkg/acp/unstable"
-	acpv2 "github.com/agentproto/agentproto/pkg/acp/v2"
-	acpv2unstable "github.com/agentproto/agentproto/pkg/acp/v2/unstable"
-	"github.com/agentproto/agentproto/pkg/acp/vtcode"
-	"github.com/agentproto/agentproto/pkg/arcan"
-	"github.com/agentproto/agentproto/pkg/arcp"
-	"github.com/agentproto/agentproto/pkg/arcp/rfc0001"
 	"github.com/agentproto/agentproto/pkg/wire"
-	"github.com/agentproto/agentproto/schema"
 )
-
-// Lookup returns the codec of the generated Go type of the schema with the
-// given $id (with or without a "#…" fragment; none means the file's root).
-func Lookup(id string) (wire.Codec, bool) {
-	if !strings.Contains(id, "#") {
-		id += "#"
-	}
-	rest, ok := strings.CutPrefix(id, schema.IDPrefix)
-	if !ok {
-		return wire.Codec{}, false
-	}
-	switch {
-	case strings.HasPrefix(rest, "acp/v1/"):
-		return acp.Lookup(id)
-	case strings.HasPrefix(rest, "acp/v1-unstable/"):
-		return unstable.Lookup(id)
-	case strings.HasPrefix(rest, "acp/v2/"):
-		return acpv2.Lookup(id)
-	case strings.HasPrefix(rest, "acp/v2-unstable/"):
-		return acpv2unstable.Lookup(id)
-	case strings.HasPrefix(rest, "acp/vtcode/"):
-		return vtcode.Lookup(id)
-	case strings.HasPrefix(rest, "arcp/v1.1/"):
-		return arcp.Lookup(id)
-	case strings.HasPrefix(rest, "arcp/rfc0001/"):
-		return rfc0001.Lookup(id)
-	case strings.HasPrefix(rest, "arcan/v1/"):
-		return arcan.Lookup(id)
-	}
-	return wire.Codec{}, false
-}
 
 // Checker is the validator's fast path. The zero value is ready to use and
 // safe for concurrent use.

@@ -16,6 +16,7 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/compile"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // sample is one value of a fixture line with the schema that checks it.
@@ -271,5 +272,29 @@ func TestRoundtripReportsLosses(t *testing.T) {
 	}
 	if _, err := typed.Roundtrip(id, "/params", []byte(`{"params":{"sessionId":5}}`)); err == nil {
 		t.Error("an undecodable value gave no error")
+	}
+}
+
+// Lookup reaches the generated types of every version in the registry: the
+// first schema each dispatch table names resolves.
+func TestLookupCoversRegistry(t *testing.T) {
+	reg, err := registry.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range reg.Versions("") {
+		var ref string
+		switch {
+		case v.ACP != nil && len(v.ACP.Methods) > 0:
+			ref = v.ACP.Methods[0].Params
+		case v.ARCP != nil && len(v.ARCP.Messages) > 0:
+			ref = v.ARCP.Messages[0].Schema
+		case v.Arcan != nil && len(v.Arcan.Events) > 0:
+			ref = v.Arcan.Events[0].Schema
+		}
+		id := v.SchemaID(ref)
+		if _, ok := typed.Lookup(id); !ok {
+			t.Errorf("%s: no generated type for %s", v, id)
+		}
 	}
 }
