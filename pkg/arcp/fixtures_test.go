@@ -59,8 +59,9 @@ var sameNumber = cmp.Comparer(func(x, y json.Number) bool {
 })
 
 // TestFixturesRoundTrip: every line of the valid and dialect traces of both
-// ARCP schema sets decodes into its generated type and encodes back to the
-// same JSON; the valid traces also pass Validate.
+// ARCP schema sets, and of the SDKs' recorded traffic, decodes into its
+// generated type and encodes back to the same JSON; the valid traces and the
+// recorded traffic also pass Validate.
 func TestFixturesRoundTrip(t *testing.T) {
 	sets := []struct {
 		glob      string
@@ -69,6 +70,8 @@ func TestFixturesRoundTrip(t *testing.T) {
 	}{
 		{"v1.1/valid/*.jsonl", true, canonical},
 		{"v1.1/dialect/*.jsonl", false, canonical},
+		{"recordings/*/*.jsonl", true, canonical},
+		{"dialects/*/*.jsonl", true, canonical},
 		{"rfc0001/valid/*.jsonl", true, rust},
 	}
 	for _, set := range sets {
@@ -83,7 +86,9 @@ func TestFixturesRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", where, err)
 				}
-				if set.validate {
+				// A vendor message type is outside the protocol: it decodes
+				// and re-encodes unchanged, but no generated type validates it.
+				if set.validate && !bytes.Contains(l, []byte(`"type":"x-vendor.`)) {
 					if err := v.(interface{ Validate() error }).Validate(); err != nil {
 						t.Errorf("%s: Validate: %v", where, err)
 					}
