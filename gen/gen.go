@@ -2,7 +2,9 @@
 // stages: package load reads and resolves the schemas, package model makes
 // every decision about the Go types (names, shapes, unions, checks), and
 // package emit renders the model with jennifer. cmd/protogen is a thin CLI
-// over Generate.
+// over Generate. The package knows nothing of agentproto's own schemas: a
+// caller passes the schema sets and $id maps it wants (cmd/protogen adds
+// agentproto's, from the registry).
 package gen
 
 import (
@@ -13,26 +15,7 @@ import (
 	"github.com/agentproto/agentproto/gen/emit"
 	"github.com/agentproto/agentproto/gen/load"
 	"github.com/agentproto/agentproto/gen/model"
-	"github.com/agentproto/agentproto/schema"
 )
-
-// Module is the module path of agentproto.
-const Module = "github.com/agentproto/agentproto"
-
-// DefaultMaps sends agentproto's own published schemas to agentproto's Go
-// packages, so a downstream schema that refers to them by $id gets our
-// types instead of copies.
-func DefaultMaps() []model.Mapping {
-	return []model.Mapping{
-		{Prefix: schema.IDPrefix + "acp/v1/", Path: Module + "/pkg/acp"},
-		{Prefix: schema.IDPrefix + "acp/v1-unstable/", Path: Module + "/pkg/acp/unstable"},
-		{Prefix: schema.IDPrefix + "acp/v2/", Path: Module + "/pkg/acp/v2"},
-		{Prefix: schema.IDPrefix + "acp/vtcode/", Path: Module + "/pkg/acp/vtcode"},
-		{Prefix: schema.IDPrefix + "arcp/v1.1/", Path: Module + "/pkg/arcp"},
-		{Prefix: schema.IDPrefix + "arcp/rfc0001/", Path: Module + "/pkg/arcp/rfc0001"},
-		{Prefix: schema.IDPrefix + "arcan/", Path: Module + "/pkg/arcan"},
-	}
-}
 
 // Config is one generation run.
 type Config struct {
@@ -43,9 +26,12 @@ type Config struct {
 	References []string
 	// Package is the Go package name of the output.
 	Package string
-	// Maps are $id prefixes that other Go packages hold; tried in order,
-	// before DefaultMaps.
+	// Maps are $id prefixes that other Go packages hold; tried in order.
 	Maps []model.Mapping
+	// Sources are schema sets, beside the files on disk, that $refs may
+	// point into by $id (cmd/protogen passes agentproto's embedded
+	// schemas, with Maps sending them to agentproto's packages).
+	Sources []load.Source
 	// DefsOnly generates only the $defs of the inputs, not their roots (for
 	// schemas such as the official ACP schema, whose root is a protocol-wide
 	// anyOf).
@@ -73,7 +59,7 @@ func Generate(cfg Config) ([]byte, error) {
 	if len(cfg.Inputs) == 0 {
 		return nil, fmt.Errorf("no schema files given")
 	}
-	l := load.New(load.Source{Prefix: schema.IDPrefix, FS: schema.Files, Name: "agentproto"})
+	l := load.New(cfg.Sources...)
 	if err := l.AddPaths(cfg.Inputs...); err != nil {
 		return nil, err
 	}
@@ -82,7 +68,7 @@ func Generate(cfg Config) ([]byte, error) {
 	}
 	pkg, err := model.Build(l, model.Options{
 		Package:       cfg.Package,
-		Maps:          append(append([]model.Mapping(nil), cfg.Maps...), DefaultMaps()...),
+		Maps:          cfg.Maps,
 		DefsOnly:      cfg.DefsOnly,
 		LooseUnions:   cfg.LooseUnions,
 		SerdeFloats:   cfg.SerdeFloats,

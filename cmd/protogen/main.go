@@ -18,7 +18,10 @@ import (
 	"strings"
 
 	"github.com/agentproto/agentproto/gen"
+	"github.com/agentproto/agentproto/gen/load"
 	"github.com/agentproto/agentproto/gen/model"
+	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 const usage = `protogen turns JSON Schemas into a Go package.
@@ -68,6 +71,22 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// agentproto returns agentproto's embedded schemas, which a downstream
+// schema may refer to by $id, and the maps that send each registry
+// version's schemas to the Go package generated from it, so that such a
+// schema gets agentproto's types instead of copies.
+func agentproto() ([]load.Source, []model.Mapping, error) {
+	reg, err := registry.Embedded()
+	if err != nil {
+		return nil, nil, err
+	}
+	var maps []model.Mapping
+	for _, v := range reg.Versions("") {
+		maps = append(maps, model.Mapping{Prefix: v.IDPrefix(), Path: v.Package})
+	}
+	return []load.Source{{Prefix: reg.IDPrefix(), FS: schema.Files, Name: "agentproto"}}, maps, nil
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protogen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -112,7 +131,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "protogen: -integer-format is schema or serde, not %q\n", *ints)
 		return 2
 	}
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: maps, DefsOnly: *defsOnly, LooseUnions: *loose, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
+	sources, defaults, err := agentproto()
+	if err != nil {
+		fmt.Fprintf(stderr, "protogen: %v\n", err)
+		return 2
+	}
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, LooseUnions: *loose, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
 	if err != nil {
 		fmt.Fprintf(stderr, "protogen: %v\n", err)
 		return 2

@@ -117,7 +117,7 @@ func Methods() []Method {
 		ParamsSchema: "https://agentproto.dev/schema/acp/v2/session.close.params.json#",
 		ResultSchema: "https://agentproto.dev/schema/acp/v2/session.close.result.json#",
 	}, {
-		Capability:   "",
+		Capability:   "/capabilities/session/delete",
 		Handler:      SideAgent,
 		Kind:         KindRequest,
 		Name:         "session/delete",
@@ -264,7 +264,7 @@ func LookupMethod(name string, kind Kind) (Method, bool) {
 		}, true
 	case "request session/delete":
 		return Method{
-			Capability:   "",
+			Capability:   "/capabilities/session/delete",
 			Handler:      SideAgent,
 			Kind:         KindRequest,
 			Name:         "session/delete",
