@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // IDPrefix is the prefix of every $id: the file at path P below the schema
@@ -45,61 +47,22 @@ func (v Version) ID() string { return IDPrefix + v.BundleFile() }
 
 var numberedVersion = regexp.MustCompile(`^v[0-9]+(\.[0-9]+)*$`)
 
-// FindVersions lists the version folders of fsys (the schema folder): every
-// <protocol>/<version>/dispatch.json, sorted by protocol and then by version
-// (numbered versions in numeric order first, dialect folders after them).
+// FindVersions lists the version folders of fsys (the schema folder) as its
+// registry (versions.json, read by package registry) lists them: grouped by
+// protocol in name order, and within a protocol in the registry's order of
+// versions.
 func FindVersions(fsys fs.FS) ([]Version, error) {
-	matches, err := fs.Glob(fsys, "*/*/dispatch.json")
+	reg, err := registry.Load(fsys, IDPrefix)
 	if err != nil {
-		return nil, fmt.Errorf("publish: listing dispatch tables: %w", err)
+		return nil, fmt.Errorf("publish: %w", err)
 	}
 	var out []Version
-	for _, m := range matches {
-		parts := strings.Split(m, "/")
-		if parts[0] == "testdata" {
-			continue
+	for _, p := range slices.Sorted(slices.Values(registry.Protocols())) {
+		for _, v := range reg.Versions(p) {
+			out = append(out, Version{Protocol: v.Protocol, Name: path.Base(v.Folder)})
 		}
-		out = append(out, Version{Protocol: parts[0], Name: parts[1]})
 	}
-	slices.SortFunc(out, func(a, b Version) int {
-		if c := strings.Compare(a.Protocol, b.Protocol); c != 0 {
-			return c
-		}
-		return compareVersions(a.Name, b.Name)
-	})
 	return out, nil
-}
-
-// compareVersions orders v1 < v1.1 < v2 < v10 < any dialect name, and
-// dialect names lexically.
-func compareVersions(a, b string) int {
-	na, nb := numberedVersion.MatchString(a), numberedVersion.MatchString(b)
-	switch {
-	case na && !nb:
-		return -1
-	case !na && nb:
-		return 1
-	case !na && !nb:
-		return strings.Compare(a, b)
-	}
-	pa, pb := strings.Split(a[1:], "."), strings.Split(b[1:], ".")
-	for i := 0; i < len(pa) || i < len(pb); i++ {
-		var x, y string
-		if i < len(pa) {
-			x = pa[i]
-		}
-		if i < len(pb) {
-			y = pb[i]
-		}
-		x, y = strings.TrimLeft(x, "0"), strings.TrimLeft(y, "0")
-		if len(x) != len(y) {
-			return len(x) - len(y)
-		}
-		if c := strings.Compare(x, y); c != 0 {
-			return c
-		}
-	}
-	return 0
 }
 
 // Bundle is the single-file schema of one protocol version, with what the

@@ -17,6 +17,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/schema"
+	"github.com/agentproto/agentproto/schema/registry"
 	"github.com/agentproto/agentproto/schema/compile"
 )
 
@@ -78,9 +79,10 @@ func compileBundle(t *testing.T, b *Bundle) *compiled {
 	if err != nil {
 		t.Fatalf("%s: %v", b.BundleFile(), err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
+	c, err := compile.Empty()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.AddResource(b.ID(), doc); err != nil {
 		t.Fatalf("%s: %v", b.BundleFile(), err)
 	}
@@ -230,20 +232,26 @@ func TestBundleNames(t *testing.T) {
 	}
 }
 
+// The versions come in the registry's order within a protocol, whatever
+// their folder names, and only what the registry lists.
 func TestFindVersionsOrder(t *testing.T) {
-	fsys := fstest.MapFS{}
-	for _, d := range []string{"p/v10", "p/rfc1", "p/v2", "p/v1.1", "p/v1", "a/v1", "testdata/x"} {
-		fsys[d+"/dispatch.json"] = &fstest.MapFile{Data: []byte("{}")}
-	}
-	vs, err := FindVersions(fsys)
+	vs, err := FindVersions(schema.Files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	reg, err := registry.Embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
 	for _, v := range vs {
 		got = append(got, v.Dir())
 	}
-	want := []string{"a/v1", "p/v1", "p/v1.1", "p/v2", "p/v10", "p/rfc1"}
+	for _, p := range []string{"acp", "arcan", "arcp"} {
+		for _, v := range reg.Versions(p) {
+			want = append(want, v.Folder)
+		}
+	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}

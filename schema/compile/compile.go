@@ -17,16 +17,10 @@ import (
 // its $id and asserts formats ("date-time", "uri", …). It loads nothing
 // from the network: a $ref to any other URL fails to compile.
 func New() (*jsonschema.Compiler, error) {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	// Formats are assertions here, as in ajv with ajv-formats and in the
-	// generated Validate methods: a timestamp that is not RFC 3339 is an
-	// error on the wire, not a note.
-	c.AssertFormat()
-	if err := registerIntegerLiteral(c); err != nil {
+	c, err := Empty()
+	if err != nil {
 		return nil, err
 	}
-	c.UseLoader(offlineLoader{})
 	paths, err := schema.Paths(".")
 	if err != nil {
 		return nil, fmt.Errorf("schema: listing embedded files: %w", err)
@@ -45,6 +39,24 @@ func New() (*jsonschema.Compiler, error) {
 			return nil, fmt.Errorf("schema: %s: %w", p, err)
 		}
 	}
+	return c, nil
+}
+
+// Empty returns a draft 2020-12 compiler with agentproto's rules (formats
+// asserted, the x-integer-literal keyword) that knows no schema yet and
+// loads nothing: for schemas that stand alone, such as the published
+// bundles.
+func Empty() (*jsonschema.Compiler, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	// Formats are assertions here, as in ajv with ajv-formats and in the
+	// generated Validate methods: a timestamp that is not RFC 3339 is an
+	// error on the wire, not a note.
+	c.AssertFormat()
+	if err := registerIntegerLiteral(c); err != nil {
+		return nil, err
+	}
+	c.UseLoader(offlineLoader{})
 	return c, nil
 }
 
