@@ -17,8 +17,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/agentproto/agentproto/schema"
-	"github.com/agentproto/agentproto/schema/registry"
 	"github.com/agentproto/agentproto/schema/compile"
+	"github.com/agentproto/agentproto/schema/registry"
 )
 
 // generated builds everything once from the embedded schemas.
