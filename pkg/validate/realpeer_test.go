@@ -45,7 +45,7 @@ func TestOfficialACPSDKTraffic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := sum.Detected[0]; d.Protocol != "acp" || d.Dialect != want[ep] || !strings.Contains(d.Note, "initialize protocolVersion") {
+			if d := sum.Detected[0]; d.Protocol != "acp" || d.Dialect != want[ep] || !strings.Contains(d.Note, "initialize response protocolVersion") {
 				t.Errorf("%s: read as %s %s (%s), want acp %s from its initialize", p, d.Protocol, d.Dialect, d.Note, want[ep])
 			}
 		}

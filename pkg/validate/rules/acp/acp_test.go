@@ -66,6 +66,20 @@ func TestVersionFromInitialize(t *testing.T) {
 	if d := sum.Detected[0]; d.Dialect != "v2" || !strings.Contains(d.Note, "protocolVersion 2, line 1") {
 		t.Errorf("detected %+v, want v2 from initialize on line 1", d)
 	}
+	// A client proposes v2, the agent answers v1: the connection speaks v1.
+	got, sum := check(t, validate.Options{},
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":2,"info":{"name":"ed","version":"1"},"capabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/w","mcpServers":[]}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"sessionId":"s1"}}`)
+	if d := sum.Detected[0]; d.Dialect != "v1" || !strings.Contains(d.Note, "response protocolVersion 1, line 2") {
+		t.Errorf("detected %+v, want v1 from the initialize response on line 2", d)
+	}
+	for _, f := range got {
+		if f.Severity == validate.Error && f.Line > 1 {
+			t.Errorf("%s", f)
+		}
+	}
 }
 
 // mcp/message is both a request the client handles and a notification the

@@ -205,29 +205,15 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 	if v := r.snakeDialect(first); v != nil {
 		return v, "snake_case session_id members", false
 	}
-	// initialize names the version.
-	for _, m := range first {
-		if m.Obj == nil {
-			continue
+	// initialize names the version: the agent's answer, which is the
+	// version the connection speaks (a client proposes its latest, an
+	// agent that does not support it answers with its own), else the
+	// client's proposal.
+	if n, line, who, ok := r.wireVersion(first, def); ok {
+		if v := r.reg.ByWireVersion("acp", int(n)); v != nil {
+			return v, fmt.Sprintf("initialize %s protocolVersion %d, line %d", who, n, line), false
 		}
-		name, _ := m.Obj["method"].(string)
-		init := def.ACP.Initialize()
-		if init == nil || name != init.Method {
-			continue
-		}
-		for _, ptr := range init.Effects.VersionAt {
-			if !strings.HasPrefix(ptr, "/params/") {
-				continue
-			}
-			n, ok := protocol.IntValue(protocol.At(m.Obj, ptr))
-			if !ok {
-				continue
-			}
-			if v := r.reg.ByWireVersion("acp", int(n)); v != nil {
-				return v, fmt.Sprintf("initialize protocolVersion %d, line %d", n, m.Line), false
-			}
-			return def, fmt.Sprintf("initialize asks for protocolVersion %d, which no known version has; read as %s, line %d", n, def.Title, m.Line), false
-		}
+		return def, fmt.Sprintf("initialize %s protocolVersion %d, which no known version has; read as %s, line %d", who, n, def.Title, line), false
 	}
 	// No initialize: the version whose tables know the most of the
 	// methods used.
@@ -244,6 +230,40 @@ func (r *Rules) pick(first []*protocol.Message, dialect string) (v *registry.Ver
 		return best, "the methods of its first messages (no initialize)", false
 	}
 	return def, "the default (no initialize in the first messages)", false
+}
+
+// wireVersion finds the protocol version initialize names in the first
+// messages: the result's (the version agreed), else the params' (the
+// version proposed).
+func (r *Rules) wireVersion(first []*protocol.Message, def *registry.Version) (n int64, line int, who string, ok bool) {
+	init := def.ACP.Initialize()
+	if init == nil {
+		return 0, 0, "", false
+	}
+	var reqID any
+	for _, m := range first {
+		if m.Obj == nil {
+			continue
+		}
+		if name, _ := m.Obj["method"].(string); name == init.Method && reqID == nil {
+			reqID = m.Obj["id"]
+			for _, ptr := range init.Effects.VersionAt {
+				if v, found := protocol.IntValue(protocol.At(m.Obj, ptr)); found && strings.HasPrefix(ptr, "/params/") {
+					n, line, who, ok = v, m.Line, "request", true
+				}
+			}
+			continue
+		}
+		if _, isResult := m.Obj["result"]; !isResult || reqID == nil || !protocol.JSONEqual(m.Obj["id"], reqID) {
+			continue
+		}
+		for _, ptr := range init.Effects.VersionAt {
+			if v, found := protocol.IntValue(protocol.At(m.Obj, ptr)); found && strings.HasPrefix(ptr, "/result/") {
+				return v, m.Line, "response", true
+			}
+		}
+	}
+	return n, line, who, ok
 }
 
 // score counts the first messages whose method v (or an extension of it)
