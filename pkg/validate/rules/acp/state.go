@@ -431,9 +431,10 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			// properly, a result shows the session existed.
 			req.adopt = sid
 			return
-		case s.midSession || s.creating > 0:
-			// From before the capture, or a session whose creation
-			// is still being answered.
+		case s.midSession || s.creating > 0 || s.lossy:
+			// From before the capture, a session whose creation is
+			// still being answered, or one an unreadable line may
+			// have introduced.
 		case s.sessions.Forgotten(sid):
 			s.windowNote(m, ef.Session)
 		default:
