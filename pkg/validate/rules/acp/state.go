@@ -453,8 +453,8 @@ func (s *state) sessionRules(m *protocol.Message, entry *method, req *request, h
 			continue
 		}
 		id, ok := protocol.String(m.Obj, tc.Updates)
-		if !ok || !sess.fresh {
-			continue // a session whose history began before the trace
+		if !ok || !sess.fresh || s.lossy {
+			continue // a session whose history began before the trace, or a line lost
 		}
 		if _, seen := sess.toolCalls.Get(id); seen {
 			continue
