@@ -9465,6 +9465,2586 @@ func (x ResultChunkEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// A `job.event` of kind `log`: the message `JobEvent` with its payload narrowed to the `log` variant. The validator checks `log` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type LogEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `log` event: kind, time and body.
+	Payload LogEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LogEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LogEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LogEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LogEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LogEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LogEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LogEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `thought`: the message `JobEvent` with its payload narrowed to the `thought` variant. The validator checks `thought` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type ThoughtEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `thought` event: kind, time and body.
+	Payload ThoughtEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ThoughtEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ThoughtEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ThoughtEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ThoughtEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ThoughtEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ThoughtEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ThoughtEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `tool_call`: the message `JobEvent` with its payload narrowed to the `tool_call` variant. The validator checks `tool_call` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type ToolCallEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `tool_call` event: kind, time and body.
+	Payload ToolCallEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ToolCallEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ToolCallEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ToolCallEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ToolCallEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ToolCallEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ToolCallEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ToolCallEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `tool_result`: the message `JobEvent` with its payload narrowed to the `tool_result` variant. The validator checks `tool_result` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type ToolResultEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `tool_result` event: kind, time and body.
+	Payload ToolResultEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ToolResultEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ToolResultEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ToolResultEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ToolResultEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ToolResultEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ToolResultEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ToolResultEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `status`: the message `JobEvent` with its payload narrowed to the `status` variant. The validator checks `status` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type StatusEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `status` event: kind, time and body.
+	Payload StatusEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = StatusEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *StatusEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *StatusEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StatusEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StatusEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StatusEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StatusEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `metric`: the message `JobEvent` with its payload narrowed to the `metric` variant. The validator checks `metric` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type MetricEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `metric` event: kind, time and body.
+	Payload MetricEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MetricEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MetricEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MetricEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MetricEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MetricEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MetricEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MetricEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `artifact_ref`: the message `JobEvent` with its payload narrowed to the `artifact_ref` variant. The validator checks `artifact_ref` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type ArtifactRefEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `artifact_ref` event: kind, time and body.
+	Payload ArtifactRefEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ArtifactRefEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ArtifactRefEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ArtifactRefEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ArtifactRefEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ArtifactRefEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ArtifactRefEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ArtifactRefEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `delegate`: the message `JobEvent` with its payload narrowed to the `delegate` variant. The validator checks `delegate` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type DelegateEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `delegate` event: kind, time and body.
+	Payload DelegateEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = DelegateEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DelegateEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *DelegateEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DelegateEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DelegateEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DelegateEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DelegateEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `progress`: the message `JobEvent` with its payload narrowed to the `progress` variant. The validator checks `progress` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type ProgressEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `progress` event: kind, time and body.
+	Payload ProgressEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ProgressEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProgressEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ProgressEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProgressEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProgressEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProgressEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProgressEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A `job.event` of kind `result_chunk`: the message `JobEvent` with its payload narrowed to the `result_chunk` variant. The validator checks `result_chunk` events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
+type ResultChunkEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `result_chunk` event: kind, time and body.
+	Payload ResultChunkEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ResultChunkEventMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [9]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "arcp":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "arcp")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "arcp")
+			}
+			if v != "1.1" {
+				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			if err := x.ID.DecodeWire(d); err != nil {
+				return wire.At(err, "id")
+			}
+		case "type":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[2] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "job.event" {
+				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
+			}
+		case "session_id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "session_id")
+			}
+			seen[3] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "session_id")
+			}
+		case "trace_id":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "trace_id")
+			}
+			seen[4] = true
+			{
+				v := new(TraceID)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "trace_id")
+				}
+				x.TraceID = v
+			}
+		case "job_id":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "job_id")
+			}
+			seen[5] = true
+			if err := x.JobID.DecodeWire(d); err != nil {
+				return wire.At(err, "job_id")
+			}
+		case "event_seq":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "event_seq")
+			}
+			seen[6] = true
+			if err := x.EventSeq.DecodeWire(d); err != nil {
+				return wire.At(err, "event_seq")
+			}
+		case "payload":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "payload")
+			}
+			seen[7] = true
+			if err := x.Payload.DecodeWire(d); err != nil {
+				return wire.At(err, "payload")
+			}
+		case "extensions":
+			if seen[8] {
+				return wire.DuplicateError(d.Offset(), "extensions")
+			}
+			seen[8] = true
+			{
+				v := new(Extensions)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "extensions")
+				}
+				x.Extensions = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "arcp")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "type")
+	}
+	if !seen[3] {
+		missing = append(missing, "session_id")
+	}
+	if !seen[5] {
+		missing = append(missing, "job_id")
+	}
+	if !seen[6] {
+		missing = append(missing, "event_seq")
+	}
+	if !seen[7] {
+		missing = append(missing, "payload")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResultChunkEventMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ResultChunkEventMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"arcp\":")
+	e.RawValue("\"1.1\"")
+	e.RawKey("\"id\":")
+	x.ID.EncodeWire(e)
+	e.RawKey("\"type\":")
+	e.RawValue("\"job.event\"")
+	e.RawKey("\"session_id\":")
+	x.SessionID.EncodeWire(e)
+	if x.TraceID != nil {
+		e.RawKey("\"trace_id\":")
+		(*x.TraceID).EncodeWire(e)
+	}
+	e.RawKey("\"job_id\":")
+	x.JobID.EncodeWire(e)
+	e.RawKey("\"event_seq\":")
+	x.EventSeq.EncodeWire(e)
+	e.RawKey("\"payload\":")
+	x.Payload.EncodeWire(e)
+	if x.Extensions != nil {
+		e.RawKey("\"extensions\":")
+		(*x.Extensions).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResultChunkEventMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		x.ID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "session_id")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.TraceID != nil {
+		p := wire.Join(p, "trace_id")
+		(*x.TraceID).CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "job_id")
+		x.JobID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "event_seq")
+		x.EventSeq.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "payload")
+		x.Payload.CheckWire(c, p)
+	}
+	if x.Extensions != nil {
+		p := wire.Join(p, "extensions")
+		(*x.Extensions).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResultChunkEventMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResultChunkEventMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResultChunkEventMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // Runtime to client: the job succeeded. One of the two terminal messages; a job gets exactly one. The result is either inline in `result` or, after `result_chunk` events, referenced by `result_id`, never both.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
@@ -18248,6 +20828,36 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobEvent",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ArtifactRefEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ArtifactRefEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ArtifactRefEventMessage).EncodeWire(e)
+			},
+			Name: "ArtifactRefEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*DelegateEventMessage).CheckWire(c, p)
+			},
+			Complete: false,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(DelegateEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*DelegateEventMessage).EncodeWire(e)
+			},
+			Name: "DelegateEventMessage",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/JobEventPayload":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -18267,6 +20877,126 @@ func Lookup(id string) (wire.Codec, bool) {
 				EncodeJobEventPayload(e, u)
 			},
 			Name: "JobEventPayload",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*LogEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(LogEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*LogEventMessage).EncodeWire(e)
+			},
+			Name: "LogEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*MetricEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(MetricEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*MetricEventMessage).EncodeWire(e)
+			},
+			Name: "MetricEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ProgressEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ProgressEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ProgressEventMessage).EncodeWire(e)
+			},
+			Name: "ProgressEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ResultChunkEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ResultChunkEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ResultChunkEventMessage).EncodeWire(e)
+			},
+			Name: "ResultChunkEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*StatusEventMessage).CheckWire(c, p)
+			},
+			Complete: false,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(StatusEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*StatusEventMessage).EncodeWire(e)
+			},
+			Name: "StatusEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ThoughtEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ThoughtEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ThoughtEventMessage).EncodeWire(e)
+			},
+			Name: "ThoughtEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ToolCallEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ToolCallEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ToolCallEventMessage).EncodeWire(e)
+			},
+			Name: "ToolCallEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEventMessage":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ToolResultEventMessage).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ToolResultEventMessage)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ToolResultEventMessage).EncodeWire(e)
+			},
+			Name: "ToolResultEventMessage",
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#":
 		return wire.Codec{

@@ -167,6 +167,10 @@ type ARCPEvent struct {
 	Schema  string `json:"schema"`
 	Feature string `json:"feature"`
 	Since   string `json:"since"`
+	// MessageSchema, if set, is a schema of the whole job.event message
+	// narrowed to this kind: equivalent to the message type's schema for
+	// an event of this kind, and cheaper to explain a failure with.
+	MessageSchema string `json:"message_schema"`
 }
 
 // FieldFeature is a member of a message that needs a negotiated feature

@@ -53,6 +53,7 @@ type set struct {
 	t        *registry.ARCPTable
 	messages map[string]*protocol.Schema
 	events   map[string]*protocol.Schema
+	byKind   map[string]*protocol.Schema // whole messages narrowed to one event kind
 	types    []string // known message types, sorted
 	kinds    []string // known event kinds, sorted
 	rules    ruleSet  // the table's checked rules, by check
@@ -64,7 +65,7 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	if s := r.compiled[v.Name]; s != nil {
 		return s, nil
 	}
-	s := &set{v: v, t: v.ARCP, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}}
+	s := &set{v: v, t: v.ARCP, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}}
 	for _, m := range v.ARCP.Messages {
 		c, err := r.schemas.Get(v.SchemaID(m.Schema))
 		if err != nil {
@@ -80,6 +81,13 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 		}
 		s.events[e.Kind] = c
 		s.kinds = append(s.kinds, e.Kind)
+		if e.MessageSchema != "" {
+			mc, err := r.schemas.Get(v.SchemaID(e.MessageSchema))
+			if err != nil {
+				return nil, fmt.Errorf("%s: event %s: %w", v, e.Kind, err)
+			}
+			s.byKind[e.Kind] = mc
+		}
 	}
 	sort.Strings(s.types)
 	sort.Strings(s.kinds)
@@ -249,6 +257,11 @@ func (s *state) Step(m *protocol.Message) {
 	if typ == "job.event" && payload != nil {
 		kind, _ = payload["kind"].(string)
 		m.Label = typ + " " + kind
+		if nk := set.byKind[kind]; nk != nil {
+			// The message schema narrowed to the kind: the same verdict,
+			// and a failure is explained without the other kinds.
+			ck.Schema = nk
+		}
 		if kind != "" && set.events[kind] == nil {
 			if set.t.VendorKind(kind) {
 				m.Label = typ + " (vendor kind)"
