@@ -54,9 +54,9 @@ type set struct {
 	messages map[string]*protocol.Schema
 	events   map[string]*protocol.Schema
 	byKind   map[string]*protocol.Schema // whole messages narrowed to one event kind
-	types    []string // known message types, sorted
-	kinds    []string // known event kinds, sorted
-	rules    ruleSet  // the table's checked rules, by check
+	types    []string                    // known message types, sorted
+	kinds    []string                    // known event kinds, sorted
+	rules    ruleSet                     // the table's checked rules, by check
 }
 
 func (r *Rules) set(v *registry.Version) (*set, error) {

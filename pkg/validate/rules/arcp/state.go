@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
@@ -551,10 +552,14 @@ func (s *state) compare(m *protocol.Message, r *registry.ARCPRule, o map[string]
 	}
 }
 
-// number reads a JSON number exactly; the reader bounds their size.
+// number reads a JSON number exactly. Its cost stays bounded: at most 128
+// characters, and an exponent of at most three digits.
 func number(v any) (*big.Rat, bool) {
 	n, ok := v.(json.Number)
 	if !ok || len(n) > 128 {
+		return nil, false
+	}
+	if i := strings.IndexAny(string(n), "eE"); i >= 0 && len(strings.TrimLeft(string(n[i+1:]), "+-")) > 3 {
 		return nil, false
 	}
 	return new(big.Rat).SetString(string(n))
