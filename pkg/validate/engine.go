@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -362,6 +363,36 @@ func (e *Engine) fast(s *protocol.Schema, ptr string, data []byte) bool {
 	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, data)
 }
 
+// bigLine is the size from which a failing line's huge arrays are checked
+// element by element before the whole value is (see bigArrays).
+const bigLine = 1 << 20
+
+// bigArrays checks the elements of the huge arrays of a failing check's
+// value one by one, stopping after maxPerLine+1 failures, and returns their
+// findings: nil when they all pass, and then the value is checked whole. A
+// general validator reports every failing element of an array at once, so
+// a line of a million bad elements would otherwise cost gigabytes.
+func (r *fileRun) bigArrays(ck protocol.Check, line int) []Finding {
+	var out []Finding
+	failed := 0
+	for _, a := range ck.Schema.BigArrays(ck.Value, bigArray) {
+		for i, el := range a.Value {
+			if a.Items.Valid(el) {
+				continue
+			}
+			loc := append(append(append([]string(nil), ck.Loc...), a.Loc...), strconv.Itoa(i))
+			out = append(out, r.x.Check(protocol.Check{Schema: a.Items, Loc: loc, Value: el}, line)...)
+			if failed++; failed > maxPerLine {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// bigArray is the length from which an array counts as huge.
+const bigArray = 1024
+
 // maxPerLine is the most findings reported one by one for a line; the rest
 // are counted in one too-many finding, so that output and memory stay
 // proportional to what a person can read.
@@ -420,6 +451,12 @@ func (r *fileRun) process(items []*item) error {
 			if e.fast(ck.Schema, ptr, m.Data) {
 				it.nearMisses(ck.Schema, ck)
 				continue
+			}
+			if len(m.Data) >= bigLine {
+				if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
+					it.out = append(it.out, fs...)
+					continue
+				}
 			}
 			if ck.Alt == nil {
 				fs := r.x.Check(ck, m.Line)
