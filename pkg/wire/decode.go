@@ -558,6 +558,9 @@ func (d *Decoder) unsigned(hi uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if s == "-0" {
+		s = "0" // the integer zero, as JSON Schema reads -0
+	}
 	return parseUnsigned(s, start, hi)
 }
 

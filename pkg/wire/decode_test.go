@@ -231,3 +231,15 @@ func TestSeek(t *testing.T) {
 		}
 	}
 }
+
+// -0 is the integer zero to JSON Schema, so an unsigned member takes it
+// (and 0.0, -0.0); the serde readers keep serde_json's stricter rule.
+func TestUnsignedNegativeZero(t *testing.T) {
+	for _, in := range []string{"-0", "-0.0", "0.0", "-0e3"} {
+		d := wire.NewDecoder([]byte(in))
+		v, err := d.Uint64()
+		if err != nil || v != 0 {
+			t.Errorf("Uint64(%s) = %d, %v; want 0", in, v, err)
+		}
+	}
+}
