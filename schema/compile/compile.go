@@ -6,6 +6,8 @@ package compile
 
 import (
 	"fmt"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -21,24 +23,9 @@ func New() (*jsonschema.Compiler, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := schema.Paths(".")
-	if err != nil {
-		return nil, fmt.Errorf("schema: listing embedded files: %w", err)
-	}
-	for _, p := range paths {
-		f, err := schema.Files.Open(p)
-		if err != nil {
-			return nil, fmt.Errorf("schema: %w", err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("schema: %s: %w", p, err)
-		}
-		if err := c.AddResource(schema.IDPrefix+p, doc); err != nil {
-			return nil, fmt.Errorf("schema: %s: %w", p, err)
-		}
-	}
+	// Each embedded file is read when a schema first refers to it, so a
+	// run that needs a few schemas parses only those.
+	c.UseLoader(embeddedLoader{})
 	return c, nil
 }
 
@@ -58,6 +45,26 @@ func Empty() (*jsonschema.Compiler, error) {
 	}
 	c.UseLoader(offlineLoader{})
 	return c, nil
+}
+
+// embeddedLoader reads the embedded schema whose $id is asked for.
+type embeddedLoader struct{}
+
+func (embeddedLoader) Load(url string) (any, error) {
+	p, ok := strings.CutPrefix(url, schema.IDPrefix)
+	if !ok || path.Ext(p) != ".json" || !fs.ValidPath(p) {
+		return offlineLoader{}.Load(url)
+	}
+	f, err := schema.Files.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("no embedded schema has $id %s", url)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %s: %w", p, err)
+	}
+	return doc, nil
 }
 
 type offlineLoader struct{}

@@ -19,8 +19,12 @@ func (s *Schema) BigArrays(v any, minLen int) []BigArray {
 	if s == nil || s.shapes == nil {
 		return nil
 	}
+	c, err := s.compiled()
+	if err != nil {
+		return nil
+	}
 	var out []BigArray
-	s.shapes.bigArrays([]*jsonschema.Schema{s.s}, v, nil, minLen, 0, s, &out)
+	s.shapes.bigArrays([]*jsonschema.Schema{c}, v, nil, minLen, 0, s, &out)
 	return out
 }
 
@@ -44,7 +48,7 @@ func (sh *shapes) bigArrays(schemas []*jsonschema.Schema, v any, loc []string, m
 			return
 		}
 		if len(v) >= minLen {
-			*out = append(*out, BigArray{Loc: append([]string(nil), loc...), Items: &Schema{ID: root.ID, s: f.items[0], shapes: root.shapes}, Value: v})
+			*out = append(*out, BigArray{Loc: append([]string(nil), loc...), Items: root.sub(f.items[0]), Value: v})
 			return
 		}
 		for i, el := range v {

@@ -35,8 +35,12 @@ func (s *Schema) NearMisses(v any) []Miss {
 	if s == nil || s.shapes == nil {
 		return nil
 	}
+	c, err := s.compiled()
+	if err != nil {
+		return nil
+	}
 	w := &missWalk{budget: missNodes, shapes: s.shapes}
-	w.walk([]*jsonschema.Schema{s.s}, v, nil, 0)
+	w.walk([]*jsonschema.Schema{c}, v, nil, 0)
 	return w.out
 }
 
@@ -278,4 +282,29 @@ func itoa(i int) string {
 		return string(rune('0' + i))
 	}
 	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+// Overlap counts the members of object v that the schema defines (its own
+// and those of the union alternatives v takes): a measure of how close a
+// value that fails the schema comes to it, for choosing among schemas.
+func (s *Schema) Overlap(v any) int {
+	o, ok := v.(map[string]any)
+	if !ok || s == nil || s.shapes == nil {
+		return 0
+	}
+	c, err := s.compiled()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	flats := s.shapes.resolve(c, o, 0, nil)
+	for k := range o {
+		for _, f := range flats {
+			if _, ok := f.props[k]; ok {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }

@@ -9,23 +9,53 @@ import (
 	"github.com/agentproto/agentproto/schema/compile"
 )
 
-// Schema is a compiled schema with its $id. It is immutable and safe for
-// concurrent validation.
+// Schema is a schema with its $id, compiled the first time it is used: a
+// run whose messages the fast path vouches for never compiles most of
+// them. It is safe for concurrent use.
 type Schema struct {
 	ID     string
+	set    *Schemas
+	once   sync.Once
 	s      *jsonschema.Schema
+	err    error
 	shapes *shapes // shared by the schemas of one Schemas, for NearMisses
 }
 
-// Valid reports whether v passes the schema, without explaining.
-func (s *Schema) Valid(v any) bool { return s != nil && s.s.Validate(v) == nil }
+// compiled returns the compiled schema, compiling it once.
+func (s *Schema) compiled() (*jsonschema.Schema, error) {
+	s.once.Do(func() { s.s, s.err = s.set.compile(s.ID) })
+	return s.s, s.err
+}
+
+// sub returns a Schema for an already compiled part of s.
+func (s *Schema) sub(part *jsonschema.Schema) *Schema {
+	c := &Schema{ID: s.ID, set: s.set, s: part, shapes: s.shapes}
+	c.once.Do(func() {})
+	return c
+}
+
+// Valid reports whether v passes the schema, without explaining; a schema
+// that does not compile accepts nothing.
+func (s *Schema) Valid(v any) bool {
+	if s == nil {
+		return false
+	}
+	c, err := s.compiled()
+	return err == nil && c.Validate(v) == nil
+}
 
 // Validate validates v; the error, when the value is invalid, is a
-// *jsonschema.ValidationError for the explainer.
-func (s *Schema) Validate(v any) error { return s.s.Validate(v) }
+// *jsonschema.ValidationError for the explainer (or the compile error).
+func (s *Schema) Validate(v any) error {
+	c, err := s.compiled()
+	if err != nil {
+		return err
+	}
+	return c.Validate(v)
+}
 
-// Schemas compiles the embedded schemas by $id, each once, when first
-// asked for. It is safe for concurrent use.
+// Schemas hands out the embedded schemas by $id. It is safe for concurrent
+// use; nothing is compiled until a schema is used.
 type Schemas struct {
 	mu     sync.Mutex
 	c      *jsonschema.Compiler
@@ -34,10 +64,11 @@ type Schemas struct {
 	shapes shapes
 }
 
-// NewSchemas returns an empty cache; nothing is compiled until Get.
+// NewSchemas returns an empty cache.
 func NewSchemas() *Schemas { return &Schemas{byID: map[string]*Schema{}} }
 
-// Get compiles (once) and returns the schema with $id id; "" gives nil.
+// Get returns the schema with $id id ("" gives nil), to be compiled when
+// first used.
 func (s *Schemas) Get(id string) (*Schema, error) {
 	if id == "" {
 		return nil, nil
@@ -47,6 +78,16 @@ func (s *Schemas) Get(id string) (*Schema, error) {
 	if c, ok := s.byID[id]; ok {
 		return c, nil
 	}
+	c := &Schema{ID: id, set: s, shapes: &s.shapes}
+	s.byID[id] = c
+	return c, nil
+}
+
+// compile compiles the schema with $id id. The compiler is not safe for
+// concurrent use, hence the lock.
+func (s *Schemas) compile(id string) (*jsonschema.Schema, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.c == nil && s.err == nil {
 		s.c, s.err = compile.New()
 	}
@@ -57,7 +98,5 @@ func (s *Schemas) Get(id string) (*Schema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compiling %s: %w", id, err)
 	}
-	c := &Schema{ID: id, s: sch, shapes: &s.shapes}
-	s.byID[id] = c
-	return c, nil
+	return sch, nil
 }
