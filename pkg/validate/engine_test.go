@@ -182,8 +182,9 @@ func TestAmbiguousResponse(t *testing.T) {
 	}{
 		"read answered first":   {lines(acpInit, acpInitResp, acpNew, acpNewResp, prompt, read, readResp, promptResp), nil},
 		"prompt answered first": {lines(acpInit, acpInitResp, acpNew, acpNewResp, prompt, read, promptResp, readResp), nil},
-		// Neither result fits: the older request (the prompt) is blamed,
-		// and the read stays outstanding.
+		// Neither result fits: the request whose result it resembles
+		// (the prompt: stopReason) is blamed, and the read stays
+		// outstanding.
 		"no candidate fits": {lines(acpInit, acpInitResp, acpNew, acpNewResp, prompt, read, badPromptResp, readResp), []string{"7 schema /result/stopReason"}},
 		"third answer":      {lines(acpInit, acpInitResp, acpNew, acpNewResp, prompt, read, readResp, promptResp, promptResp), []string{"9 duplicate-response /id"}},
 	} {

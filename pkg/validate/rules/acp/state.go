@@ -547,27 +547,39 @@ func (s *state) response(m *protocol.Message, id any) {
 	if len(cands) > 1 {
 		// Both sides number their requests from 0, so the same id can
 		// be outstanding in both directions. Take the one request whose
-		// result schema the result fits; else the newer request: a
-		// request made while another waits (the agent's while the
-		// client's prompt runs) is answered first.
+		// result schema the result fits; if none fits, the one whose
+		// result schema defines more of its members; else the newer
+		// request: a request made while another waits (the agent's
+		// while the client's prompt runs) is answered first.
 		newer := 0
 		if cands[1].req.line > cands[0].req.line {
 			newer = 1
 		}
 		pick = newer
 		if hasResult {
-			fits := -1
+			fits, best, bestOverlap := -1, -1, 0
 			for i, c := range cands {
-				if c.req.m != nil && c.req.m.result != nil && c.req.m.result.Valid(result) {
+				if c.req.m == nil || c.req.m.result == nil {
+					continue
+				}
+				if c.req.m.result.Valid(result) {
 					if fits >= 0 {
 						fits = newer // both fit
 						break
 					}
 					fits = i
 				}
+				if o := c.req.m.result.Overlap(result); o > bestOverlap {
+					best, bestOverlap = i, o
+				} else if o == bestOverlap && o > 0 {
+					best = newer // as close as each other
+				}
 			}
-			if fits >= 0 {
+			switch {
+			case fits >= 0:
 				pick = fits
+			case best >= 0:
+				pick = best
 			}
 		}
 	}
