@@ -246,7 +246,6 @@ func TestSSERoundTrip(t *testing.T) {
 	}
 }
 
-
 // TestSSEReaderAPI reads an Arcan stream through the arcan names: keep-alive
 // comments are skipped, an oversized event is an *SSEError that matches
 // ErrEventTooLarge and names its line, reading goes on after it, and
