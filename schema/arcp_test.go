@@ -13,13 +13,13 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/agentproto/agentproto/pkg/validate/finding"
 	"github.com/agentproto/agentproto/schema"
 	"github.com/agentproto/agentproto/schema/compile"
 )
@@ -631,13 +631,7 @@ type expectation struct {
 // isStateRule reports whether rule is one of the protocol-state rules the
 // validator checks beyond schemas.
 func isStateRule(rule string) bool {
-	switch rule {
-	case "seq-gap", "seq-order", "session-mismatch", "terminal-twice",
-		"terminal-before-accepted", "list-jobs-unanswered", "feature-not-negotiated",
-		"result-id-missing":
-		return true
-	}
-	return false
+	return rule != "json" && rule != "schema" && finding.Known(rule)
 }
 
 func readExpect(t *testing.T, file string, lines int) []expectation {
@@ -782,12 +776,3 @@ func resolvePointer(doc any, ptr string) (any, bool) {
 	return cur, true
 }
 
-// sortedKeys is a test helper for stable messages.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
