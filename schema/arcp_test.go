@@ -775,4 +775,3 @@ func resolvePointer(doc any, ptr string) (any, bool) {
 	}
 	return cur, true
 }
-
