@@ -37,8 +37,8 @@ var testEngine = func() func(t testing.TB) *Engine {
 	}
 }()
 
-// traceFiles lists the trace files below dir: everything but .expect and
-// .dir sidecars and README files.
+// traceFiles lists the trace files below dir: everything but the .expect,
+// .dir and .conn sidecars and README files.
 func traceFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
@@ -50,7 +50,7 @@ func traceFiles(t *testing.T, dir string) []string {
 			return nil
 		}
 		switch filepath.Ext(p) {
-		case ".expect", ".dir", ".md":
+		case ".expect", ".dir", ".conn", ".md":
 			return nil
 		}
 		out = append(out, p)
