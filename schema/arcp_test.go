@@ -436,10 +436,23 @@ func TestARCPDispatchTables(t *testing.T) {
 	// vendor catch-all.
 	d := loadDispatch(t, "v1.1")
 	ev := schemaDoc(t, "arcp/v1.1/job.event.json")
-	variants := ev["$defs"].(map[string]any)["JobEventPayload"].(map[string]any)["oneOf"].([]any)
+	evDefs := ev["$defs"].(map[string]any)
+	var variants []map[string]any
+	for _, v := range evDefs["JobEventPayload"].(map[string]any)["oneOf"].([]any) {
+		vm := v.(map[string]any)
+		if ref, ok := vm["$ref"].(string); ok {
+			// A variant named in $defs (the narrowed per-kind message
+			// schemas refer to it too).
+			vm, _ = evDefs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+		}
+		if vm == nil {
+			t.Fatalf("job.event.json: a JobEventPayload variant %v is not a definition of the file", v)
+		}
+		variants = append(variants, vm)
+	}
 	var kinds []string
 	for _, v := range variants {
-		if k, ok := constOf(v.(map[string]any), "kind"); ok {
+		if k, ok := constOf(v, "kind"); ok {
 			kinds = append(kinds, k)
 		}
 	}
@@ -450,7 +463,7 @@ func TestARCPDispatchTables(t *testing.T) {
 	if !reflect.DeepEqual(kinds, want) {
 		t.Errorf("job.event kinds %v, dispatch events %v", kinds, want)
 	}
-	last := variants[len(variants)-1].(map[string]any)
+	last := variants[len(variants)-1]
 	kind := last["properties"].(map[string]any)["kind"].(map[string]any)
 	if kind["pattern"] != d.VendorEventKind || d.VendorEventKind == "" {
 		t.Errorf("vendor variant pattern %v, dispatch vendor_event_kind %q", kind["pattern"], d.VendorEventKind)

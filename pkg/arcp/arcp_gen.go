@@ -8082,6 +8082,8 @@ func ValidateJobEventPayload(v JobEventPayload) error {
 }
 
 // A `log` event: a log line.
+//
+// The member "kind" is always "log"; it is written on encoding and checked on decoding.
 type LogEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8220,6 +8222,8 @@ func (x LogEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `thought` event: a piece of the agent's reasoning.
+//
+// The member "kind" is always "thought"; it is written on encoding and checked on decoding.
 type ThoughtEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8358,6 +8362,8 @@ func (x ThoughtEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `tool_call` event: the agent called a tool.
+//
+// The member "kind" is always "tool_call"; it is written on encoding and checked on decoding.
 type ToolCallEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8496,6 +8502,8 @@ func (x ToolCallEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `tool_result` event: a tool call returned.
+//
+// The member "kind" is always "tool_result"; it is written on encoding and checked on decoding.
 type ToolResultEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8634,6 +8642,8 @@ func (x ToolResultEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `status` event: a lifecycle or flow-control marker.
+//
+// The member "kind" is always "status"; it is written on encoding and checked on decoding.
 type StatusEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8772,6 +8782,8 @@ func (x StatusEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `metric` event: a measurement, including costs.
+//
+// The member "kind" is always "metric"; it is written on encoding and checked on decoding.
 type MetricEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -8910,6 +8922,8 @@ func (x MetricEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `artifact_ref` event: the agent produced an addressable artifact.
+//
+// The member "kind" is always "artifact_ref"; it is written on encoding and checked on decoding.
 type ArtifactRefEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -9048,6 +9062,8 @@ func (x ArtifactRefEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `delegate` event: the agent asked for a sub-job.
+//
+// The member "kind" is always "delegate"; it is written on encoding and checked on decoding.
 type DelegateEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -9190,6 +9206,8 @@ func (x DelegateEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `progress` event: structured progress.
+//
+// The member "kind" is always "progress"; it is written on encoding and checked on decoding.
 type ProgressEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -9328,6 +9346,8 @@ func (x ProgressEvent) MarshalJSON() ([]byte, error) {
 }
 
 // A `result_chunk` event: one fragment of a streamed final result.
+//
+// The member "kind" is always "result_chunk"; it is written on encoding and checked on decoding.
 type ResultChunkEvent struct {
 	// When the event happened; replays keep the original time.
 	Ts Timestamp `json:"ts"`
@@ -9462,6 +9482,156 @@ func (x *ResultChunkEvent) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ResultChunkEvent) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An event of a vendor-defined kind. Its body is an object whose shape only the vendor knows; receivers that do not know the kind ignore it.
+type VendorEvent struct {
+	// A kind in the vendor namespace, `x-vendor.<vendor>.<name>` by convention.
+	Kind string `json:"kind"`
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The vendor's body.
+	Body json.RawMessage `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *VendorEvent) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = VendorEvent{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "kind":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "kind")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "kind")
+				}
+				x.Kind = v0
+			}
+		case "ts":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "ts")
+			}
+			seen[1] = true
+			if err := x.Ts.DecodeWire(d); err != nil {
+				return wire.At(err, "ts")
+			}
+		case "body":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "body")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "body")
+				}
+				x.Body = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "kind")
+	}
+	if !seen[1] {
+		missing = append(missing, "ts")
+	}
+	if !seen[2] {
+		missing = append(missing, "body")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *VendorEvent) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *VendorEvent) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"kind\":")
+	e.String(x.Kind)
+	e.RawKey("\"ts\":")
+	x.Ts.EncodeWire(e)
+	e.RawKey("\"body\":")
+	e.Raw(x.Body)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *VendorEvent) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "kind")
+		if !pattern9.MatchString(string(x.Kind)) {
+			c.Fail(p, "%q does not match the pattern ^x-vendor\\.", string(x.Kind))
+		}
+	}
+	{
+		p := wire.Join(p, "ts")
+		x.Ts.CheckWire(c, p)
+	}
+	if x.Body != nil {
+		p := wire.Join(p, "body")
+		if !wire.RawIs(x.Body, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *VendorEvent) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *VendorEvent) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x VendorEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20828,6 +20998,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobEvent",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ArtifactRefEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ArtifactRefEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ArtifactRefEvent).EncodeWire(e)
+			},
+			Name: "ArtifactRefEvent",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ArtifactRefEventMessage":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -20842,6 +21027,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ArtifactRefEventMessage).EncodeWire(e)
 			},
 			Name: "ArtifactRefEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*DelegateEvent).CheckWire(c, p)
+			},
+			Complete: false,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(DelegateEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*DelegateEvent).EncodeWire(e)
+			},
+			Name: "DelegateEvent",
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/DelegateEventMessage":
 		return wire.Codec{
@@ -20878,6 +21078,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "JobEventPayload",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*LogEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(LogEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*LogEvent).EncodeWire(e)
+			},
+			Name: "LogEvent",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/LogEventMessage":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -20892,6 +21107,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*LogEventMessage).EncodeWire(e)
 			},
 			Name: "LogEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*MetricEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(MetricEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*MetricEvent).EncodeWire(e)
+			},
+			Name: "MetricEvent",
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/MetricEventMessage":
 		return wire.Codec{
@@ -20908,6 +21138,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "MetricEventMessage",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ProgressEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ProgressEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ProgressEvent).EncodeWire(e)
+			},
+			Name: "ProgressEvent",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ProgressEventMessage":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -20922,6 +21167,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ProgressEventMessage).EncodeWire(e)
 			},
 			Name: "ProgressEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ResultChunkEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ResultChunkEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ResultChunkEvent).EncodeWire(e)
+			},
+			Name: "ResultChunkEvent",
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ResultChunkEventMessage":
 		return wire.Codec{
@@ -20938,6 +21198,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ResultChunkEventMessage",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*StatusEvent).CheckWire(c, p)
+			},
+			Complete: false,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(StatusEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*StatusEvent).EncodeWire(e)
+			},
+			Name: "StatusEvent",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/StatusEventMessage":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -20952,6 +21227,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*StatusEventMessage).EncodeWire(e)
 			},
 			Name: "StatusEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ThoughtEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ThoughtEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ThoughtEvent).EncodeWire(e)
+			},
+			Name: "ThoughtEvent",
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ThoughtEventMessage":
 		return wire.Codec{
@@ -20968,6 +21258,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ThoughtEventMessage",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ToolCallEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ToolCallEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ToolCallEvent).EncodeWire(e)
+			},
+			Name: "ToolCallEvent",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolCallEventMessage":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -20983,6 +21288,21 @@ func Lookup(id string) (wire.Codec, bool) {
 			},
 			Name: "ToolCallEventMessage",
 		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*ToolResultEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(ToolResultEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*ToolResultEvent).EncodeWire(e)
+			},
+			Name: "ToolResultEvent",
+		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/ToolResultEventMessage":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -20997,6 +21317,21 @@ func Lookup(id string) (wire.Codec, bool) {
 				v.(*ToolResultEventMessage).EncodeWire(e)
 			},
 			Name: "ToolResultEventMessage",
+		}, true
+	case "https://agentproto.dev/schema/arcp/v1.1/job.event.json#/$defs/VendorEvent":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*VendorEvent).CheckWire(c, p)
+			},
+			Complete: true,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(VendorEvent)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*VendorEvent).EncodeWire(e)
+			},
+			Name: "VendorEvent",
 		}, true
 	case "https://agentproto.dev/schema/arcp/v1.1/job.result.json#":
 		return wire.Codec{
@@ -21558,4 +21893,5 @@ var (
 	pattern6 = regexp.MustCompile("^[a-z0-9][a-z0-9._-]*(@[a-zA-Z0-9.+_-]+)?$")
 	pattern7 = regexp.MustCompile("^[A-Za-z][A-Za-z0-9_-]*:[0-9]+(\\.[0-9]+)?$")
 	pattern8 = regexp.MustCompile("^[A-Za-z][A-Za-z0-9_-]*$")
+	pattern9 = regexp.MustCompile("^x-vendor\\.")
 )
