@@ -56,12 +56,6 @@ func bundle(t *testing.T, dir string) *Bundle {
 	return b
 }
 
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("the bundle must not load %s", url)
-}
-
 // compiled is a bundle compiled on its own: a fresh compiler that knows
 // nothing but the bundle and cannot load anything.
 type compiled struct {
