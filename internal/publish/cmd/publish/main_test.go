@@ -9,12 +9,20 @@ import (
 	"testing"
 )
 
-// copySchemas copies the protocol folders of the repository's schema folder
-// into a temporary one, so that the command can write bundles there.
+// copySchemas copies the registry's list of versions and the protocol
+// folders of the repository's schema folder into a temporary one, so that
+// the command can write bundles there.
 func copySchemas(t *testing.T) string {
 	t.Helper()
 	src := filepath.Join("..", "..", "..", "..", "schema")
 	dst := t.TempDir()
+	versions, err := os.ReadFile(filepath.Join(src, "versions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "versions.json"), versions, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, proto := range []string{"acp", "arcp", "arcan"} {
 		err := filepath.WalkDir(filepath.Join(src, proto), func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -114,7 +122,7 @@ func TestUsageErrors(t *testing.T) {
 	if code, _, _ := runCmd("extra"); code != 2 {
 		t.Errorf("extra argument: exit %d, want 2", code)
 	}
-	if code, _, stderr := runCmd("-schema", t.TempDir(), "-docs", t.TempDir()); code != 2 || !strings.Contains(stderr, "dispatch.json") {
+	if code, _, stderr := runCmd("-schema", t.TempDir(), "-docs", t.TempDir()); code != 2 || !strings.Contains(stderr, "versions.json") {
 		t.Errorf("empty schema folder: exit %d, stderr %q; want 2 and a message", code, stderr)
 	}
 }
