@@ -181,21 +181,21 @@ func describe(v any) string {
 
 func (d *Doc) parseObject(s *Schema, o *object) error {
 	loc := s.Loc
-	s.Keywords = append([]string(nil), o.keys...)
+	s.Keywords = append([]string(nil), o.Keys()...)
 	str := func(k string) (string, error) {
-		v, _ := o.get(k)
+		v, _ := o.Get(k)
 		x, ok := v.(string)
 		if !ok {
 			return "", loc.Child(k).Errorf("%s must be a string, not %s", k, describe(v))
 		}
 		return x, nil
 	}
-	if v, ok := o.get("$schema"); ok {
+	if v, ok := o.Get("$schema"); ok {
 		if x, _ := v.(string); strings.Contains(x, "draft-07") || strings.Contains(x, "draft-06") || strings.Contains(x, "draft-04") {
 			s.Draft7 = true
 		}
 	}
-	if _, ok := o.get("$id"); ok {
+	if _, ok := o.Get("$id"); ok {
 		id, err := str("$id")
 		if err != nil {
 			return err
@@ -209,14 +209,15 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 	}
 	d.index(s)
 	sub := func(k string, tokens ...string) (*Schema, error) {
-		var v any = o.vals[k]
+		v, _ := o.Get(k)
 		for _, t := range tokens[1:] {
-			v = v.(*object).vals[t]
+			v, _ = v.(*object).Get(t)
 		}
 		return d.parse(v, loc.Child(tokens...), s.Base, s.Draft7)
 	}
 	subList := func(k string) ([]*Schema, error) {
-		arr, ok := o.vals[k].([]any)
+		val, _ := o.Get(k)
+		arr, ok := val.([]any)
 		if !ok {
 			return nil, loc.Child(k).Errorf("%s must be an array of schemas", k)
 		}
@@ -231,13 +232,15 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		return out, nil
 	}
 	subMap := func(k string) ([]Property, error) {
-		m, ok := o.vals[k].(*object)
+		val, _ := o.Get(k)
+		m, ok := val.(*object)
 		if !ok {
 			return nil, loc.Child(k).Errorf("%s must be an object of schemas", k)
 		}
-		out := make([]Property, 0, len(m.keys))
-		for _, name := range m.keys {
-			c, err := d.parse(m.vals[name], loc.Child(k, name), s.Base, s.Draft7)
+		out := make([]Property, 0, m.Len())
+		for _, name := range m.Keys() {
+			mv, _ := m.Get(name)
+			c, err := d.parse(mv, loc.Child(k, name), s.Base, s.Draft7)
 			if err != nil {
 				return nil, err
 			}
@@ -246,14 +249,16 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		return out, nil
 	}
 	num := func(k string) (*json.Number, error) {
-		n, ok := o.vals[k].(json.Number)
+		val, _ := o.Get(k)
+		n, ok := val.(json.Number)
 		if !ok {
 			return nil, loc.Child(k).Errorf("%s must be a number", k)
 		}
 		return &n, nil
 	}
 	count := func(k string) (*uint64, error) {
-		n, ok := o.vals[k].(json.Number)
+		val, _ := o.Get(k)
+		n, ok := val.(json.Number)
 		u, err := strconv.ParseUint(string(n), 10, 64)
 		if !ok || err != nil {
 			return nil, loc.Child(k).Errorf("%s must be a non-negative integer", k)
@@ -261,8 +266,8 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		return &u, nil
 	}
 	var err error
-	for _, k := range o.keys {
-		v := o.vals[k]
+	for _, k := range o.Keys() {
+		v, _ := o.Get(k)
 		switch k {
 		case "$ref":
 			s.Ref, err = str(k)
@@ -360,7 +365,8 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 			if !ok {
 				return loc.Child(k).Errorf("discriminator must be an object with propertyName")
 			}
-			pn, _ := do.vals["propertyName"].(string)
+			pv, _ := do.Get("propertyName")
+			pn, _ := pv.(string)
 			if pn == "" {
 				return loc.Child(k).Errorf("discriminator needs a propertyName string")
 			}

@@ -109,7 +109,7 @@ type Part struct {
 }
 
 // Defs returns the bundle's definitions.
-func (b *Bundle) Defs() *Object { return b.Doc.obj("$defs") }
+func (b *Bundle) Defs() *Object { return b.Doc.Obj("$defs") }
 
 // Encode returns the bundle file's bytes.
 func (b *Bundle) Encode() ([]byte, error) {
@@ -154,10 +154,10 @@ func (f *files) loadSchema(p string) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
-	if id := d.str("$id"); id != IDPrefix+p {
+	if id := d.Str("$id"); id != IDPrefix+p {
 		return nil, fmt.Errorf("publish: %s: $id is %q, want %q", p, id, IDPrefix+p)
 	}
-	if s := d.str("$schema"); s != draft202012 {
+	if s := d.Str("$schema"); s != draft202012 {
 		return nil, fmt.Errorf("publish: %s: $schema is %q, want %q", p, s, draft202012)
 	}
 	return d, nil
@@ -191,23 +191,23 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 	case "acp":
 		b.Discriminator = "method"
 		kinds := map[string][]string{}
-		for _, m := range table.arr("methods") {
+		for _, m := range table.Arr("methods") {
 			mo, _ := m.(*Object)
-			kinds[mo.str("method")] = append(kinds[mo.str("method")], mo.str("kind"))
+			kinds[mo.Str("method")] = append(kinds[mo.Str("method")], mo.Str("kind"))
 		}
-		for i, m := range table.arr("methods") {
+		for i, m := range table.Arr("methods") {
 			mo, _ := m.(*Object)
-			method := mo.str("method")
+			method := mo.Str("method")
 			if method == "" {
 				return nil, fmt.Errorf("publish: %s/dispatch.json: methods[%d] has no method", v.Dir(), i)
 			}
-			msg := Message{Tag: method, Kind: mo.str("kind"), Handler: mo.str("handler")}
+			msg := Message{Tag: method, Kind: mo.Str("kind"), Handler: mo.Str("handler")}
 			if k := kinds[method]; len(k) > 1 && (len(k) > 2 || k[0] == k[1]) {
 				return nil, fmt.Errorf("publish: %s/dispatch.json: method %s is listed %d times; only a request and a notification may share a name", v.Dir(), method, len(k))
 			}
 			msg.Shared = len(kinds[method]) > 1
 			for _, role := range []string{"params", "result"} {
-				file := mo.str(role)
+				file := mo.Str(role)
 				if file == "" {
 					continue
 				}
@@ -222,7 +222,7 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 			}
 			b.Messages = append(b.Messages, msg)
 		}
-		env := table.str("envelope")
+		env := table.Str("envelope")
 		if env == "" {
 			return nil, fmt.Errorf("publish: %s/dispatch.json: no envelope", v.Dir())
 		}
@@ -232,9 +232,9 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 		envFile = src(env)
 		// Records: messages of the protocol that are not JSON-RPC lines (a
 		// dialect's event stream), each checked with its own definition.
-		for i, m := range table.arr("records") {
+		for i, m := range table.Arr("records") {
 			mo, _ := m.(*Object)
-			rec, file := mo.str("record"), mo.str("schema")
+			rec, file := mo.Str("record"), mo.Str("schema")
 			if rec == "" || file == "" {
 				return nil, fmt.Errorf("publish: %s/dispatch.json: records[%d] needs record and schema", v.Dir(), i)
 			}
@@ -242,7 +242,7 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 			if err := addRoot(file, name); err != nil {
 				return nil, err
 			}
-			b.Messages = append(b.Messages, Message{Tag: rec, Kind: "record", Handler: mo.str("handler"), Parts: []Part{{Def: name, Source: src(file)}}})
+			b.Messages = append(b.Messages, Message{Tag: rec, Kind: "record", Handler: mo.Str("handler"), Parts: []Part{{Def: name, Source: src(file)}}})
 		}
 	case "arcp":
 		b.Discriminator = "type"
@@ -250,9 +250,9 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 			key, tag string
 			out      *[]Message
 		}{{"messages", "type", &b.Messages}, {"events", "kind", &b.Events}} {
-			for i, m := range table.arr(list.key) {
+			for i, m := range table.Arr(list.key) {
 				mo, _ := m.(*Object)
-				tag, file := mo.str(list.tag), mo.str("schema")
+				tag, file := mo.Str(list.tag), mo.Str("schema")
 				if tag == "" || file == "" {
 					return nil, fmt.Errorf("publish: %s/dispatch.json: %s[%d] needs %s and schema", v.Dir(), list.key, i, list.tag)
 				}
@@ -264,9 +264,9 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 		}
 	case "arcan":
 		b.Discriminator = "part_type"
-		for i, m := range table.arr("events") {
+		for i, m := range table.Arr("events") {
 			mo, _ := m.(*Object)
-			tag, file := mo.str("part_type"), mo.str("schema")
+			tag, file := mo.Str("part_type"), mo.Str("schema")
 			if tag == "" || file == "" {
 				return nil, fmt.Errorf("publish: %s/dispatch.json: events[%d] needs part_type and schema", v.Dir(), i)
 			}
@@ -275,7 +275,7 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 			}
 			b.Messages = append(b.Messages, Message{Tag: tag, Parts: []Part{{Source: src(file)}}})
 		}
-		if rec := table.str("store_record"); rec != "" {
+		if rec := table.Str("store_record"); rec != "" {
 			if err := addRoot(rec, ""); err != nil {
 				return nil, err
 			}
@@ -384,10 +384,10 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 		if rootName[file] != "" || rootRef[file] || hasAssertions(doc) || slices.Contains(roots, file) {
 			want := rootName[file]
 			if want == "" {
-				want = doc.str("x-go-name")
+				want = doc.Str("x-go-name")
 			}
 			if want == "" {
-				want = doc.str("title")
+				want = doc.Str("title")
 			}
 			if want == "" {
 				want = pascal(strings.TrimSuffix(path.Base(file), ".json"))
@@ -403,9 +403,9 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 			}
 			defs = append(defs, pending{name, file, "", root})
 		}
-		if d := doc.obj("$defs"); d != nil {
+		if d := doc.Obj("$defs"); d != nil {
 			for _, k := range d.Keys() {
-				s, ok := d.vals[k].(*Object)
+				s, ok := d.Value(k).(*Object)
 				if !ok {
 					return nil, fmt.Errorf("publish: %s#/$defs/%s: not a schema object", file, k)
 				}
@@ -420,7 +420,7 @@ func Build(fsys fs.FS, v Version) (*Bundle, error) {
 	out := newObject()
 	for _, p := range defs {
 		err := walkSchema(p.schema, "", func(s *Object, ptr string) error {
-			rs, ok := s.vals["$ref"].(string)
+			rs, ok := s.Value("$ref").(string)
 			if !ok {
 				return nil
 			}
@@ -576,7 +576,7 @@ func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
 		return err
 	}
 	for _, k := range s.Keys() {
-		v := s.vals[k]
+		v := s.Value(k)
 		at := ptr + "/" + escapeToken(k)
 		switch {
 		case slices.Contains(schemaKeywords, k):
@@ -588,7 +588,7 @@ func walkSchema(s *Object, ptr string, fn func(*Object, string) error) error {
 		case slices.Contains(schemaMapKeywords, k):
 			if m, ok := v.(*Object); ok {
 				for _, name := range m.Keys() {
-					if o, ok := m.vals[name].(*Object); ok {
+					if o, ok := m.Value(name).(*Object); ok {
 						if err := walkSchema(o, at+"/"+escapeToken(name), fn); err != nil {
 							return err
 						}

@@ -105,11 +105,11 @@ func TestBundlesAreSelfContained(t *testing.T) {
 		t.Run(dir, func(t *testing.T) {
 			compileBundle(t, b)
 			doc := b.Doc
-			if got := doc.str("$schema"); got != draft202012 {
+			if got := doc.Str("$schema"); got != draft202012 {
 				t.Errorf("$schema = %q", got)
 			}
 			wantID := "https://agentproto.dev/schema/" + b.BundleFile()
-			if got := doc.str("$id"); got != wantID {
+			if got := doc.Str("$id"); got != wantID {
 				t.Errorf("$id = %q, want %q", got, wantID)
 			}
 			refs := 0
@@ -142,7 +142,7 @@ func TestBundlesAreSelfContained(t *testing.T) {
 				t.Error("the root is a union")
 			}
 			ifs := 0
-			for _, a := range doc.arr("allOf") {
+			for _, a := range doc.Arr("allOf") {
 				if a.(*Object).Has("if") {
 					ifs++
 				}
@@ -204,7 +204,7 @@ func TestBundleNames(t *testing.T) {
 		if got := MethodDef(want.method, want.role); got != want.def {
 			t.Errorf("MethodDef(%s, %s) = %s, want %s", want.method, want.role, got, want.def)
 		}
-		if got := b.Defs().obj(want.def).str("title"); got != want.title {
+		if got := b.Defs().Obj(want.def).Str("title"); got != want.title {
 			t.Errorf("#/$defs/%s has title %q, want the file's %q", want.def, got, want.title)
 		}
 	}
@@ -306,11 +306,11 @@ func TestBuildRenamesCollisions(t *testing.T) {
 	if got, want := b.Defs().Keys(), []string{"A", "Local", "CommonA", "CommonLocal"}; !slices.Equal(got, want) {
 		t.Errorf("definitions %v, want %v", got, want)
 	}
-	props := b.Defs().obj("A").obj("properties")
-	if got := props.obj("x").str("$ref"); got != "#/$defs/CommonA" {
+	props := b.Defs().Obj("A").Obj("properties")
+	if got := props.Obj("x").Str("$ref"); got != "#/$defs/CommonA" {
 		t.Errorf("x: $ref %s", got)
 	}
-	if got := props.obj("y").str("$ref"); got != "#/$defs/Local" {
+	if got := props.Obj("y").Str("$ref"); got != "#/$defs/Local" {
 		t.Errorf("y: $ref %s", got)
 	}
 	c := compileBundle(t, b)
@@ -337,12 +337,12 @@ func TestRewriteTaggedRefusesOverlap(t *testing.T) {
 		t.Errorf("error %v, want the overlap reported", err)
 	}
 	// Without the overlap it becomes a dispatch.
-	defs.obj("U").arr("oneOf")[0].(*Object).obj("properties").obj("k").Set("const", "a")
+	defs.Obj("U").Arr("oneOf")[0].(*Object).Obj("properties").Obj("k").Set("const", "a")
 	if err := rewriteTagged(defs, "U", "k", "tag"); err != nil {
 		t.Fatal(err)
 	}
-	if defs.obj("U").Has("oneOf") || len(defs.obj("U").arr("allOf")) != 2 {
-		t.Errorf("not rewritten: %s", compactJSON(defs.obj("U")))
+	if defs.Obj("U").Has("oneOf") || len(defs.Obj("U").Arr("allOf")) != 2 {
+		t.Errorf("not rewritten: %s", compactJSON(defs.Obj("U")))
 	}
 }
 

@@ -54,7 +54,7 @@ func (b *Bundle) dispatch(defs *Object, envelope string) error {
 				// tells them apart.
 				if m.Kind == "request" {
 					cond.Set("required", []any{"method", "id"})
-					cond.obj("properties").Set("id", obj("description", "Present: a request."))
+					cond.Obj("properties").Set("id", obj("description", "Present: a request."))
 				} else {
 					cond.Set("not", obj("required", []any{"id"}))
 				}
@@ -85,7 +85,7 @@ func (b *Bundle) dispatch(defs *Object, envelope string) error {
 			map[bool]string{true: " The payload of a job.event is selected the same way by its `kind`: a reserved kind's body follows its own definition, and `x-vendor.` kinds take any object body.", false: ""}[len(b.Events) > 0])
 		var cases []dcase
 		for _, m := range b.Messages {
-			def := defs.obj(m.Parts[0].Def)
+			def := defs.Obj(m.Parts[0].Def)
 			if c := constOf(def, "type"); c != m.Tag {
 				return fmt.Errorf("publish: %s: dispatched as type %q but its type is %v", m.Parts[0].Source, m.Tag, c)
 			}
@@ -107,7 +107,7 @@ func (b *Bundle) dispatch(defs *Object, envelope string) error {
 			if m.Kind == "record" {
 				continue
 			}
-			def := defs.obj(m.Parts[0].Def)
+			def := defs.Obj(m.Parts[0].Def)
 			if c := constOf(def, "part_type"); c != m.Tag {
 				return fmt.Errorf("publish: %s: dispatched as part_type %q but its part_type is %v", m.Parts[0].Source, m.Tag, c)
 			}
@@ -118,8 +118,8 @@ func (b *Bundle) dispatch(defs *Object, envelope string) error {
 		// The AgentEvent union (the event of a store record) lists the same
 		// variants: dispatch it the same way.
 		for _, name := range defs.Keys() {
-			d := defs.obj(name)
-			if d == nil || !d.Has("oneOf") || !sameRefs(d.arr("oneOf"), members) {
+			d := defs.Obj(name)
+			if d == nil || !d.Has("oneOf") || !sameRefs(d.Arr("oneOf"), members) {
 				continue
 			}
 			if err := rewriteTagged(defs, name, "part_type", "The event variant; selects the schema of the whole event."); err != nil {
@@ -152,9 +152,9 @@ func (b *Bundle) eventPayload(defs *Object) error {
 	if job == nil {
 		return fmt.Errorf("publish: %s/dispatch.json lists event kinds but no job.event message", b.Dir())
 	}
-	ref := defs.obj(job.Parts[0].Def).obj("properties").obj("payload").str("$ref")
+	ref := defs.Obj(job.Parts[0].Def).Obj("properties").Obj("payload").Str("$ref")
 	name, ok := strings.CutPrefix(ref, "#/$defs/")
-	if !ok || defs.obj(name) == nil {
+	if !ok || defs.Obj(name) == nil {
 		return fmt.Errorf("publish: %s: the payload of job.event is not a definition", job.Parts[0].Source)
 	}
 	if err := rewriteTagged(defs, name, "kind", "The event kind; selects the schema of the event and its body."); err != nil {
@@ -162,11 +162,11 @@ func (b *Bundle) eventPayload(defs *Object) error {
 	}
 	// Every kind of the table has its branch.
 	consts := map[any]bool{}
-	for _, c := range defs.obj(name).obj("properties").obj("kind").arr("enum") {
+	for _, c := range defs.Obj(name).Obj("properties").Obj("kind").Arr("enum") {
 		consts[c] = true
 	}
-	if g := defs.obj(name).obj("properties").obj("kind").arr("anyOf"); len(g) > 0 {
-		for _, c := range g[0].(*Object).arr("enum") {
+	if g := defs.Obj(name).Obj("properties").Obj("kind").Arr("anyOf"); len(g) > 0 {
+		for _, c := range g[0].(*Object).Arr("enum") {
 			consts[c] = true
 		}
 	}
@@ -192,7 +192,7 @@ func sameRefs(variants []any, members map[string]string) bool {
 				return false
 			}
 		}
-		name, ok := strings.CutPrefix(o.str("$ref"), "#/$defs/")
+		name, ok := strings.CutPrefix(o.Str("$ref"), "#/$defs/")
 		if !ok || members[name] == "" || seen[name] {
 			return false
 		}
@@ -218,7 +218,7 @@ func tagIf(tag string, cond *Object) *Object {
 func applyDispatch(s *Object, tag, desc string, cases []dcase) {
 	var consts []any
 	var others []any
-	all := s.arr("allOf")
+	all := s.Arr("allOf")
 	for _, c := range cases {
 		if v, ok := c.cond.Get("const"); ok && c.cond.Len() == 1 {
 			consts = append(consts, v)
@@ -234,12 +234,12 @@ func applyDispatch(s *Object, tag, desc string, cases []dcase) {
 		guard.Set("anyOf", append([]any{obj("enum", consts)}, others...))
 	}
 	s.Set("type", "object")
-	req := s.arr("required")
+	req := s.Arr("required")
 	if !slices.Contains(req, any(tag)) {
 		req = append(req, tag)
 	}
 	s.Set("required", req)
-	props := s.obj("properties")
+	props := s.Obj("properties")
 	if props == nil {
 		props = newObject()
 	}
@@ -254,7 +254,7 @@ func applyDispatch(s *Object, tag, desc string, cases []dcase) {
 // distinct, and a catch-all variant's tag schema accepts none of them, so at
 // most one variant can match any value and the if/then branches pick it.
 func rewriteTagged(defs *Object, name, tag, desc string) error {
-	def := defs.obj(name)
+	def := defs.Obj(name)
 	if def == nil {
 		return fmt.Errorf("publish: no definition %s", name)
 	}
@@ -268,22 +268,22 @@ func rewriteTagged(defs *Object, name, tag, desc string) error {
 	var cases []dcase
 	var catchAll []*Object
 	seen := map[any]bool{}
-	for i, v := range def.arr("oneOf") {
+	for i, v := range def.Arr("oneOf") {
 		variant, ok := v.(*Object)
 		if !ok {
 			return fmt.Errorf("publish: %s/oneOf/%d: not a schema object", name, i)
 		}
 		// The variant itself, or the definition it references.
 		body := variant
-		if r := variant.str("$ref"); r != "" {
+		if r := variant.Str("$ref"); r != "" {
 			target, _ := strings.CutPrefix(r, "#/$defs/")
-			body = defs.obj(target)
+			body = defs.Obj(target)
 			if body == nil {
 				return fmt.Errorf("publish: %s/oneOf/%d: $ref %s is not a definition", name, i, r)
 			}
 		}
-		ts := body.obj("properties").obj(tag)
-		if ts == nil || !slices.Contains(body.arr("required"), any(tag)) || body.str("type") != "object" {
+		ts := body.Obj("properties").Obj(tag)
+		if ts == nil || !slices.Contains(body.Arr("required"), any(tag)) || body.Str("type") != "object" {
 			return fmt.Errorf("publish: %s/oneOf/%d: not an object that requires %s", name, i, tag)
 		}
 		var cond *Object
@@ -343,7 +343,7 @@ func compileStandalone(s *Object) (*jsonschema.Schema, error) {
 
 // constOf returns the const of the property prop of s, or nil.
 func constOf(s *Object, prop string) any {
-	c, _ := s.obj("properties").obj(prop).Get("const")
+	c, _ := s.Obj("properties").Obj(prop).Get("const")
 	return c
 }
 

@@ -212,7 +212,7 @@ func (r *renderer) version() {
 	b := r.b
 	r.heading(2, verKey(b), r.versionTitle())
 	r.p("Source: [`schema/%s/`](%s). Bundle: [`%s`](%s), `$id` `%s`.", b.Dir(), docLink(b.Dir())+"/", path.Base(b.BundleFile()), docLink(b.BundleFile()), b.ID())
-	r.p("%s", mdText(b.Doc.str("description")))
+	r.p("%s", mdText(b.Doc.Str("description")))
 
 	// The dispatch table.
 	switch b.Protocol {
@@ -307,8 +307,8 @@ func (r *renderer) localDefs(own map[string]string, key string) {
 // definition renders one bundle definition: description, where it comes
 // from, its shape (fields, variants or values) and an example.
 func (r *renderer) definition(name, source string) {
-	s := r.b.Defs().obj(name)
-	if d := s.str("description"); d != "" {
+	s := r.b.Defs().Obj(name)
+	if d := s.Str("description"); d != "" {
 		r.p("%s", mdText(d))
 	}
 	file, frag, _ := strings.Cut(source, "#")
@@ -322,7 +322,7 @@ func (r *renderer) definition(name, source string) {
 	}
 	r.p("%s", line)
 	r.shape(s)
-	if ex := s.arr("examples"); len(ex) > 0 {
+	if ex := s.Arr("examples"); len(ex) > 0 {
 		data, err := encodeJSON(ex[0])
 		if err == nil {
 			fmt.Fprintf(&r.out, "Example:\n\n```json\n%s```\n\n", data)
@@ -333,7 +333,7 @@ func (r *renderer) definition(name, source string) {
 // extends lists the definitions a schema includes with allOf.
 func (r *renderer) extends(s *Object) []string {
 	var out []string
-	for _, a := range s.arr("allOf") {
+	for _, a := range s.Arr("allOf") {
 		if o, ok := a.(*Object); ok && o.Has("$ref") {
 			out = append(out, r.typeText(o))
 		}
@@ -362,7 +362,7 @@ func (r *renderer) shape(s *Object) {
 			r.p("One of:")
 		}
 		for _, v := range variants {
-			title := v.s.str("title")
+			title := v.s.Str("title")
 			head := ""
 			if title != "" {
 				head = "**" + title + "**"
@@ -374,7 +374,7 @@ func (r *renderer) shape(s *Object) {
 				head = "**" + r.typeText(v.s) + "**"
 			}
 			line := head
-			if d := v.s.str("description"); d != "" {
+			if d := v.s.Str("description"); d != "" {
 				line += ": " + mdText(d)
 			}
 			if v.s.Has("$ref") && !hasProps(v.s) {
@@ -417,13 +417,13 @@ func (r *renderer) variants(s *Object) ([]variant, string) {
 	var list []any
 	switch {
 	case s.Has("oneOf"):
-		list = s.arr("oneOf")
+		list = s.Arr("oneOf")
 	case s.Has("anyOf") && nullable(s) == nil:
-		list = s.arr("anyOf")
+		list = s.Arr("anyOf")
 	default:
-		for _, a := range s.arr("allOf") {
+		for _, a := range s.Arr("allOf") {
 			if o, ok := a.(*Object); ok && o.Has("then") {
-				list = append(list, o.obj("then"))
+				list = append(list, o.Obj("then"))
 			}
 		}
 	}
@@ -442,8 +442,8 @@ func (r *renderer) variants(s *Object) ([]variant, string) {
 	// The tag: a member that every variant (or the definition it points
 	// to) fixes with const, or constrains, except at most one default.
 	for _, v := range out {
-		for _, k := range r.resolve(v.s).obj("properties").Keys() {
-			if r.resolve(v.s).obj("properties").obj(k).Has("const") {
+		for _, k := range r.resolve(v.s).Obj("properties").Keys() {
+			if r.resolve(v.s).Obj("properties").Obj(k).Has("const") {
 				tags[k]++
 			}
 		}
@@ -457,7 +457,7 @@ func (r *renderer) variants(s *Object) ([]variant, string) {
 	}
 	if tag != "" {
 		for i := range out {
-			if c, ok := r.resolve(out[i].s).obj("properties").obj(tag).Get("const"); ok {
+			if c, ok := r.resolve(out[i].s).Obj("properties").Obj(tag).Get("const"); ok {
 				out[i].tag = compactJSON(c)
 			}
 		}
@@ -478,11 +478,11 @@ func mapKeys(m map[string]int) func(func(string) bool) {
 // resolve follows a plain $ref to its definition.
 func (r *renderer) resolve(s *Object) *Object {
 	for i := 0; i < 8 && s != nil && s.Has("$ref") && !s.Has("properties"); i++ {
-		name, ok := strings.CutPrefix(s.str("$ref"), "#/$defs/")
+		name, ok := strings.CutPrefix(s.Str("$ref"), "#/$defs/")
 		if !ok || strings.Contains(name, "/") {
 			return s
 		}
-		next := r.b.Defs().obj(name)
+		next := r.b.Defs().Obj(name)
 		if next == nil {
 			return s
 		}
@@ -492,11 +492,11 @@ func (r *renderer) resolve(s *Object) *Object {
 }
 
 func hasProps(s *Object) bool {
-	if s.obj("properties").Len() > 0 {
+	if s.Obj("properties").Len() > 0 {
 		return true
 	}
-	for _, a := range s.arr("allOf") {
-		if o, ok := a.(*Object); ok && !o.Has("$ref") && !o.Has("if") && o.obj("properties").Len() > 0 {
+	for _, a := range s.Arr("allOf") {
+		if o, ok := a.(*Object); ok && !o.Has("$ref") && !o.Has("if") && o.Obj("properties").Len() > 0 {
 			return true
 		}
 	}
@@ -514,21 +514,21 @@ func (r *renderer) fieldRows(s *Object, prefix string, depth int) {
 	props := newObject()
 	var required []any
 	parts := []*Object{s}
-	for _, a := range s.arr("allOf") {
+	for _, a := range s.Arr("allOf") {
 		if o, ok := a.(*Object); ok && !o.Has("$ref") && !o.Has("if") {
 			parts = append(parts, o)
 		}
 	}
 	for _, p := range parts {
-		for _, k := range p.obj("properties").Keys() {
+		for _, k := range p.Obj("properties").Keys() {
 			if !props.Has(k) {
-				props.Set(k, p.obj("properties").vals[k])
+				props.Set(k, p.Obj("properties").Value(k))
 			}
 		}
-		required = append(required, p.arr("required")...)
+		required = append(required, p.Arr("required")...)
 	}
 	for _, k := range props.Keys() {
-		ps, ok := props.vals[k].(*Object)
+		ps, ok := props.Value(k).(*Object)
 		if !ok {
 			// A boolean schema: false forbids the member.
 			fmt.Fprintf(&r.out, "| `%s` | never present | | | |\n", cell(prefix+k))
@@ -542,15 +542,15 @@ func (r *renderer) fieldRows(s *Object, prefix string, depth int) {
 		if c := constraints(ps); c != "" {
 			vals = strings.TrimPrefix(vals+"; "+c, "; ")
 		}
-		fmt.Fprintf(&r.out, "| `%s` | %s | %s | %s | %s |\n", cell(prefix+k), cell(r.typeText(ps)), req, cell(vals), cell(mdText(ps.str("description"))))
+		fmt.Fprintf(&r.out, "| `%s` | %s | %s | %s | %s |\n", cell(prefix+k), cell(r.typeText(ps)), req, cell(vals), cell(mdText(ps.Str("description"))))
 		if depth >= 4 {
 			continue
 		}
 		switch {
-		case !ps.Has("$ref") && ps.obj("properties").Len() > 0:
+		case !ps.Has("$ref") && ps.Obj("properties").Len() > 0:
 			r.fieldRows(ps, prefix+k+".", depth+1)
-		case ps.obj("items") != nil && !ps.obj("items").Has("$ref") && ps.obj("items").obj("properties").Len() > 0:
-			r.fieldRows(ps.obj("items"), prefix+k+"[].", depth+1)
+		case ps.Obj("items") != nil && !ps.Obj("items").Has("$ref") && ps.Obj("items").Obj("properties").Len() > 0:
+			r.fieldRows(ps.Obj("items"), prefix+k+"[].", depth+1)
 		}
 	}
 }
@@ -561,11 +561,11 @@ func (r *renderer) typeText(s *Object) string {
 	if s == nil {
 		return "any"
 	}
-	if ref := s.str("$ref"); ref != "" {
+	if ref := s.Str("$ref"); ref != "" {
 		name := strings.TrimPrefix(ref, "#/$defs/")
 		return r.link(defKey(r.b, name), name)
 	}
-	if all := s.arr("allOf"); len(all) == 1 && !s.Has("type") && !s.Has("properties") {
+	if all := s.Arr("allOf"); len(all) == 1 && !s.Has("type") && !s.Has("properties") {
 		if o, ok := all[0].(*Object); ok && o.Has("$ref") {
 			return r.typeText(o)
 		}
@@ -580,7 +580,7 @@ func (r *renderer) typeText(s *Object) string {
 		return jsonType(c)
 	}
 	for _, kw := range []string{"oneOf", "anyOf"} {
-		if list := s.arr(kw); len(list) > 0 && !s.Has("type") {
+		if list := s.Arr(kw); len(list) > 0 && !s.Has("type") {
 			var parts []string
 			for _, x := range list {
 				o, ok := x.(*Object)
@@ -589,7 +589,7 @@ func (r *renderer) typeText(s *Object) string {
 				}
 				t := r.typeText(o)
 				if o.Has("title") && !o.Has("$ref") {
-					t = o.str("title")
+					t = o.Str("title")
 				}
 				if !slices.Contains(parts, t) {
 					parts = append(parts, t)
@@ -599,7 +599,7 @@ func (r *renderer) typeText(s *Object) string {
 		}
 	}
 	var types []string
-	switch t := s.vals["type"].(type) {
+	switch t := s.Value("type").(type) {
 	case string:
 		types = []string{t}
 	case []any:
@@ -613,7 +613,7 @@ func (r *renderer) typeText(s *Object) string {
 		if s.Has("properties") {
 			return "object"
 		}
-		if s.Has("not") && s.obj("not").Len() == 0 {
+		if s.Has("not") && s.Obj("not").Len() == 0 {
 			return "never present"
 		}
 		return "any"
@@ -621,15 +621,15 @@ func (r *renderer) typeText(s *Object) string {
 	for i, t := range types {
 		switch t {
 		case "array":
-			if it := s.obj("items"); it != nil {
+			if it := s.Obj("items"); it != nil {
 				types[i] = "array of " + r.typeText(it)
 			}
 		case "object":
-			if ap := s.obj("additionalProperties"); ap != nil && s.obj("properties").Len() == 0 {
+			if ap := s.Obj("additionalProperties"); ap != nil && s.Obj("properties").Len() == 0 {
 				types[i] = "map of " + r.typeText(ap)
 			}
 		case "string":
-			if f := s.str("format"); f != "" {
+			if f := s.Str("format"); f != "" {
 				types[i] = "string (" + f + ")"
 			}
 		}
@@ -640,13 +640,13 @@ func (r *renderer) typeText(s *Object) string {
 // nullable returns X for a schema anyOf/oneOf [X, {"type": "null"}].
 func nullable(s *Object) *Object {
 	for _, kw := range []string{"anyOf", "oneOf"} {
-		list := s.arr(kw)
+		list := s.Arr(kw)
 		if len(list) != 2 {
 			continue
 		}
 		a, _ := list[0].(*Object)
 		b, _ := list[1].(*Object)
-		if a != nil && b != nil && b.str("type") == "null" {
+		if a != nil && b != nil && b.Str("type") == "null" {
 			return a
 		}
 	}
@@ -661,7 +661,7 @@ type enumValue struct {
 // enumValues lists the values of an enum: enum, const, or a oneOf/anyOf of
 // consts (open when the last branch is a plain type).
 func enumValues(s *Object) ([]enumValue, bool) {
-	if e := s.arr("enum"); len(e) > 0 {
+	if e := s.Arr("enum"); len(e) > 0 {
 		var out []enumValue
 		for _, v := range e {
 			out = append(out, enumValue{value: v})
@@ -669,7 +669,7 @@ func enumValues(s *Object) ([]enumValue, bool) {
 		return out, false
 	}
 	for _, kw := range []string{"oneOf", "anyOf"} {
-		list := s.arr(kw)
+		list := s.Arr(kw)
 		if len(list) < 2 {
 			continue
 		}
@@ -681,7 +681,7 @@ func enumValues(s *Object) ([]enumValue, bool) {
 				return nil, false
 			}
 			if c, ok := o.Get("const"); ok {
-				out = append(out, enumValue{value: c, desc: o.str("description")})
+				out = append(out, enumValue{value: c, desc: o.Str("description")})
 				continue
 			}
 			if i == len(list)-1 && o.Has("type") && !o.Has("properties") && !o.Has("$ref") {
@@ -722,7 +722,7 @@ func valuesText(s *Object) string {
 func constraints(s *Object) string {
 	var parts []string
 	num := func(k string) string {
-		if n, ok := s.vals[k].(json.Number); ok {
+		if n, ok := s.Value(k).(json.Number); ok {
 			return n.String()
 		}
 		return ""
@@ -752,7 +752,7 @@ func constraints(s *Object) string {
 	if v := num("maxItems"); v != "" {
 		parts = append(parts, "at most "+v+" items")
 	}
-	if p := s.str("pattern"); p != "" {
+	if p := s.Str("pattern"); p != "" {
 		parts = append(parts, "pattern `"+p+"`")
 	}
 	return strings.Join(parts, "; ")

@@ -3,96 +3,18 @@ package publish
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"github.com/agentproto/agentproto/internal/orderedjson"
 	"strings"
 )
 
 // Object is a JSON object that keeps its members in order, so that a bundle
 // lists definitions and properties in the order of the source files and the
 // output is the same on every run.
-type Object struct {
-	keys []string
-	vals map[string]any
-}
+type Object = orderedjson.Object
 
 // newObject returns an empty object.
-func newObject() *Object { return &Object{vals: map[string]any{}} }
-
-// Keys returns the member names in order.
-func (o *Object) Keys() []string {
-	if o == nil {
-		return nil
-	}
-	return o.keys
-}
-
-// Get returns the member named k.
-func (o *Object) Get(k string) (any, bool) {
-	if o == nil {
-		return nil, false
-	}
-	v, ok := o.vals[k]
-	return v, ok
-}
-
-// Has reports whether the object has a member named k.
-func (o *Object) Has(k string) bool {
-	_, ok := o.Get(k)
-	return ok
-}
-
-// Set adds or replaces the member k; a new member goes last.
-func (o *Object) Set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
-	}
-	o.vals[k] = v
-}
-
-// Delete removes the member k, if present.
-func (o *Object) Delete(k string) {
-	if _, ok := o.vals[k]; !ok {
-		return
-	}
-	delete(o.vals, k)
-	for i, key := range o.keys {
-		if key == k {
-			o.keys = append(o.keys[:i:i], o.keys[i+1:]...)
-			break
-		}
-	}
-}
-
-// Len returns the number of members.
-func (o *Object) Len() int {
-	if o == nil {
-		return 0
-	}
-	return len(o.keys)
-}
-
-// str returns the member k as a string.
-func (o *Object) str(k string) string {
-	v, _ := o.Get(k)
-	s, _ := v.(string)
-	return s
-}
-
-// obj returns the member k as an object, or nil.
-func (o *Object) obj(k string) *Object {
-	v, _ := o.Get(k)
-	m, _ := v.(*Object)
-	return m
-}
-
-// arr returns the member k as an array, or nil.
-func (o *Object) arr(k string) []any {
-	v, _ := o.Get(k)
-	a, _ := v.([]any)
-	return a
-}
+func newObject() *Object { return orderedjson.New() }
 
 // obj builds an object from alternating keys and values.
 func obj(kv ...any) *Object {
@@ -104,88 +26,11 @@ func obj(kv ...any) *Object {
 }
 
 // clone returns a deep copy of a JSON value.
-func clone(v any) any {
-	switch v := v.(type) {
-	case *Object:
-		c := &Object{keys: append([]string(nil), v.keys...), vals: make(map[string]any, len(v.vals))}
-		for k, x := range v.vals {
-			c.vals[k] = clone(x)
-		}
-		return c
-	case []any:
-		c := make([]any, len(v))
-		for i, x := range v {
-			c[i] = clone(x)
-		}
-		return c
-	default:
-		return v
-	}
-}
+func clone(v any) any { return orderedjson.Clone(v) }
 
 // parseJSON reads one JSON document, keeping the order of object members and
 // the exact text of numbers. Duplicate member names are an error.
-func parseJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	v, err := parseValue(dec)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, errors.New("data after the JSON value")
-	}
-	return v, nil
-}
-
-func parseValue(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
-	case json.Delim:
-		switch t {
-		case '{':
-			o := newObject()
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				k, _ := kt.(string)
-				if o.Has(k) {
-					return nil, fmt.Errorf("duplicate member %q", k)
-				}
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				o.Set(k, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return o, nil
-		case '[':
-			a := []any{}
-			for dec.More() {
-				v, err := parseValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				a = append(a, v)
-			}
-			if _, err := dec.Token(); err != nil {
-				return nil, err
-			}
-			return a, nil
-		}
-		return nil, fmt.Errorf("unexpected %v", t)
-	default:
-		return t, nil
-	}
-}
+func parseJSON(data []byte) (any, error) { return orderedjson.Parse(data) }
 
 // encodeJSON writes v with two-space indentation and a final newline.
 func encodeJSON(v any) ([]byte, error) {
@@ -226,14 +71,14 @@ func writeValue(b *bytes.Buffer, v any, indent int) error {
 			return nil
 		}
 		b.WriteByte('{')
-		for i, k := range v.keys {
+		for i, k := range v.Keys() {
 			if i > 0 {
 				b.WriteByte(',')
 			}
 			nl(next)
 			writeString(b, k)
 			b.WriteString(": ")
-			if err := writeValue(b, v.vals[k], next); err != nil {
+			if err := writeValue(b, v.Value(k), next); err != nil {
 				return err
 			}
 		}
@@ -289,21 +134,4 @@ func writeString(b *bytes.Buffer, s string) {
 
 // toPlain converts an ordered value to the plain form of encoding/json
 // (map[string]any, []any, json.Number, ...), for validators.
-func toPlain(v any) any {
-	switch v := v.(type) {
-	case *Object:
-		m := make(map[string]any, v.Len())
-		for _, k := range v.keys {
-			m[k] = toPlain(v.vals[k])
-		}
-		return m
-	case []any:
-		a := make([]any, len(v))
-		for i, x := range v {
-			a[i] = toPlain(x)
-		}
-		return a
-	default:
-		return v
-	}
-}
+func toPlain(v any) any { return orderedjson.Plain(v) }
