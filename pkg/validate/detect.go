@@ -123,7 +123,7 @@ func diagnose(first *item, items []*item) string {
 	typ, _ := o["type"].(string)
 	switch {
 	case has("update_type") || has("session_id") && (has("update") || has("tool_call_id") || has("prompt")):
-		return "this looks like an HTTP flavour of ACP with snake_case fields (update_type, session_id), not the Agent Client Protocol: ACP messages are JSON-RPC 2.0 objects with \"jsonrpc\":\"2.0\" and camelCase names, for example {\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"…\",\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{…}}}}; the update kind is \"sessionUpdate\", the session \"sessionId\", a tool call \"toolCallId\""
+		return "this looks like an HTTP flavour of ACP with snake_case fields (update_type, session_id), not the Agent Client Protocol: ACP messages are JSON-RPC 2.0 objects with \"jsonrpc\":\"2.0\", a \"method\" and \"params\" (or an \"id\" with a \"result\"), and camelCase member names: the update kind is \"sessionUpdate\", the session \"sessionId\", a tool call \"toolCallId\""
 	case o != nil && (has("method") || o["result"] != nil || o["error"] != nil) && o["id"] != nil || o != nil && o["method"] != nil:
 		return "this looks like JSON-RPC without \"jsonrpc\":\"2.0\": every ACP message carries that member; add it to each request, notification and response"
 	case o != nil && typ != "" && o["payload"] != nil:
