@@ -158,6 +158,9 @@ func dialectHelp() string {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
+	if isTap(args) { // validate [flags] -- AGENT_CMD [ARGS...]: tap.go
+		return runTap(ctx, args, stdin, stdout, stderr, pl)
+	}
 	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	var o options
