@@ -66,7 +66,11 @@ func Generate(cfg Config) ([]byte, error) {
 	if err := l.AddReferences(cfg.References...); err != nil {
 		return nil, err
 	}
-	pkg, err := model.Build(l, model.Options{
+	g, err := l.Graph()
+	if err != nil {
+		return nil, err
+	}
+	pkg, err := model.Build(g, model.Options{
 		Package:       cfg.Package,
 		Maps:          cfg.Maps,
 		DefsOnly:      cfg.DefsOnly,
@@ -78,7 +82,7 @@ func Generate(cfg Config) ([]byte, error) {
 		return nil, err
 	}
 	var sources []string
-	for _, d := range l.Inputs() {
+	for _, d := range g.Inputs() {
 		sources = append(sources, filepath.ToSlash(d.File))
 	}
 	return emit.Render(pkg, sources)

@@ -11,7 +11,6 @@ import (
 	"go/format"
 	"go/scanner"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,8 +121,6 @@ type gen struct {
 	serdeInts bool              // read integers as serde_json does: literals only, no 1.0, 1e2 or -0
 	patterns  map[string]string // regular expression → name of its package-level variable
 	order     []string          // patterns in the order they were first used
-	// unionHelpers are the unions that get a completeFoo helper.
-	unionHelpers []*model.Type
 }
 
 // pattern returns the package-level variable that holds the compiled
@@ -965,10 +962,7 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 
 // PatternOK reports whether Go's regexp accepts a schema pattern the same
 // way: patterns it cannot compile are not checked by Validate.
-func PatternOK(p string) bool {
-	_, err := regexp.Compile(p)
-	return err == nil
-}
+func PatternOK(p string) bool { return model.PatternOK(p) }
 
 func floatBounds(c model.Constraints, v *jen.Statement) []jen.Code {
 	var out []jen.Code

@@ -27,7 +27,11 @@ func FuzzLoad(f *testing.F) {
 		if _, err := l.AddBytes("fuzz.json", "https://fuzz.test/schema.json", data, true); err != nil {
 			return
 		}
-		pkg, err := model.Build(l, model.Options{Package: "fuzz", LooseUnions: true})
+		g, err := l.Graph()
+		if err != nil {
+			return
+		}
+		pkg, err := model.Build(g, model.Options{Package: "fuzz", LooseUnions: true})
 		if err != nil {
 			return
 		}

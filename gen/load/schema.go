@@ -61,8 +61,11 @@ type Schema struct {
 	Base string
 	Bool *bool // for the schemas true and false
 
-	ID                   string
-	Ref                  string
+	ID  string
+	Ref string
+	// Target is the schema Ref names; Loader.Graph sets it on every schema
+	// with a $ref.
+	Target               *Schema
 	Draft7               bool
 	Type                 []string
 	Title                string

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,7 +37,6 @@ type Options struct {
 }
 
 type builder struct {
-	l      *load.Loader
 	opts   Options
 	pkg    *Package
 	names  *namer
@@ -46,11 +44,11 @@ type builder struct {
 	ext    map[string]*namer // type names per external package
 }
 
-// Build makes the Go model of the loader's input documents and everything
-// they refer to.
-func Build(l *load.Loader, opts Options) (*Package, error) {
-	b := &builder{l: l, opts: opts, pkg: &Package{Name: opts.Package, SerdeFloats: opts.SerdeFloats, SerdeIntegers: opts.SerdeIntegers}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
-	for _, d := range l.Inputs() {
+// Build makes the Go model of the graph's input documents and everything
+// they refer to. The graph has every $ref resolved: Build reads no file.
+func Build(g *load.Graph, opts Options) (*Package, error) {
+	b := &builder{opts: opts, pkg: &Package{Name: opts.Package, SerdeFloats: opts.SerdeFloats, SerdeIntegers: opts.SerdeIntegers}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
+	for _, d := range g.Inputs() {
 		if !opts.DefsOnly && describesValue(d.Root) {
 			if _, err := b.named(d.Root); err != nil {
 				return nil, err
@@ -66,7 +64,16 @@ func Build(l *load.Loader, opts Options) (*Package, error) {
 			}
 		}
 	}
+	decideCompleteness(b.pkg)
 	return b.pkg, nil
+}
+
+// target is the schema s's $ref names, which load.Graph resolved.
+func target(s *load.Schema) (*load.Schema, error) {
+	if s.Target == nil {
+		return nil, s.Loc.Child("$ref").Errorf("$ref %q was not resolved before modelling", s.Ref)
+	}
+	return s.Target, nil
 }
 
 // describesValue reports whether a document's root (or a $defs entry) is a
@@ -234,7 +241,7 @@ func (b *builder) walkMerged(s *load.Schema, seen map[*load.Schema]bool, visit f
 	seen[s] = true
 	visit(s)
 	if s.Ref != "" {
-		if t, err := b.l.Resolve(s); err == nil {
+		if t, err := target(s); err == nil {
 			b.walkMerged(t, seen, visit)
 		}
 	}
@@ -252,7 +259,7 @@ func (b *builder) mergedUnchecked(s *load.Schema, seen map[*load.Schema]bool) []
 	seen[s] = true
 	var out []string
 	if s.Ref != "" {
-		if t, err := b.l.Resolve(s); err == nil {
+		if t, err := target(s); err == nil {
 			out = append(out, unchecked(t)...)
 			out = append(out, b.mergedUnchecked(t, seen)...)
 		}
@@ -262,11 +269,6 @@ func (b *builder) mergedUnchecked(s *load.Schema, seen map[*load.Schema]bool) []
 		out = append(out, b.mergedUnchecked(a, seen)...)
 	}
 	return out
-}
-
-func patternCompiles(p string) bool {
-	_, err := regexp.Compile(p)
-	return err == nil
 }
 
 func unchecked(s *load.Schema) []string {
@@ -324,7 +326,7 @@ func (b *builder) normalize(s *load.Schema) (normalized, error) {
 		cur := n.s
 		switch {
 		case cur.Ref != "" && !structural(cur) && len(cur.AllOf) == 0:
-			t, err := b.l.Resolve(cur)
+			t, err := target(cur)
 			if err != nil {
 				return n, err
 			}
@@ -750,7 +752,7 @@ func (b *builder) props(s *load.Schema, seen map[*load.Schema]bool) ([]load.Prop
 		}
 	}
 	if s.Ref != "" {
-		t, err := b.l.Resolve(s)
+		t, err := target(s)
 		if err != nil {
 			return nil, nil, false, err
 		}
@@ -832,7 +834,7 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			}
 			for _, pp := range src.PatternProperties {
 				st.Patterns = append(st.Patterns, pp.Name)
-				if structural(pp.Schema) || pp.Schema.Ref != "" || !patternCompiles(pp.Name) {
+				if structural(pp.Schema) || pp.Schema.Ref != "" || !PatternOK(pp.Name) {
 					t.Unchecked = append(t.Unchecked, "patternProperties "+pp.Name)
 				}
 			}
@@ -934,7 +936,7 @@ func (b *builder) conditions(st *StructType, srcs []*load.Schema) ([]*Rule, [][]
 			notAll = append(notAll, n.Required)
 		}
 		if x.Ref != "" {
-			t, err := b.l.Resolve(x)
+			t, err := target(x)
 			if err != nil || !walk(t) {
 				return false
 			}
@@ -1137,7 +1139,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	for _, a := range alts {
 		vi := &variantInfo{s: a, res: a}
 		if a.Ref != "" && !structural(a) {
-			r, err := b.l.Resolve(a)
+			r, err := target(a)
 			if err != nil {
 				return err
 			}
@@ -1297,7 +1299,7 @@ func (b *builder) wrapped(vi *variantInfo, tag string, union *load.Schema) *load
 	if len(s.OneOf) > 0 || len(s.AnyOf) > 0 {
 		return nil
 	}
-	r, err := b.l.Resolve(s.AllOf[0])
+	r, err := target(s.AllOf[0])
 	if err != nil || !isObject(r) || isUnion(r) {
 		return nil
 	}

@@ -21,6 +21,10 @@ type Package struct {
 	// errors, rather than any number with an integral value.
 	SerdeIntegers bool
 	Types         []*Type // in emission order; external types are not listed
+	// PartialUnions are the unions some but not all of whose variants are
+	// complete, each with a per-value completeness helper, in the order
+	// Lookup first needs them.
+	PartialUnions []*Type
 }
 
 // Kind is the shape of a generated type.
@@ -62,10 +66,18 @@ type Type struct {
 	OwnTag *Variant
 	// Unions lists the unions this type is a variant of, with the variant.
 	Unions []*Variant
-	// Complete is false when the schema has constraints that Validate does
-	// not check (listed in Unchecked), so a passing Validate does not prove
-	// the schema accepts the value.
+	// Unchecked lists the schema's own constraints that Validate does not
+	// check.
 	Unchecked []string
+	// Complete is set when a strict decode plus Validate proves that the
+	// schema accepts a value: nothing of the type, its members or its
+	// variants is unchecked, and nothing is held as raw JSON that stands
+	// for constraints.
+	Complete bool
+	// CompleteValue, on an incomplete type of the package's Lookup, says
+	// how to decide completeness for one value when only the variants of
+	// the unions it holds make it incomplete; nil otherwise.
+	CompleteValue *ValueCheck
 	// SchemaID is the absolute $id (with pointer fragment) of the schema the
 	// type was made from, when it is a document root or a $defs entry.
 	SchemaID string

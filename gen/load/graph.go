@@ -1,0 +1,59 @@
+package load
+
+// Graph is a set of loaded schemas in which every $ref has been followed:
+// each schema with a $ref has its Target. It is what package model builds
+// from, so modelling never reads a file or resolves a reference.
+type Graph struct {
+	inputs []*Doc
+}
+
+// Inputs returns the documents the user named, in the order they were added.
+func (g *Graph) Inputs() []*Doc { return g.inputs }
+
+// Graph resolves every $ref of every loaded document, loading the documents
+// they name (which are resolved in turn), and returns the resolved graph.
+// The first reference that cannot be resolved is the error, located at its
+// $ref.
+func (l *Loader) Graph() (*Graph, error) {
+	// l.order grows while references load further documents.
+	for i := 0; i < len(l.order); i++ {
+		if err := l.resolveTree(l.order[i].Root); err != nil {
+			return nil, err
+		}
+	}
+	return &Graph{inputs: l.Inputs()}, nil
+}
+
+// resolveTree sets Target on s and on every sub-schema of s that has a $ref.
+func (l *Loader) resolveTree(s *Schema) error {
+	if s == nil {
+		return nil
+	}
+	if s.Ref != "" && s.Target == nil {
+		t, err := l.Resolve(s)
+		if err != nil {
+			return err
+		}
+		s.Target = t
+	}
+	for _, list := range [][]Property{s.Defs, s.Properties, s.PatternProperties} {
+		for _, p := range list {
+			if err := l.resolveTree(p.Schema); err != nil {
+				return err
+			}
+		}
+	}
+	for _, list := range [][]*Schema{s.PrefixItems, s.AllOf, s.AnyOf, s.OneOf} {
+		for _, c := range list {
+			if err := l.resolveTree(c); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range []*Schema{s.AdditionalProperties, s.Items, s.Not, s.If, s.Then, s.Else} {
+		if err := l.resolveTree(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package model
+
+import (
+	"regexp"
+	"sort"
+)
+
+// ValueCheck says how to decide, for one decoded value of a type that is
+// not Complete, whether a strict decode plus Validate proved it valid. For
+// a union, the value's variant decides (a variant is proved when its type
+// is Complete). For a struct, every member in Fields holds a union in
+// Package.PartialUnions, and the struct is proved when each of those
+// members is absent or holds a proved variant.
+type ValueCheck struct {
+	Fields []*Field
+}
+
+// PatternOK reports whether Go's regexp accepts a schema pattern: patterns
+// it cannot compile are not checked by Validate.
+func PatternOK(p string) bool {
+	_, err := regexp.Compile(p)
+	return err == nil
+}
+
+// Checkable reports whether Validate checks every constraint of a value.
+func Checkable(c Constraints) bool {
+	if c.Pattern != "" && !PatternOK(c.Pattern) {
+		return false
+	}
+	if _, ok := CheckedFormats[c.Format]; c.Format != "" && !ok {
+		return false
+	}
+	return true
+}
+
+// Resolve follows aliases to the type use they stand for.
+func Resolve(r *Ref) *Ref {
+	for r.Kind == NamedRef && r.Type.Kind == Alias {
+		r = r.Type.Under
+	}
+	return r
+}
+
+// LookupTypes returns the types a package's Lookup serves, keyed by their
+// schema $id and listed in the order of their sorted $ids: the first type
+// of each $id in emission order, an alias's target in place of the alias.
+// An alias of an external type is listed as itself.
+func LookupTypes(p *Package) (ids []string, byID map[string]*Type) {
+	byID = map[string]*Type{}
+	for _, t := range p.Types {
+		if t.External != nil || t.SchemaID == "" {
+			continue
+		}
+		if _, dup := byID[t.SchemaID]; dup {
+			continue
+		}
+		ids = append(ids, t.SchemaID)
+		byID[t.SchemaID] = t
+	}
+	sort.Strings(ids)
+	return ids, byID
+}
+
+// completeness decides, for each type, whether a strict decode plus
+// Validate proves a value valid against the schema.
+type completeness struct {
+	memo map[*Type]bool
+	pkg  *Package
+}
+
+// decideCompleteness sets Complete on every type, CompleteValue on the
+// types of the package's Lookup that are incomplete only because of the
+// variants of unions they hold, and the package's PartialUnions. Types are
+// decided in the order Lookup lists them: a type on a cycle is taken as
+// complete while the cycle is being decided.
+func decideCompleteness(p *Package) {
+	c := &completeness{memo: map[*Type]bool{}, pkg: p}
+	ids, byID := LookupTypes(p)
+	for _, id := range ids {
+		t := byID[id]
+		if t.Kind == Alias {
+			target := Resolve(t.Under).Type
+			if target.External != nil {
+				continue
+			}
+			t = target
+		}
+		if t.Kind == Scalar && t.Under == nil {
+			continue
+		}
+		c.typ(t)
+		if t.CompleteValue == nil {
+			t.CompleteValue = c.valueCheck(t)
+		}
+	}
+	for _, u := range p.PartialUnions {
+		for _, v := range u.Union.Variants {
+			c.typ(v.Type)
+		}
+	}
+	for _, t := range p.Types {
+		c.typ(t)
+	}
+	for t, ok := range c.memo {
+		t.Complete = ok
+	}
+}
+
+func (c *completeness) typ(t *Type) bool {
+	if v, ok := c.memo[t]; ok {
+		return v
+	}
+	c.memo[t] = true // a cycle does not make a type incomplete by itself
+	ok := len(t.Unchecked) == 0
+	switch t.Kind {
+	case Struct:
+		for _, f := range t.Struct.Fields {
+			ok = ok && c.ref(f.Type)
+		}
+	case Union:
+		for _, v := range t.Union.Variants {
+			ok = ok && c.typ(v.Type)
+		}
+	case Named, Scalar, Alias, Defined:
+		if t.Under != nil {
+			ok = ok && c.ref(t.Under)
+		}
+		if !Checkable(t.Check) {
+			ok = false
+		}
+	}
+	c.memo[t] = ok
+	return ok
+}
+
+func (c *completeness) ref(r *Ref) bool {
+	switch r.Kind {
+	case Raw:
+		return !r.Lossy
+	case Builtin:
+		return Checkable(r.Check)
+	case NamedRef:
+		return r.Type.External == nil && c.typ(r.Type)
+	case Slice, Map:
+		return c.ref(r.Elem)
+	}
+	return true
+}
+
+// partialUnion reports whether some variant of a union generated here is
+// complete, and lists the union in PartialUnions.
+func (c *completeness) partialUnion(u *Type) bool {
+	if u.External != nil || u.Kind != Union {
+		return false
+	}
+	some := false
+	for _, v := range u.Union.Variants {
+		some = some || c.typ(v.Type)
+	}
+	if !some {
+		return false
+	}
+	for _, h := range c.pkg.PartialUnions {
+		if h == u {
+			return true
+		}
+	}
+	c.pkg.PartialUnions = append(c.pkg.PartialUnions, u)
+	return true
+}
+
+// valueCheck returns, for a type that is incomplete only because of the
+// variants of unions it holds, how to decide completeness for one value;
+// nil when there is no way.
+func (c *completeness) valueCheck(t *Type) *ValueCheck {
+	if c.typ(t) {
+		return nil
+	}
+	switch t.Kind {
+	case Union:
+		if !c.partialUnion(t) {
+			return nil
+		}
+		return &ValueCheck{}
+	case Struct:
+		if len(t.Unchecked) > 0 {
+			return nil
+		}
+		var fields []*Field
+		for _, f := range t.Struct.Fields {
+			if f.Repr() == NoField || c.ref(f.Type) {
+				continue
+			}
+			r := Resolve(f.Type)
+			if r.Kind != NamedRef || !c.partialUnion(r.Type) {
+				return nil
+			}
+			fields = append(fields, f)
+		}
+		if len(fields) == 0 {
+			return nil
+		}
+		return &ValueCheck{Fields: fields}
+	}
+	return nil
+}
