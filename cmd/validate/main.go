@@ -52,11 +52,14 @@ func main() {
 const usage = `validate checks recorded agent-protocol traffic, line by line.
 
 Usage:
-  validate [flags] TRACE...
+  validate [flags] TRACE|FOLDER...
   validate [flags] -            (read the trace from standard input)
 
 Each TRACE is JSON Lines (one message per line) or Server-Sent Events text
-(data: frames), optionally gzip-compressed. The protocol is detected per file:
+(data: frames), optionally gzip-compressed. A FOLDER is walked for traces
+(*.jsonl, *.ndjson, *.sse, each also .gz, and files without an extension that
+start like a trace); sidecars (.dir, .conn, .expect) and README files are
+never read as traces. The protocol is detected per file:
 ARCP (messages with "arcp" and "type"), ACP (JSON-RPC with "jsonrpc"), or
 Arcan AgentEvent ("part_type", bare, in SSE frames or in session-store
 records), and so is the version: ACP by initialize's protocolVersion, ARCP by
@@ -76,13 +79,22 @@ Examples:
   validate --format json trace.jsonl | jq 'select(.severity=="error")'
                                             machine-readable: one JSON object per finding
   validate --format github trace.jsonl      GitHub Actions annotations (::error file=…)
+  validate --format sarif traces/ > validate.sarif
+                                            SARIF 2.1.0 for code scanning; --format junit for
+                                            JUnit XML test reports
+  validate --disable unstable --warn capability traces/
+                                            turn a rule off, or its errors into warnings
+                                            (also per path glob in .agentproto.json)
+  validate --write-baseline known.json traces/ ; validate --baseline known.json traces/
+                                            record today's findings; later fail only on new ones
   validate --strict --max-line 64MiB big.jsonl.gz
                                             warnings fail too; allow lines up to 64 MiB
   validate --roundtrip session.jsonl        also report what a decode and re-encode with
                                             the generated Go types would change
 
 Exit status: 0 no errors (warnings allowed unless --strict), 1 errors found,
-2 usage or I/O error.
+2 usage or I/O error (a path that cannot be read is also an io finding in
+every format).
 
 Flags:
 `
@@ -102,6 +114,26 @@ type options struct {
 	progress  string
 	maxBytes  int64
 	partial   partialFlag
+
+	disable, warn listFlag
+	config        string
+	noConfig      bool
+	baseline      string
+	writeBaseline string
+}
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			*l = append(*l, v)
+		}
+	}
+	return nil
 }
 
 // partialFlag is --partial: unset (decide from the trace), true or false.
@@ -158,14 +190,12 @@ func dialectHelp() string {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
-	if isTap(args) { // validate [flags] -- AGENT_CMD [ARGS...]: tap.go
-		return runTap(ctx, args, stdin, stdout, stderr, pl)
-	}
 	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	// Parse errors are reported here in one line, not with the whole usage.
+	fl.SetOutput(io.Discard)
 	var o options
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
-	fl.StringVar(&o.format, "format", "text", "output `format`: text, json or github")
+	fl.StringVar(&o.format, "format", "text", "output `format`: text, json, github, sarif (SARIF 2.1.0) or junit (JUnit XML)")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol` of every file: acp, arcp or arcan (default: detect)")
 	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` a trace is read as (default: what the trace says, see below)")
 	fl.StringVar(&o.direction, "direction", "", "ACP direction sidecar `file` (one c2a or a2c per message) for the single TRACE")
@@ -180,15 +210,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) at the end")
 	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first, and run the general schema validator only to explain a failure (false: the general validator for every message)")
 	fl.StringVar(&o.progress, "progress", "auto", "progress on stderr: auto (when stderr is a terminal), always or never")
-	fl.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fl.PrintDefaults()
-		fmt.Fprint(stderr, dialectHelp())
-	}
+	fl.Var(&o.disable, "disable", "drop the findings of `RULE` (repeatable, or comma-separated; deviation:* names a family)")
+	fl.Var(&o.warn, "warn", "report the errors of `RULE` as warnings (repeatable, or comma-separated)")
+	fl.StringVar(&o.config, "config", "", "read rule settings from this `file` instead of the .agentproto.json found by walking up from each trace")
+	fl.BoolVar(&o.noConfig, "no-config", false, "read no .agentproto.json")
+	fl.StringVar(&o.baseline, "baseline", "", "hold back the findings this baseline `file` knows (same file, rule, pointer and message); fail only on new ones")
+	fl.StringVar(&o.writeBaseline, "write-baseline", "", "write every finding to this baseline `file` (exit 0 unless a trace could not be read)")
+	// The flag package calls Usage on every parse error; the help is
+	// printed below, on standard output, only when asked for.
+	fl.Usage = func() {}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			fl.SetOutput(stdout)
+			fl.PrintDefaults()
+			fmt.Fprint(stdout, dialectHelp())
 			return exitOK
 		}
+		fmt.Fprintf(stderr, "validate: %s\n%s", escapeText(err.Error()), usageHint)
 		return exitUsage
 	}
 	o.maxBytes = int64(maxBytes)
@@ -202,13 +241,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	o.maxLine = int(maxLine)
 	if len(files) == 0 {
-		fl.Usage()
-		return fail("no trace given: name one or more files, or - for standard input")
+		fmt.Fprintf(stderr, "validate: no trace given: name one or more files or folders, or - for standard input\n%s", usageHint)
+		return exitUsage
 	}
 	switch o.format {
-	case "text", "json", "github":
+	case "text", "json", "github", "sarif", "junit":
 	default:
-		return fail("unknown --format %q: want text, json or github", o.format)
+		return fail("unknown --format %q: want text, json, github, sarif or junit", o.format)
 	}
 	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
 		return fail("--max-depth %d is out of range: want 1 to %d (deeper nesting is not checked safely)", o.maxDepth, jsonscan.MaxDepthCeiling)
@@ -233,6 +272,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if stdinUses > 1 {
 		return fail("- (standard input) may be named only once")
 	}
+	flagRules := validate.RuleControl{Disable: o.disable, Warn: o.warn}
+	if err := flagRules.Check(); err != nil {
+		return fail("%s", escapeText(err.Error()))
+	}
+	if o.baseline != "" && o.writeBaseline != "" {
+		return fail("--baseline and --write-baseline together: to renew a baseline, write it without --baseline")
+	}
 	eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: o.maxLine, MaxBytes: o.maxBytes, MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
 	if o.fast {
 		eopts.Fast = pl.fast
@@ -242,16 +288,54 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	eng, err := validate.New(eopts)
 	if err != nil {
-		return fail("%v", err)
+		return fail("%s", escapeText(strings.TrimPrefix(err.Error(), "validate: ")))
+	}
+
+	inputs := expand(files)
+	rules, err := ruleSettings(inputs, o, flagRules)
+	if err != nil {
+		return fail("%s", escapeText(err.Error()))
+	}
+	var baseline *validate.Baseline
+	if o.baseline != "" {
+		if baseline, err = readBaseline(o.baseline); err != nil {
+			return fail("%s", escapeText(err.Error()))
+		}
+	}
+	var newBaseline *validate.BaselineWriter
+	if o.writeBaseline != "" {
+		dir, err := filepath.Abs(filepath.Dir(o.writeBaseline))
+		if err != nil {
+			return fail("--write-baseline: %s", escapeText(err.Error()))
+		}
+		newBaseline = validate.NewBaselineWriter(dir)
 	}
 
 	out := newPrinter(o.format, stdout)
+	report := out.finding
+	if newBaseline != nil {
+		report = func(f validate.Finding) {
+			newBaseline.Add(f)
+			out.finding(f)
+		}
+	}
 	var total validate.Summary
 	ioFailed := false
-	for _, name := range files {
-		sum, err := checkOne(ctx, eng, name, o, stdin, stderr, out)
+	for i, in := range inputs {
+		var sum validate.Summary
+		err := in.err
+		if err != nil {
+			// The path cannot be read: an io finding in every format.
+			f := validate.Finding{File: in.name, Severity: validate.Error, Rule: validate.RuleIO, Message: err.Error()}
+			sum = validate.Summary{Files: 1}
+			sum.Add(f)
+			report(f)
+			err = fmt.Errorf("%s: %w", in.name, err)
+		} else {
+			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline}, report)
+		}
 		total.Merge(sum)
-		out.flush()
+		out.file(in.name)
 		if err != nil {
 			ioFailed = true
 			fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
@@ -260,6 +344,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			break
 		}
 	}
+	out.ioFailed = ioFailed || ctx.Err() != nil
+	out.known = baseline.Matched()
 	if o.format != "text" || o.summary {
 		out.summary(total)
 	}
@@ -267,27 +353,50 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "validate: writing output: %s\n", escapeText(err.Error()))
 		return exitUsage
 	}
+	if newBaseline != nil && !ioFailed && ctx.Err() == nil {
+		if err := writeBaseline(o.writeBaseline, newBaseline); err != nil {
+			return fail("%s", escapeText(err.Error()))
+		}
+	}
 	switch {
 	case ioFailed || ctx.Err() != nil:
 		return exitUsage
+	case newBaseline != nil:
+		return exitOK
 	case total.Errors > 0, o.strict && total.Warnings > 0:
 		return exitFindings
 	}
 	return exitOK
 }
 
+// usageHint ends a usage error.
+const usageHint = "Run 'validate --help' for usage.\n"
+
+// fileChecks are the per-trace settings of checkOne.
+type fileChecks struct {
+	rules    *validate.RuleControl
+	baseline *validate.Baseline
+}
+
 // checkOne validates one named trace.
-func checkOne(ctx context.Context, eng *validate.Engine, name string, o options, stdin io.Reader, stderr io.Writer, out *printer) (validate.Summary, error) {
+func checkOne(ctx context.Context, eng *validate.Engine, name string, o options, stdin io.Reader, stderr io.Writer, fc fileChecks, report func(validate.Finding)) (validate.Summary, error) {
+	fo := validate.FileOptions{Rules: fc.rules, Baseline: fc.baseline}
+	ioFinding := func(err error) (validate.Summary, error) {
+		f := validate.Finding{File: name, Severity: validate.Error, Rule: validate.RuleIO, Message: err.Error()}
+		sum := validate.Summary{Files: 1}
+		sum.Add(f)
+		report(f)
+		return sum, fmt.Errorf("%s: %w", name, err)
+	}
 	var r io.Reader = stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return validate.Summary{Files: 1}, fmt.Errorf("opening trace: %w", err)
+			return ioFinding(fmt.Errorf("cannot open the trace: %w", unwrapPath(err)))
 		}
 		defer f.Close()
 		r = f
 	}
-	var fo validate.FileOptions
 	dir := o.direction
 	if dir == "" && name != "-" {
 		dir = findSidecar(name)
@@ -295,7 +404,7 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 	if dir != "" {
 		d, err := os.Open(dir)
 		if err != nil {
-			return validate.Summary{Files: 1}, fmt.Errorf("opening direction sidecar: %w", err)
+			return ioFinding(fmt.Errorf("cannot open the direction sidecar: %w", err))
 		}
 		defer d.Close()
 		fo.Directions = d
@@ -303,7 +412,7 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 	prog := newProgress(o.progress, stderr, name)
 	fo.Progress = prog.update
 	defer prog.done()
-	return eng.Check(ctx, name, r, fo, out.finding)
+	return eng.Check(ctx, name, r, fo, report)
 }
 
 // findSidecar returns NAME.dir beside NAME.jsonl (or NAME.jsonl.gz, or

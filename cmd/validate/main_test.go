@@ -85,7 +85,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad max-line", []string{"--max-line", "lots", f}, "positive size"},
 		{"max-depth above the ceiling", []string{"--max-depth", "100000000", f}, "--max-depth 100000000 is out of range: want 1 to 10000"},
 		{"negative max-depth", []string{"--max-depth", "-1", f}, "--max-depth -1 is out of range"},
-		{"missing file", []string{filepath.Join(t.TempDir(), "nope.jsonl")}, "opening trace"},
+		{"missing file", []string{filepath.Join(t.TempDir(), "nope.jsonl")}, "cannot open the trace: no such file or directory"},
 		{"roundtrip unavailable", []string{"--roundtrip", f}, "--roundtrip is not available"},
 		{"direction with two files", []string{"--direction", f, f, f}, "one trace"},
 		{"stdin twice", []string{"-", "-"}, "only once"},
@@ -118,13 +118,15 @@ func TestMaxDepthCeiling(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	code, _, errs := runCLI(t, "", "--help")
-	if code != exitOK {
-		t.Fatalf("--help exit %d", code)
-	}
-	for _, want := range []string{"validate session.jsonl", "--format json", "--format github", "--protocol arcp --dialect go-sdk", "--direction", "cat run.sse | validate -", "Exit status"} {
-		if !strings.Contains(errs, want) {
-			t.Errorf("--help lacks an example with %q", want)
+	for _, flag := range []string{"--help", "-h", "-help"} {
+		code, out, errs := runCLI(t, "", flag)
+		if code != exitOK || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q; want exit 0 and the help on stdout (validate --help | less)", flag, code, errs)
+		}
+		for _, want := range []string{"validate session.jsonl", "--format json", "--format github", "--format sarif", "--format junit", "--disable", "--baseline", "--protocol arcp --dialect go-sdk", "--direction", "cat run.sse | validate -", "Exit status", "FOLDER"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s lacks an example with %q", flag, want)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -27,6 +28,14 @@ type printer struct {
 	enc    *json.Encoder
 	buf    bytes.Buffer // one JSON line, before escapeJSONLine
 	werr   error
+
+	sarif sarifState
+	junit junitState
+	// ioFailed is set when a trace could not be read: SARIF's invocation
+	// then did not succeed.
+	ioFailed bool
+	// known is the number of findings a baseline held back.
+	known int
 }
 
 func newPrinter(format string, w io.Writer) *printer {
@@ -71,6 +80,7 @@ type jsonSummary struct {
 		Messages int            `json:"messages"`
 		Errors   int            `json:"errors"`
 		Warnings int            `json:"warnings"`
+		Known    int            `json:"known,omitempty"`
 		ByRule   map[string]int `json:"by_rule"`
 		ByType   map[string]int `json:"by_type"`
 		Detected []jsonDetected `json:"detected"`
@@ -96,6 +106,10 @@ func (p *printer) finding(f validate.Finding) {
 		})
 	case "github":
 		_, p.werr = fmt.Fprintln(p.w, githubAnnotation(f))
+	case "sarif":
+		p.sarifResult(f)
+	case "junit":
+		p.junit.findings = append(p.junit.findings, f)
 	default:
 		_, p.werr = fmt.Fprintln(p.w, textFinding(f))
 	}
@@ -122,7 +136,7 @@ func githubAnnotation(f validate.Finding) string {
 	if f.Severity == validate.Warning {
 		level = "warning"
 	}
-	props := []string{"file=" + escapeProperty(f.File)}
+	props := []string{"file=" + escapeProperty(filepath.ToSlash(f.File))}
 	if f.Line > 0 {
 		props = append(props, fmt.Sprintf("line=%d", f.Line))
 	}
@@ -272,14 +286,31 @@ func escapeJSONLine(b []byte) []byte {
 	return out
 }
 
+// file ends the output of one trace.
+func (p *printer) file(name string) {
+	if p.werr == nil && p.format == "junit" {
+		p.junitFile(name)
+	}
+	p.flush()
+}
+
 func (p *printer) summary(s validate.Summary) {
 	if p.werr != nil {
+		return
+	}
+	switch p.format {
+	case "sarif":
+		p.sarifEnd(!p.ioFailed)
+		return
+	case "junit":
+		p.junitEnd()
 		return
 	}
 	if p.format == "json" {
 		var js jsonSummary
 		js.Summary.Files, js.Summary.Lines, js.Summary.Messages = s.Files, s.Lines, s.Messages
 		js.Summary.Errors, js.Summary.Warnings = s.Errors, s.Warnings
+		js.Summary.Known = p.known
 		js.Summary.ByRule, js.Summary.ByType = s.ByRule, s.ByType
 		if js.Summary.ByRule == nil {
 			js.Summary.ByRule = map[string]int{}
@@ -295,7 +326,11 @@ func (p *printer) summary(s validate.Summary) {
 		return
 	}
 	w := p.w
-	fmt.Fprintf(w, "\nsummary: %s, %s, %s: %s, %s\n", plural(s.Files, "file"), plural(s.Lines, "line"), plural(s.Messages, "message"), plural(s.Errors, "error"), plural(s.Warnings, "warning"))
+	known := ""
+	if p.known > 0 {
+		known = fmt.Sprintf(" (and %d known from the baseline, not shown)", p.known)
+	}
+	fmt.Fprintf(w, "\nsummary: %s, %s, %s: %s, %s%s\n", plural(s.Files, "file"), plural(s.Lines, "line"), plural(s.Messages, "message"), plural(s.Errors, "error"), plural(s.Warnings, "warning"), known)
 	if p.format == "github" {
 		return
 	}

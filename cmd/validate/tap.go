@@ -2,8 +2,21 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentproto/agentproto/internal/jsonscan"
+	"github.com/agentproto/agentproto/pkg/tap"
+	"github.com/agentproto/agentproto/pkg/trace"
+	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
 // isTap reports whether args ask for the tap form, validate [flags] --
@@ -17,8 +30,240 @@ func isTap(args []string) bool {
 	return false
 }
 
-// runTap runs the tap form of the command.
-func runTap(_ context.Context, _ []string, _ io.Reader, _, stderr io.Writer, _ plugins) int {
-	fmt.Fprintln(stderr, "validate: the tap form (-- AGENT_CMD) is not available in this build yet")
-	return exitUsage
+const tapUsage = `validate as a tap: run an agent and check its traffic as it flows.
+
+Usage:
+  validate [flags] -- AGENT_CMD [ARGS...]
+
+The agent runs as a child process. This process's standard input goes to
+the agent and the agent's standard output comes back on standard output,
+byte for byte, so an editor can launch
+  validate --record session.jsonl -- my-agent --acp
+in place of
+  my-agent --acp
+and see no difference. The agent's standard error passes through, signals
+are forwarded to it, and its exit status is this command's. Findings go to
+--findings FILE or to standard error, never to standard output; the
+recording (with its FILE.dir direction sidecar) is written line by line,
+so validate FILE later reports the same findings.
+
+Exit status: the agent's (128+N when signal N ended it); 127 when the agent
+cannot be found, 126 when it cannot be started, 2 for bad flags.
+
+Flags:
+`
+
+type tapOptions struct {
+	record   string
+	findings string
+	format   string
+	protocol string
+	dialect  string
+	partial  partialFlag
+	maxDepth int
+	workers  int
+	fast     bool
+	summary  bool
+	live     bool
+}
+
+// runTap runs validate [flags] -- AGENT_CMD [ARGS...].
+func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
+	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	var o tapOptions
+	maxLine := byteSizeFlag(trace.DefaultMaxLine)
+	backlog := byteSizeFlag(tap.DefaultBacklog)
+	fl.StringVar(&o.record, "record", "", "write the traffic to `FILE` as it flows, with the direction sidecar FILE.dir")
+	fl.StringVar(&o.findings, "findings", "", "write findings to `FILE` (default: standard error)")
+	fl.StringVar(&o.format, "format", "text", "findings `format`: text, json or github")
+	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol`: acp, arcp or arcan (default: detect)")
+	fl.StringVar(&o.dialect, "dialect", "", "force the version or `dialect` the traffic is read as")
+	fl.Var(&o.partial, "partial", "read the traffic as a capture that began mid-session (default: decide from it)")
+	fl.Var(&maxLine, "max-line", "longest line validated, in bytes (suffixes KiB, MiB, GiB)")
+	fl.Var(&backlog, "backlog", "most traffic held for a validator that falls behind, in bytes; past it live validation stops (the relay never waits)")
+	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d)", jsonscan.DefaultMaxDepth))
+	fl.IntVar(&o.workers, "workers", 0, "goroutines that parse and validate (default: all cores)")
+	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first")
+	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) when the agent exits")
+	fl.BoolVar(&o.live, "check", true, "validate the traffic as it flows (false: only relay and record)")
+	fl.Usage = func() {
+		fmt.Fprint(stderr, tapUsage)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
+		return exitUsage
+	}
+	// Parse stops at "--" (which it consumes) or at the first argument
+	// that is not a flag: the command must follow "--" directly.
+	command := fl.Args()
+	if n := len(args) - len(command); n == 0 || args[n-1] != "--" {
+		return fail("the agent command must follow --, after every flag: validate [flags] -- AGENT_CMD [ARGS...]")
+	}
+	switch o.format {
+	case "text", "json", "github":
+	default:
+		return fail("unknown --format %q for live findings: want text, json or github", o.format)
+	}
+	if maxLine > 1<<31-1 {
+		return fail("--max-line %d is too large: at most 2GiB", int64(maxLine))
+	}
+	if backlog > 1<<40 {
+		return fail("--backlog %d is too large", int64(backlog))
+	}
+	if o.maxDepth < 0 || o.maxDepth > jsonscan.MaxDepthCeiling {
+		return fail("--max-depth %d is out of range: want 1 to %d", o.maxDepth, jsonscan.MaxDepthCeiling)
+	}
+
+	var eng *validate.Engine
+	if o.live {
+		eopts := validate.Options{Protocol: o.protocol, Dialect: o.dialect, MaxLine: int(maxLine), MaxDepth: o.maxDepth, Workers: o.workers, Partial: protocol.Partial(o.partial)}
+		if o.fast {
+			eopts.Fast = pl.fast
+		}
+		var err error
+		if eng, err = validate.New(eopts); err != nil {
+			return fail("%v", err)
+		}
+	}
+
+	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	if o.record != "" {
+		rec, err := os.Create(o.record)
+		if err != nil {
+			return fail("creating the recording: %v", err)
+		}
+		defer rec.Close()
+		dir, err := os.Create(o.record + ".dir")
+		if err != nil {
+			return fail("creating the direction sidecar: %v", err)
+		}
+		defer dir.Close()
+		cfg.Record, cfg.Directions = rec, dir
+	}
+
+	var sink *findingSink
+	var live *tap.Live
+	if eng != nil {
+		out := stderr
+		if o.findings != "" {
+			f, err := os.Create(o.findings)
+			if err != nil {
+				return fail("creating the findings file: %v", err)
+			}
+			defer f.Close()
+			out = f
+		}
+		sink = newFindingSink(newPrinter(o.format, out), 4096)
+		name := o.record
+		if name == "" {
+			name = "stdio"
+		}
+		// The relay's own context: an interrupt is forwarded to the
+		// agent, which decides when the session ends.
+		live = tap.StartLive(context.WithoutCancel(ctx), eng, name, int(backlog), sink.add)
+		cfg.Observer = live
+	}
+
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, tap.ForwardedSignals()...)
+	defer signal.Stop(sigs)
+	cfg.Signals = sigs
+	if bp := tap.BrokenPipe(); len(bp) > 0 {
+		pipes := make(chan os.Signal, 1)
+		signal.Notify(pipes, bp...)
+		defer signal.Stop(pipes)
+	}
+
+	res, err := tap.Run(context.WithoutCancel(ctx), cfg)
+	code := res.ExitCode
+	if err != nil {
+		fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
+		switch {
+		case errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist):
+			code = 127
+		case errors.Is(err, tap.ErrStart):
+			code = 126
+		}
+	}
+	if res.RecordErr != nil {
+		fmt.Fprintf(stderr, "validate: %s\n", escapeText(res.RecordErr.Error()))
+	}
+	if live != nil {
+		sum, _, lerr := live.Close()
+		if lerr != nil {
+			fmt.Fprintf(stderr, "validate: %s\n", escapeText(lerr.Error()))
+		}
+		var showSum *validate.Summary
+		if o.format != "text" || o.summary {
+			showSum = &sum
+		}
+		if dropped, ok := sink.finish(showSum, 5*time.Second); !ok {
+			fmt.Fprintln(stderr, "validate: the findings output did not take the last findings in time")
+		} else if dropped > 0 {
+			fmt.Fprintf(stderr, "validate: %d findings were dropped because the findings output did not keep up; run validate on the recording for all of them\n", dropped)
+		}
+	}
+	return code
+}
+
+// findingSink writes findings from a goroutine of its own, so that a slow
+// findings output never holds up validation, let alone the relay: when its
+// queue is full, a finding is dropped and counted.
+type findingSink struct {
+	p       *printer
+	ch      chan validate.Finding
+	final   chan *validate.Summary
+	done    chan struct{}
+	dropped atomic.Int64
+}
+
+func newFindingSink(p *printer, depth int) *findingSink {
+	s := &findingSink{p: p, ch: make(chan validate.Finding, depth), final: make(chan *validate.Summary, 1), done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		for f := range s.ch {
+			s.p.finding(f)
+			if len(s.ch) == 0 {
+				s.p.flush()
+			}
+		}
+		if sum := <-s.final; sum != nil {
+			s.p.summary(*sum)
+		}
+		s.p.flush()
+	}()
+	return s
+}
+
+// add queues a finding, or drops it when the output is behind.
+func (s *findingSink) add(f validate.Finding) {
+	select {
+	case s.ch <- f:
+	default:
+		s.dropped.Add(1)
+	}
+}
+
+// finish writes the summary (if sum is set) after the queued findings and
+// waits at most wait for the output to take them; ok is false when it did
+// not. dropped counts the findings not written.
+func (s *findingSink) finish(sum *validate.Summary, wait time.Duration) (dropped int64, ok bool) {
+	close(s.ch)
+	s.final <- sum
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-s.done:
+		return s.dropped.Load(), true
+	case <-t.C:
+		return s.dropped.Load(), false
+	}
 }

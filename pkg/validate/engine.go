@@ -155,12 +155,18 @@ func (e *Engine) rulesOf(protocol string) protocol.Rules {
 }
 
 // Dialects lists the names Options.Dialect accepts for protocol ("" for
-// every protocol): exactly the names a trace can be detected as.
+// every protocol), each once: exactly the names a trace can be detected as.
 func (e *Engine) Dialects(protocol string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, r := range e.rules {
 		if protocol == "" || r.Name() == protocol {
-			out = append(out, r.Dialects()...)
+			for _, d := range r.Dialects() {
+				if !seen[d] {
+					seen[d] = true
+					out = append(out, d)
+				}
+			}
 		}
 	}
 	return out
@@ -189,6 +195,12 @@ type FileOptions struct {
 	// Progress, if set, is called from time to time with the lines read so
 	// far.
 	Progress func(lines int)
+	// Rules, if set, drops the findings of disabled rules and reports the
+	// errors of rules turned down as warnings, before they are counted.
+	Rules *RuleControl
+	// Baseline, if set, holds back the findings it knows of: they are
+	// neither counted nor reported.
+	Baseline *Baseline
 }
 
 // Check validates one trace read from r, named name in findings. Findings go
@@ -196,12 +208,14 @@ type FileOptions struct {
 // failure (r failed, corrupt gzip data, a bad sidecar): the findings reported
 // before it stand, and the summary counts them.
 func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOptions, report func(Finding)) (Summary, error) {
-	run := &fileRun{e: e, name: name, report: report, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
+	run := &fileRun{e: e, name: name, report: report, control: fo.Rules, baseline: fo.Baseline, onceSeen: map[string]bool{}, sum: Summary{Files: 1, ByType: map[string]int{}, ByRule: map[string]int{}}}
 	if fo.Directions != nil {
 		run.dirs = bufio.NewScanner(fo.Directions)
 	}
 	tr, err := trace.NewReader(r, trace.Options{MaxLine: e.opts.MaxLine, MaxBytes: e.opts.MaxBytes, Format: fo.Format})
 	if err != nil {
+		run.emit(Finding{Line: 0, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("the trace cannot be read: %v", err)})
+		run.sum.Detected = []Detected{{File: name}}
 		return run.sum, fmt.Errorf("%s: %w", name, err)
 	}
 
@@ -270,6 +284,11 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	}
 	run.finish(tr.Lines())
 	if ioErr != nil {
+		if !run.ioFailed {
+			// A sidecar or a cancelled run: the trace was not checked
+			// to its end, and every output format says so.
+			run.emit(Finding{Line: 0, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("checking stopped: %v", ioErr)})
+		}
 		return run.sum, fmt.Errorf("%s: %w", name, ioErr)
 	}
 	return run.sum, nil
@@ -293,6 +312,9 @@ type fileRun struct {
 	report func(Finding)
 	sum    Summary
 	dirs   *bufio.Scanner
+
+	control  *RuleControl
+	baseline *Baseline
 
 	decided  bool // a batch has been seen
 	detected bool // the protocol is known
@@ -321,6 +343,10 @@ func (r *fileRun) emit(f Finding) {
 	}
 	if f.Dialect == "" && r.h != nil {
 		f.Dialect = r.h.Dialect()
+	}
+	f, keep := r.control.apply(f)
+	if !keep || r.baseline.match(f) {
+		return
 	}
 	r.sum.Add(f)
 	if r.report != nil {

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// input is one trace to check, or a path that cannot be one.
+type input struct {
+	name string // as the user gave it, or as found below a named folder
+	err  error  // set when the path cannot be read as a trace
+}
+
+// traceExts are the extensions of files taken as traces when a folder is
+// walked, before or after a .gz.
+var traceExts = []string{".jsonl", ".ndjson", ".sse"}
+
+// sidecarExts are the companions of a trace that are never traces
+// themselves: directions, connection ids, expected findings.
+var sidecarExts = []string{".dir", ".conn", ".expect"}
+
+// expand turns the command-line names into traces: "-" and files stay as
+// they are; folders are walked, in name order, for the files that hold
+// traces; sidecars and documentation are skipped, whether found in a folder
+// or named (as a glob such as traces/* names them).
+func expand(names []string) []input {
+	var out []input
+	for _, n := range names {
+		if n == "-" {
+			out = append(out, input{name: n})
+			continue
+		}
+		st, err := os.Stat(n)
+		switch {
+		case err != nil:
+			out = append(out, input{name: n, err: fmt.Errorf("cannot open the trace: %w", unwrapPath(err))})
+		case st.IsDir():
+			out = append(out, walk(n)...)
+		case st.Mode().IsRegular():
+			if !companion(n) {
+				out = append(out, input{name: n})
+			}
+		case st.Mode()&fs.ModeNamedPipe != 0:
+			out = append(out, input{name: n}) // validate <(zcat trace.gz)
+		default:
+			out = append(out, input{name: n, err: fmt.Errorf("not a regular file (%s): a trace is a file, a folder of traces, or - for standard input", kindOf(st.Mode()))})
+		}
+	}
+	return out
+}
+
+// unwrapPath drops the path an *fs.PathError repeats: the finding names
+// the file already.
+func unwrapPath(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.Type().String()
+}
+
+// companion reports whether a named file is a sidecar or documentation
+// rather than a trace: NAME.dir, NAME.conn and NAME.expect beside a trace
+// NAME (any extension), and README and Markdown files.
+func companion(name string) bool {
+	base := filepath.Base(name)
+	if strings.HasPrefix(strings.ToUpper(base), "README") || strings.EqualFold(filepath.Ext(base), ".md") {
+		return true
+	}
+	ext := filepath.Ext(base)
+	for _, s := range sidecarExts {
+		if ext != s {
+			continue
+		}
+		stem := strings.TrimSuffix(name, ext)
+		if m, _ := filepath.Glob(globQuote(stem) + ".*"); len(m) > 0 {
+			for _, c := range m {
+				if c != name && !isSidecar(c) {
+					return true
+				}
+			}
+		}
+		if st, err := os.Stat(stem); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+func isSidecar(name string) bool {
+	ext := filepath.Ext(name)
+	for _, s := range sidecarExts {
+		if ext == s {
+			return true
+		}
+	}
+	return false
+}
+
+// globQuote escapes the characters filepath.Glob treats specially.
+func globQuote(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			sb.WriteByte('\\')
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// walk lists the traces below dir: files with a trace extension (also
+// gzip-compressed), and files without a known extension whose first bytes
+// look like a trace. Hidden folders (.git) and sidecars are skipped.
+// Unreadable entries are inputs with an error; a folder with no trace is one.
+func walk(dir string) []input {
+	var out []input
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			out = append(out, input{name: p, err: fmt.Errorf("cannot read: %w", unwrapPath(err))})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		base := d.Name()
+		if d.IsDir() {
+			if p != dir && strings.HasPrefix(base, ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(base, ".") || !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		if traceFile(p) {
+			out = append(out, input{name: p})
+		}
+		return nil
+	})
+	if err != nil {
+		out = append(out, input{name: dir, err: fmt.Errorf("cannot walk the folder: %w", unwrapPath(err))})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
+	if len(out) == 0 {
+		out = append(out, input{name: dir, err: fmt.Errorf("the folder holds no trace (files ending in %s, optionally .gz)", strings.Join(traceExts, ", "))})
+	}
+	return out
+}
+
+// traceFile decides whether a file found in a folder is a trace.
+func traceFile(p string) bool {
+	base := filepath.Base(p)
+	if isSidecar(base) || companion(p) {
+		return false
+	}
+	name := strings.ToLower(strings.TrimSuffix(base, ".gz"))
+	for _, e := range traceExts {
+		if strings.HasSuffix(name, e) {
+			return true
+		}
+	}
+	if filepath.Ext(name) != "" && !strings.HasSuffix(strings.ToLower(base), ".gz") {
+		return false // some other kind of file: .go, .yaml, .png
+	}
+	return looksLikeTrace(p)
+}
+
+// looksLikeTrace reads the first bytes of an extensionless file: gzip
+// data, a JSON object or an SSE field.
+func looksLikeTrace(p string) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head, _ := bufio.NewReader(f).Peek(512)
+	if bytes.HasPrefix(head, []byte{0x1f, 0x8b}) {
+		return true
+	}
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	return bytes.HasPrefix(head, []byte("{")) || bytes.HasPrefix(head, []byte("data:")) || bytes.HasPrefix(head, []byte("event:"))
+}

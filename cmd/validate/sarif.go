@@ -1,0 +1,296 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/xml"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+)
+
+// SARIF 2.1.0 (--format sarif): one log with one run, written as findings
+// come (results first, then the tool and the rules the results used), so
+// memory does not grow with the number of findings beyond one entry per
+// rule.
+
+const sarifSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifMultiText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          sarifProps        `json:"properties"`
+}
+
+type sarifProps struct {
+	Protocol string `json:"protocol,omitempty"`
+	Dialect  string `json:"dialect,omitempty"`
+	Pointer  string `json:"pointer,omitempty"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical  `json:"physicalLocation"`
+	LogicalLocations []sarifLogical `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine int `json:"startLine"`
+}
+
+type sarifLogical struct {
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+type sarifRule struct {
+	ID                   string         `json:"id"`
+	ShortDescription     sarifText      `json:"shortDescription"`
+	FullDescription      sarifText      `json:"fullDescription"`
+	Help                 sarifMultiText `json:"help"`
+	DefaultConfiguration struct {
+		Level string `json:"level"`
+	} `json:"defaultConfiguration"`
+}
+
+type sarifTail struct {
+	Tool struct {
+		Driver struct {
+			Name           string      `json:"name"`
+			InformationURI string      `json:"informationUri"`
+			Rules          []sarifRule `json:"rules"`
+		} `json:"driver"`
+	} `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	ColumnKind  string            `json:"columnKind"`
+}
+
+type sarifInvocation struct {
+	ExecutionSuccessful        bool                `json:"executionSuccessful"`
+	ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level   string    `json:"level"`
+	Message sarifText `json:"message"`
+}
+
+// sarifState is what the SARIF writer remembers between findings.
+type sarifState struct {
+	started bool
+	results int
+	rules   []sarifRule
+	index   map[string]int
+	docs    map[string]ruleDoc
+	ioErrs  []string
+}
+
+func (p *printer) sarifStart() {
+	if p.sarif.started {
+		return
+	}
+	p.sarif.started = true
+	_, p.werr = fmt.Fprintf(p.w, `{"version":"2.1.0","$schema":%q,"runs":[{"results":[`+"\n", sarifSchemaURI)
+}
+
+func (p *printer) sarifResult(f validate.Finding) {
+	s := &p.sarif
+	p.sarifStart()
+	if s.index == nil {
+		s.index, s.docs = map[string]int{}, ruleDocs()
+	}
+	idx, ok := s.index[f.Rule]
+	if !ok {
+		idx = len(s.rules)
+		s.index[f.Rule] = idx
+		s.rules = append(s.rules, sarifRuleOf(s.docs, f.Rule))
+	}
+	if f.Rule == validate.RuleIO {
+		s.ioErrs = append(s.ioErrs, f.File+": "+f.Message)
+	}
+	loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: artifactURI(f.File)}}}
+	if f.Line > 0 {
+		loc.PhysicalLocation.Region = &sarifRegion{StartLine: f.Line}
+	}
+	if f.Pointer != "" {
+		loc.LogicalLocations = []sarifLogical{{FullyQualifiedName: f.Pointer, Kind: "member"}}
+	}
+	msg := f.Message
+	if f.Pointer != "" {
+		msg = f.Pointer + ": " + msg
+	}
+	level := "error"
+	if f.Severity == validate.Warning {
+		level = "warning"
+	}
+	r := sarifResult{
+		RuleID: f.Rule, RuleIndex: idx, Level: level, Message: sarifText{Text: msg},
+		Locations:           []sarifLocation{loc},
+		PartialFingerprints: map[string]string{"agentprotoFinding/v1": fingerprint(f)},
+		Properties:          sarifProps{Protocol: f.Protocol, Dialect: f.Dialect, Pointer: f.Pointer},
+	}
+	if s.results > 0 {
+		if _, p.werr = p.w.WriteString(","); p.werr != nil {
+			return
+		}
+	}
+	s.results++
+	p.werr = p.encodeJSON(r)
+}
+
+func (p *printer) sarifEnd(ok bool) {
+	p.sarifStart()
+	if p.werr != nil {
+		return
+	}
+	var t sarifTail
+	t.Tool.Driver.Name = "agentproto validate"
+	t.Tool.Driver.InformationURI = "https://github.com/agentproto/agentproto/tree/main/cmd/validate"
+	t.Tool.Driver.Rules = p.sarif.rules
+	if t.Tool.Driver.Rules == nil {
+		t.Tool.Driver.Rules = []sarifRule{}
+	}
+	inv := sarifInvocation{ExecutionSuccessful: ok}
+	for _, e := range p.sarif.ioErrs {
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, sarifNotification{Level: "error", Message: sarifText{Text: e}})
+	}
+	t.Invocations = []sarifInvocation{inv}
+	t.ColumnKind = "unicodeCodePoints"
+	p.buf.Reset()
+	if err := p.enc.Encode(t); err != nil {
+		p.werr = err
+		return
+	}
+	// The tail's members continue the run object the results opened.
+	tail := strings.TrimSpace(p.buf.String())
+	if _, p.werr = p.w.WriteString("]," + tail[1:len(tail)-1] + "}]}\n"); p.werr != nil {
+		return
+	}
+}
+
+func sarifRuleOf(docs map[string]ruleDoc, rule string) sarifRule {
+	r := sarifRule{ID: rule}
+	d, ok := ruleHelp(docs, rule)
+	if !ok {
+		d = ruleDoc{severity: "error", text: "a finding of rule " + rule}
+	}
+	r.ShortDescription.Text = firstSentence(d.text)
+	r.FullDescription.Text = d.text
+	r.Help = sarifMultiText{
+		Text:     d.text + " See cmd/validate/README.md (Rules) for every rule, and --disable, --warn or .agentproto.json to turn one off or down.",
+		Markdown: "**" + rule + "** (" + d.severity + "): " + d.text + "\n\nEvery rule is described in `cmd/validate/README.md`; `--disable " + rule + "`, `--warn " + rule + "` or `.agentproto.json` turn it off or down.",
+	}
+	r.DefaultConfiguration.Level = "error"
+	if d.severity == "warning" {
+		r.DefaultConfiguration.Level = "warning"
+	}
+	return r
+}
+
+// artifactURI is a file name as a URI reference: a relative path with
+// forward slashes, or a file: URI for an absolute path.
+func artifactURI(name string) string {
+	p := filepath.ToSlash(name)
+	if filepath.IsAbs(name) {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	return (&url.URL{Path: p}).String()
+}
+
+// fingerprint identifies a finding by what a baseline matches (file, rule,
+// pointer, message), not by its line.
+func fingerprint(f validate.Finding) string {
+	h := sha256.Sum256([]byte(filepath.ToSlash(f.File) + "\x00" + f.Rule + "\x00" + f.Pointer + "\x00" + f.Message))
+	return hex.EncodeToString(h[:16])
+}
+
+// JUnit XML (--format junit): one test suite per trace holding one test
+// case, with a failure per error finding (an error element for an io
+// finding) and the warnings in system-out. A trace's findings are held
+// until it ends.
+
+type junitState struct {
+	started  bool
+	findings []validate.Finding
+}
+
+func (p *printer) junitStart() {
+	if p.junit.started {
+		return
+	}
+	p.junit.started = true
+	_, p.werr = p.w.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<testsuites name="agentproto validate">` + "\n")
+}
+
+// junitFile writes the test suite of one trace.
+func (p *printer) junitFile(name string) {
+	p.junitStart()
+	if p.werr != nil {
+		return
+	}
+	var failures, errs int
+	var body, warnings strings.Builder
+	for _, f := range p.junit.findings {
+		line := textFinding(f)
+		switch {
+		case f.Rule == validate.RuleIO:
+			errs++
+			fmt.Fprintf(&body, "      <error message=\"%s\" type=\"%s\">%s</error>\n", xmlEscape(f.Message), xmlEscape(f.Rule), xmlEscape(line))
+		case f.Severity == validate.Warning:
+			warnings.WriteString(line + "\n")
+		default:
+			failures++
+			head := fmt.Sprintf("line %d", f.Line)
+			if f.Pointer != "" {
+				head += " " + f.Pointer
+			}
+			fmt.Fprintf(&body, "      <failure message=\"%s\" type=\"%s\">%s</failure>\n", xmlEscape(head+": "+f.Message), xmlEscape(f.Rule), xmlEscape(line))
+		}
+	}
+	if warnings.Len() > 0 {
+		fmt.Fprintf(&body, "      <system-out>%s</system-out>\n", xmlEscape(warnings.String()))
+	}
+	n := xmlEscape(name)
+	_, p.werr = fmt.Fprintf(p.w, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n    <testcase name=\"%s\" classname=\"agentproto.validate\">\n%s    </testcase>\n  </testsuite>\n",
+		n, failures, errs, n, body.String())
+	p.junit.findings = p.junit.findings[:0]
+}
+
+func (p *printer) junitEnd() {
+	p.junitStart()
+	if p.werr == nil {
+		_, p.werr = p.w.WriteString("</testsuites>\n")
+	}
+}
+
+// xmlEscape makes s inert as escapeText does, then escapes it for XML
+// text and attribute values.
+func xmlEscape(s string) string {
+	var sb strings.Builder
+	_ = xml.EscapeText(&sb, []byte(escapeText(s)))
+	return sb.String()
+}
