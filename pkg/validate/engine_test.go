@@ -363,13 +363,14 @@ func TestARCPVendorTypeAndCutTrace(t *testing.T) {
 	}{
 		// The trace begins mid-session: no hello, so earlier jobs and
 		// events are not held against it.
-		"cut trace": {lines(welcome, event(41), event(42), result(43)), nil},
-		"gap":       {lines(welcome, event(41), event(43)), []string{"3 seq-gap /event_seq"}},
-		"order":     {lines(welcome, event(41), event(41)), []string{"3 seq-order /event_seq"}},
-		"twice":     {lines(welcome, result(1), result(2)), []string{"3 terminal-twice /job_id"}},
-		"vendor":    {lines(welcome, vendor), []string{"2 unknown-type /type"}},
+		// It says so once, on its first line.
+		"cut trace": {lines(welcome, event(41), event(42), result(43)), []string{"1 partial-capture /type"}},
+		"gap":       {lines(welcome, event(41), event(43)), []string{"1 partial-capture /type", "3 seq-gap /event_seq"}},
+		"order":     {lines(welcome, event(41), event(41)), []string{"1 partial-capture /type", "3 seq-order /event_seq"}},
+		"twice":     {lines(welcome, result(1), result(2)), []string{"1 partial-capture /type", "3 terminal-twice /job_id"}},
+		"vendor":    {lines(welcome, vendor), []string{"1 partial-capture /type", "2 unknown-type /type"}},
 		// An unreadable line may have carried event 42.
-		"lossy": {lines(welcome, event(41), "{oops", event(43)), []string{"3 json -"}},
+		"lossy": {lines(welcome, event(41), "{oops", event(43)), []string{"1 partial-capture /type", "3 json -"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			got, _, err := run(t, e, tc.in, FileOptions{})

@@ -109,6 +109,7 @@ func (r *Rules) Start(first []*protocol.Message, opts protocol.Start) (protocol.
 		return nil, fmt.Errorf("no ARCP version in the registry")
 	}
 	st := newState()
+	st.partial = opts.Partial
 	v := canon
 	st.dial = registry.DialectCanonical
 	switch {
@@ -213,6 +214,21 @@ func matches(d *registry.Deviation, o map[string]any) bool {
 	return true
 }
 
+// begin judges, at the trace's first message, whether it is a capture that
+// began mid-session: its first message neither opens nor resumes a session
+// (by the table's effects). The rules already skip what needs a session's
+// start when the trace does not hold it; this says so once.
+func (s *state) begin(m *protocol.Message, typ string) {
+	if s.begun {
+		return
+	}
+	s.begun = true
+	if e := s.set.t.Message(typ); e != nil && (e.Effect == effHello || e.Effect == effResume) || s.partial == protocol.PartialNo {
+		return
+	}
+	m.Add(finding.Warning, finding.RulePartialCapture, "/type", "the trace begins mid-session: its first message is %s, not the opening or resumption of a session; rules that need a session's start are not applied to what came before line %d", protocol.Quote(typ), m.Line)
+}
+
 // step dispatches one ARCP message and applies the state rules.
 func (s *state) Step(m *protocol.Message) {
 	o := m.Obj
@@ -247,6 +263,7 @@ func (s *state) Step(m *protocol.Message) {
 		return
 	}
 	m.Label = typ
+	s.begin(m, typ)
 	ck := protocol.Check{Schema: sch, Value: o}
 	m.RTSchema = sch.ID
 	payload, _ := o["payload"].(map[string]any)

@@ -99,6 +99,8 @@ type state struct {
 	welcomed    bool   // a welcome has been seen
 	openSubmits int    // submits not yet accepted or refused
 	lossy       bool   // a line could not be read
+	begun       bool   // the trace's first message has been judged
+	partial     protocol.Partial
 }
 
 // hello is what a hello asked for.
