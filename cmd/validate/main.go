@@ -190,6 +190,9 @@ func dialectHelp() string {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, pl plugins) int {
+	if isTap(args) { // validate [flags] -- AGENT_CMD [ARGS...]: tap.go
+		return runTap(ctx, args, stdin, stdout, stderr, pl)
+	}
 	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
 	// Parse errors are reported here in one line, not with the whole usage.
 	fl.SetOutput(io.Discard)
