@@ -25,10 +25,11 @@ import (
 // here) and the recorded traffic of the official SDK's unstable v2
 // entrypoint.
 var acpV2UnstableSuite = &acpUnstableSuite{
-	name:    "ACP v2 unstable",
-	dir:     "acp/v2-unstable",
-	base:    "acp/v2",
-	version: "v2-unstable",
+	capabilities: "capabilities",
+	name:         "ACP v2 unstable",
+	dir:          "acp/v2-unstable",
+	base:         "acp/v2",
+	version:      "v2-unstable",
 	methods: append(slices.Clone(acpV2Suite.methods),
 		"auth/status", "auth/status_update", "mcp/message", "providers/list", "providers/set", "providers/disable",
 		"proxy/initialize", "proxy/successor", "session/archive", "session/unarchive", "session/fork",
@@ -191,111 +192,13 @@ func TestACPV2Unstable(t *testing.T) {
 	t.Run("Compile", s.testCompile)
 	t.Run("Conventions", s.testConventions)
 	t.Run("ExamplesValid", s.testExamples)
-	t.Run("DispatchTable", acpV2UnstableTestDispatch)
+	t.Run("DispatchTable", s.testDispatch)
 	t.Run("TestdataValid", s.testTestdataValid)
 	t.Run("DifferencesListedInREADME", s.testDifferencesListed)
 	t.Run("DispatchMatchesOfficial", s.testDispatchMatchesOfficial)
 	t.Run("AgreesWithOfficialSchema", s.testAgreesWithOfficial)
 	t.Run("DifferencesWitnessed", s.testDifferencesWitnessed)
 	t.Run("MutationsAgreeWithOfficialSchema", func(t *testing.T) { acpV2TestMutations(t, s) })
-}
-
-// acpV2UnstableTestDispatch checks the table as the shared suite does, with
-// v2's capability pointers: `/capabilities/…` into the initialize params for
-// a method the client handles, into the initialize result for one the agent
-// handles.
-func acpV2UnstableTestDispatch(t *testing.T) {
-	s := acpV2UnstableSuite
-	d := s.dispatch(t)
-	if d.Protocol != "acp" || d.Version != s.version {
-		t.Errorf("protocol/version = %q/%q, want acp/%s", d.Protocol, d.Version, s.version)
-	}
-	exists := func(p string) bool { _, err := fs.Stat(schema.Files, p); return err == nil }
-	if !exists(s.rel(d.Envelope)) {
-		t.Errorf("envelope schema %q does not exist", d.Envelope)
-	}
-	used := map[string]bool{s.rel("common.json"): true}
-	requests := map[string]bool{}
-	var init acpDispEntry
-	for _, e := range d.Methods {
-		if e.Kind == "request" {
-			requests[e.Method] = true
-		}
-		if e.Method == "initialize" {
-			init = e
-		}
-	}
-	seen := map[string]bool{}
-	var methods []string
-	for _, e := range d.Methods {
-		if seen[e.Method+" "+e.Kind] {
-			t.Errorf("%s: listed twice as a %s", e.Method, e.Kind)
-		}
-		seen[e.Method+" "+e.Kind] = true
-		if !slices.Contains(methods, e.Method) {
-			methods = append(methods, e.Method)
-		}
-		stem := acpUnstableFileStem(e, requests[e.Method])
-		if path.Base(e.Params) != stem+".params.json" {
-			t.Errorf("%s: params file %q, want %s.params.json", e.Method, e.Params, stem)
-		}
-		switch {
-		case e.Kind == "request" && path.Base(e.Result) != stem+".result.json":
-			t.Errorf("%s: result file %q, want %s.result.json", e.Method, e.Result, stem)
-		case e.Kind == "notification" && e.Result != "":
-			t.Errorf("%s: a notification has no result, got %q", e.Method, e.Result)
-		}
-		for _, f := range []string{e.Params, e.Result} {
-			if f == "" {
-				continue
-			}
-			p := s.rel(f)
-			if !exists(p) {
-				t.Errorf("%s: schema file %q does not exist", e.Method, f)
-			}
-			if dir := path.Dir(p); dir != s.dir && exists(path.Join(s.dir, path.Base(p))) {
-				t.Errorf("%s: %s points to %s, but this folder has its own copy", e.Method, f, dir)
-			}
-			if used[p] {
-				t.Errorf("%s: schema file %q is used twice", e.Method, f)
-			}
-			used[p] = true
-		}
-		if e.Capability == "" {
-			continue
-		}
-		file := s.rel(init.Params)
-		if e.Handler == "agent" {
-			file = s.rel(init.Result)
-		}
-		if !strings.HasPrefix(e.Capability, "/capabilities/") {
-			t.Errorf("%s: capability %q must start with /capabilities/", e.Method, e.Capability)
-			continue
-		}
-		cur, ok := acpUnstableRef{file: file}, true
-		for _, tok := range strings.Split(e.Capability[1:], "/") {
-			if cur, ok = s.property(t, cur, tok); !ok {
-				t.Errorf("%s: capability %q: no member %q", e.Method, e.Capability, tok)
-				break
-			}
-		}
-		if ok {
-			leaf := s.derefAll(t, cur)
-			if types := acpTypeList(s.node(t, leaf)); !slices.Contains(types, "object") && !slices.Contains(types, "boolean") {
-				t.Errorf("%s: capability %q leads to %s#%s, neither a boolean nor an object", e.Method, e.Capability,
-					leaf.file, leaf.ptr)
-			}
-		}
-	}
-	for _, p := range s.files(t) {
-		if !used[p] && path.Base(p) != "common.json" {
-			t.Errorf("schema file %s is not reachable from the dispatch table", p)
-		}
-	}
-	got := slices.Sorted(slices.Values(methods))
-	if want := slices.Sorted(slices.Values(s.methods)); !slices.Equal(got, want) {
-		t.Errorf("dispatch methods = %v\nwant %v", got, want)
-	}
 }
 
 // A v2 type is re-declared in v2-unstable's common.json only when unstable
