@@ -197,12 +197,12 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "validate: %s\n", escapeText(res.RecordErr.Error()))
 	}
 	if live != nil {
-		sum, _, lerr := live.Close()
+		sum, st, lerr := live.Close()
 		if lerr != nil {
 			fmt.Fprintf(stderr, "validate: %s\n", escapeText(lerr.Error()))
 		}
 		var showSum *validate.Summary
-		if o.format != "text" || o.summary {
+		if st.Lines > 0 && (o.format != "text" || o.summary) {
 			showSum = &sum
 		}
 		if dropped, ok := sink.finish(showSum, 5*time.Second); !ok {

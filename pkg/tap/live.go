@@ -1,0 +1,192 @@
+package tap
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+)
+
+// DefaultBacklog is the most trace bytes Live holds for a validator that
+// has fallen behind, when StartLive is given 0.
+const DefaultBacklog = 64 << 20
+
+// Live validates the recorded lines as they arrive, with the same engine,
+// the same order and the same direction sidecar as a later check of the
+// recording, so it reports the same findings. It is an Observer: Line only
+// appends to a bounded queue and never waits for the engine. When the
+// engine falls more than the backlog behind, live validation stops (the
+// findings reported until then stand) and Stats says where: a check that
+// skipped lines would report false errors.
+type Live struct {
+	trace, dirs *queue
+	cancel      context.CancelFunc
+	done        chan struct{}
+
+	mu       sync.Mutex
+	sum      validate.Summary
+	err      error
+	lines    int
+	stopped  int // the line at which validation gave up (0: it did not)
+	stopping bool
+	report   func(validate.Finding)
+	start    func() // starts the engine, at the first line
+	started  bool
+}
+
+// LiveStats say how much of the traffic was validated live.
+type LiveStats struct {
+	// Lines is the number of lines observed.
+	Lines int
+	// StoppedAt is the first line not validated, when the validator fell
+	// further behind than the backlog allows; 0 when every line was.
+	StoppedAt int
+}
+
+// StartLive starts checking, with eng, the trace named name (the name
+// findings carry: the recording's path, so that they match a later check of
+// it). report is called with each finding in line order from one
+// goroutine; it should not block for long (it delays validation, never the
+// relay). The engine starts with the first line: a run that saw none
+// reports nothing. backlog bounds the bytes queued for the engine (0:
+// DefaultBacklog).
+func StartLive(ctx context.Context, eng *validate.Engine, name string, backlog int, report func(validate.Finding)) *Live {
+	if backlog <= 0 {
+		backlog = DefaultBacklog
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	l := &Live{trace: newQueue(backlog), dirs: newQueue(0), cancel: cancel, done: make(chan struct{}), report: report}
+	l.start = func() {
+		go func() {
+			defer close(l.done)
+			sum, err := eng.Check(ctx, name, l.trace, validate.FileOptions{Directions: l.dirs}, l.emit)
+			l.mu.Lock()
+			l.sum, l.err = sum, err
+			l.mu.Unlock()
+		}()
+	}
+	return l
+}
+
+// emit passes a finding on, unless validation has given up: the engine's
+// verdicts at a cut it did not choose (a request "never answered") would
+// be false.
+func (l *Live) emit(f validate.Finding) {
+	l.mu.Lock()
+	stopping := l.stopping
+	l.mu.Unlock()
+	if !stopping && l.report != nil {
+		l.report(f)
+	}
+}
+
+// Line queues one line (with its newline) for the engine.
+func (l *Live) Line(d Direction, line []byte) {
+	l.mu.Lock()
+	l.lines++
+	if !l.started {
+		l.started = true
+		l.start()
+	}
+	if l.stopping {
+		l.mu.Unlock()
+		return
+	}
+	// The direction first: the engine reads it after the line.
+	l.dirs.push(dirLine[d])
+	if !l.trace.push(line) {
+		l.stopping = true
+		l.stopped = l.lines
+		l.mu.Unlock()
+		l.cancel()
+		l.trace.close()
+		l.dirs.close()
+		return
+	}
+	l.mu.Unlock()
+}
+
+// Close ends the trace and waits for the engine to report the last
+// findings. The summary counts what was validated; the error is the
+// engine's (a cancelled context when validation gave up).
+func (l *Live) Close() (validate.Summary, LiveStats, error) {
+	l.trace.close()
+	l.dirs.close()
+	l.mu.Lock()
+	started := l.started
+	l.started = true // no engine starts after Close
+	l.mu.Unlock()
+	if started {
+		<-l.done
+	}
+	l.cancel()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := LiveStats{Lines: l.lines, StoppedAt: l.stopped}
+	if l.stopping {
+		return l.sum, st, fmt.Errorf("live validation stopped at line %d: it fell more than its backlog behind the traffic", l.stopped)
+	}
+	return l.sum, st, l.err
+}
+
+// queue is a byte pipe whose writer never blocks: push fails instead when
+// more than limit bytes wait (limit 0: no limit). Read blocks until there
+// are bytes or the queue is closed.
+type queue struct {
+	mu     sync.Mutex
+	cond   *sync.Cond
+	buf    []byte
+	off    int
+	limit  int
+	closed bool
+}
+
+func newQueue(limit int) *queue {
+	q := &queue{limit: limit}
+	q.cond = sync.NewCond(&q.mu)
+	return q
+}
+
+func (q *queue) push(p []byte) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return false
+	}
+	if q.limit > 0 && len(q.buf)-q.off+len(p) > q.limit {
+		return false
+	}
+	if q.off > 0 && q.off >= len(q.buf)/2 {
+		n := copy(q.buf, q.buf[q.off:])
+		q.buf, q.off = q.buf[:n], 0
+	}
+	q.buf = append(q.buf, p...)
+	q.cond.Signal()
+	return true
+}
+
+func (q *queue) Read(p []byte) (int, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.off == len(q.buf) && !q.closed {
+		q.cond.Wait()
+	}
+	if q.off == len(q.buf) {
+		return 0, io.EOF
+	}
+	n := copy(p, q.buf[q.off:])
+	q.off += n
+	if q.off == len(q.buf) {
+		q.buf, q.off = q.buf[:0], 0
+	}
+	return n, nil
+}
+
+func (q *queue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}

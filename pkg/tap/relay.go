@@ -1,0 +1,306 @@
+package tap
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+// Direction is the way a line travels.
+type Direction uint8
+
+// The two directions of an ACP stdio connection.
+const (
+	ClientToAgent Direction = iota // the client wrote it to the agent's stdin
+	AgentToClient                  // the agent wrote it on its stdout
+)
+
+// String is the direction as the sidecar spells it: c2a or a2c.
+func (d Direction) String() string {
+	if d == AgentToClient {
+		return "a2c"
+	}
+	return "c2a"
+}
+
+// Observer sees every recorded line, in the recording's order, from the
+// relay's goroutines, one call at a time. line includes its newline and is
+// only valid during the call. Line must not block: it runs on the relay's
+// path.
+type Observer interface {
+	Line(d Direction, line []byte)
+}
+
+// DefaultMaxLine is the longest line Config.MaxLine lets the recorder hold
+// while it waits for the line's end.
+const DefaultMaxLine = 1 << 30
+
+// Config describes one relayed run.
+type Config struct {
+	// Command is the agent's program and its arguments.
+	Command []string
+	// Env is the child's environment (nil: this process's).
+	Env []string
+	// Dir is the child's working directory ("": this process's).
+	Dir string
+
+	// Stdin is what the client writes; its end closes the agent's stdin.
+	Stdin io.Reader
+	// Stdout receives the agent's output. If it is an io.Closer it is
+	// closed when the agent closes its stdout, so the client sees the end.
+	Stdout io.Writer
+	// Stderr receives the agent's standard error (nil: discarded). An
+	// *os.File is handed to the child as it is.
+	Stderr io.Writer
+
+	// Record, if set, receives every line, in arrival order, as it is
+	// complete. Each write holds whole lines.
+	Record io.Writer
+	// Directions, if set, receives the direction of each recorded line,
+	// one per line, written with it.
+	Directions io.Writer
+	// Observer, if set, sees each recorded line.
+	Observer Observer
+	// MaxLine bounds the part of a line held while its end has not arrived
+	// (0: DefaultMaxLine). A longer line stops the recording (the relay
+	// goes on); Result.RecordErr says so.
+	MaxLine int
+
+	// Signals are forwarded to the child until it exits.
+	Signals <-chan os.Signal
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	// ExitCode is the child's exit status; a child ended by a signal is
+	// 128 plus the signal's number, as shells report it.
+	ExitCode int
+	// Lines counts the lines recorded in each direction.
+	Lines [2]int
+	// RecordErr is why recording stopped early, if it did: a write to
+	// Record or Directions failed, or a line was longer than MaxLine.
+	RecordErr error
+}
+
+// ErrStart wraps the error of a child that could not be started.
+var ErrStart = errors.New("starting the agent")
+
+// Run starts the agent and relays until it exits and its output has been
+// passed on. Cancelling ctx kills the child. The error is a child that could
+// not be started (wrapping ErrStart and the exec error) or a failure to wait
+// for it; relaying and recording failures do not end the run.
+func Run(ctx context.Context, cfg Config) (Result, error) {
+	if len(cfg.Command) == 0 {
+		return Result{}, fmt.Errorf("%w: no command given", ErrStart)
+	}
+	cmd := exec.CommandContext(ctx, cfg.Command[0], cfg.Command[1:]...)
+	cmd.Env, cmd.Dir = cfg.Env, cfg.Dir
+	cmd.Stderr = cfg.Stderr
+	setProcAttr(cmd)
+	toAgent, err := cmd.StdinPipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	fromAgent, err := cmd.StdoutPipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrStart, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return Result{}, fmt.Errorf("%w %s: %w", ErrStart, cfg.Command[0], err)
+	}
+	rec := newRecorder(cfg)
+
+	exited := make(chan struct{})
+	if cfg.Signals != nil {
+		go func() {
+			for {
+				select {
+				case s := <-cfg.Signals:
+					// A child that has just exited cannot be signalled:
+					// nothing is lost.
+					_ = cmd.Process.Signal(s)
+				case <-exited:
+					return
+				}
+			}
+		}()
+	}
+	// Client to agent: ends with the client's input (closing the agent's
+	// stdin) or when the agent stops reading. It is not waited for: a
+	// client may keep its end open after the agent has gone.
+	go func() {
+		if cfg.Stdin != nil {
+			pump(cfg.Stdin, toAgent, ClientToAgent, rec)
+		}
+		_ = toAgent.Close()
+	}()
+	// Agent to client: read to the end before Wait, which closes the pipe.
+	pump(fromAgent, cfg.Stdout, AgentToClient, rec)
+	if c, ok := cfg.Stdout.(io.Closer); ok {
+		_ = c.Close()
+	}
+	_ = fromAgent.Close()
+	werr := cmd.Wait()
+	close(exited)
+	res := rec.finish()
+	res.ExitCode = exitCode(cmd.ProcessState)
+	var ee *exec.ExitError
+	if werr != nil && !errors.As(werr, &ee) {
+		return res, fmt.Errorf("waiting for the agent: %w", werr)
+	}
+	return res, nil
+}
+
+// pump copies src to dst chunk by chunk, recording each chunk's complete
+// lines before the chunk is passed on. It stops when src ends or dst fails
+// (the reader on the other side has gone), and then records the pending
+// partial line, if any.
+func pump(src io.Reader, dst io.Writer, d Direction, rec *recorder) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			rec.chunk(d, buf[:n])
+			if dst != nil {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	rec.end(d)
+}
+
+// recorder splits both directions into lines and writes them, in the order
+// they complete, to the recording and the observer.
+type recorder struct {
+	mu      sync.Mutex
+	cfg     Config
+	max     int
+	pending [2][]byte // the start of each direction's unfinished line
+	ended   [2]bool
+	out     []byte // lines of one chunk, written at once
+	dirs    []byte
+	lines   [2]int
+	err     error // recording stopped
+	done    bool  // the run is over: nothing more is recorded
+}
+
+func newRecorder(cfg Config) *recorder {
+	r := &recorder{cfg: cfg, max: cfg.MaxLine}
+	if r.max <= 0 {
+		r.max = DefaultMaxLine
+	}
+	return r
+}
+
+var dirLine = [2][]byte{[]byte("c2a\n"), []byte("a2c\n")}
+
+// chunk records the lines p completes in direction d.
+func (r *recorder) chunk(d Direction, p []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done || r.ended[d] {
+		return
+	}
+	r.out, r.dirs = r.out[:0], r.dirs[:0]
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			if len(r.pending[d])+len(p) > r.max {
+				r.stop(fmt.Errorf("a %s line is longer than %d bytes: recording stopped", d, r.max))
+				r.pending[d] = nil
+				return
+			}
+			r.pending[d] = append(r.pending[d], p...)
+			break
+		}
+		line := p[:i+1]
+		if len(r.pending[d]) > 0 {
+			r.pending[d] = append(r.pending[d], line...)
+			line = r.pending[d]
+		}
+		r.add(d, line)
+		r.pending[d] = r.pending[d][:0]
+		p = p[i+1:]
+	}
+	r.write()
+}
+
+// add records one line (ending in a newline) of direction d.
+func (r *recorder) add(d Direction, line []byte) {
+	r.lines[d]++
+	if r.err == nil {
+		r.out = append(r.out, line...)
+		r.dirs = append(r.dirs, dirLine[d]...)
+	}
+	if r.cfg.Observer != nil {
+		r.cfg.Observer.Line(d, line)
+	}
+}
+
+// write puts out the lines collected by add.
+func (r *recorder) write() {
+	if r.err != nil || len(r.out) == 0 {
+		return
+	}
+	if r.cfg.Record != nil {
+		if _, err := r.cfg.Record.Write(r.out); err != nil {
+			r.stop(fmt.Errorf("writing the recording: %w", err))
+			return
+		}
+	}
+	if r.cfg.Directions != nil {
+		if _, err := r.cfg.Directions.Write(r.dirs); err != nil {
+			r.stop(fmt.Errorf("writing the direction sidecar: %w", err))
+		}
+	}
+}
+
+func (r *recorder) stop(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+// end records direction d's unfinished line, if any, with a newline added
+// so the next line of the other direction stays a line of its own.
+func (r *recorder) end(d Direction) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endLocked(d)
+}
+
+func (r *recorder) endLocked(d Direction) {
+	if r.done || r.ended[d] {
+		return
+	}
+	r.ended[d] = true
+	if len(r.pending[d]) == 0 {
+		return
+	}
+	r.out, r.dirs = r.out[:0], r.dirs[:0]
+	r.pending[d] = append(r.pending[d], '\n')
+	r.add(d, r.pending[d])
+	r.pending[d] = nil
+	r.write()
+}
+
+// finish ends the recording: the client's unfinished line, if any, is
+// recorded, and nothing read later is.
+func (r *recorder) finish() Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.endLocked(ClientToAgent)
+	r.endLocked(AgentToClient)
+	r.done = true
+	return Result{Lines: r.lines, RecordErr: r.err}
+}
