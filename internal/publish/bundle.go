@@ -111,9 +111,14 @@ type Part struct {
 // Defs returns the bundle's definitions.
 func (b *Bundle) Defs() *Object { return b.Doc.Obj("$defs") }
 
-// Encode returns the bundle file's bytes.
+// Encode returns the bundle file's bytes: the published form of Doc (see
+// published).
 func (b *Bundle) Encode() ([]byte, error) {
-	data, err := encodeJSON(b.Doc)
+	doc, err := b.published()
+	if err != nil {
+		return nil, err
+	}
+	data, err := encodeJSON(doc)
 	if err != nil {
 		return nil, fmt.Errorf("publish: encoding %s: %w", b.BundleFile(), err)
 	}
