@@ -75,31 +75,14 @@ func kindOf(m fs.FileMode) string {
 }
 
 // companion reports whether a named file is a sidecar or documentation
-// rather than a trace: NAME.dir, NAME.conn and NAME.expect beside a trace
-// NAME (any extension), and README and Markdown files.
+// rather than a trace: NAME.dir, NAME.conn and NAME.expect, and README and
+// Markdown files. A glob such as traces/* names them beside the traces.
 func companion(name string) bool {
 	base := filepath.Base(name)
 	if strings.HasPrefix(strings.ToUpper(base), "README") || strings.EqualFold(filepath.Ext(base), ".md") {
 		return true
 	}
-	ext := filepath.Ext(base)
-	for _, s := range sidecarExts {
-		if ext != s {
-			continue
-		}
-		stem := strings.TrimSuffix(name, ext)
-		if m, _ := filepath.Glob(globQuote(stem) + ".*"); len(m) > 0 {
-			for _, c := range m {
-				if c != name && !isSidecar(c) {
-					return true
-				}
-			}
-		}
-		if st, err := os.Stat(stem); err == nil && st.Mode().IsRegular() {
-			return true
-		}
-	}
-	return false
+	return isSidecar(base)
 }
 
 func isSidecar(name string) bool {
@@ -110,18 +93,6 @@ func isSidecar(name string) bool {
 		}
 	}
 	return false
-}
-
-// globQuote escapes the characters filepath.Glob treats specially.
-func globQuote(s string) string {
-	var sb strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			sb.WriteByte('\\')
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
 }
 
 // walk lists the traces below dir: files with a trace extension (also
@@ -166,7 +137,7 @@ func walk(dir string) []input {
 // traceFile decides whether a file found in a folder is a trace.
 func traceFile(p string) bool {
 	base := filepath.Base(p)
-	if isSidecar(base) || companion(p) {
+	if companion(p) {
 		return false
 	}
 	name := strings.ToLower(strings.TrimSuffix(base, ".gz"))

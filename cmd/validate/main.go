@@ -295,6 +295,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	inputs := expand(files)
+	if len(inputs) == 0 {
+		return fail("no trace among the named files: sidecars (.dir, .conn, .expect) and README or Markdown files are not traces")
+	}
 	rules, err := ruleSettings(inputs, o, flagRules)
 	if err != nil {
 		return fail("%s", escapeText(err.Error()))
