@@ -42,6 +42,10 @@ func (v Version) BundleFile() string {
 	return v.Dir() + "/" + base + ".bundle.json"
 }
 
+// PageFile is the path of the version's reference page below the docs
+// folder: <protocol>-<name>.md.
+func (v Version) PageFile() string { return v.Protocol + "-" + v.Name + ".md" }
+
 // ID is the $id of the version's bundle.
 func (v Version) ID() string { return IDPrefix + v.BundleFile() }
 

@@ -51,10 +51,10 @@ func RenderIndex(bundles []*Bundle) []byte {
 		"[`schema/README.md`](../schema/README.md) explains the `$id` scheme, the bundles, the versioning policy and how to validate a message from JavaScript, Python or Rust.\n\n")
 	b.WriteString("| protocol | reference | version | bundle | root dispatches on |\n|---|---|---|---|---|\n")
 	for _, bd := range bundles {
-		fmt.Fprintf(&b, "| %s | [%s.md](%s.md) | `%s` | [`%s`](%s) | `%s` |\n", protocolTitle(bd.Protocol), bd.Protocol, bd.Protocol, bd.Name,
+		fmt.Fprintf(&b, "| %s | [%s](%s) | `%s` | [`%s`](%s) | `%s` |\n", protocolTitle(bd.Protocol), bd.PageFile(), bd.PageFile(), bd.Name,
 			path.Base(bd.BundleFile()), docLink(bd.BundleFile()), bd.Discriminator)
 	}
-	b.WriteString("\nEach page has a contents list, then per version the dispatch table, one section per message with its fields and an example, and the shared types.\n")
+	b.WriteString("\nEach page covers one version: a contents list, the dispatch table, one section per message with its fields and an example, and the shared types.\n")
 	return []byte(b.String())
 }
 
@@ -125,7 +125,11 @@ func (r *renderer) page(bundles []*Bundle) {
 	proto := bundles[0].Protocol
 	info := protocolInfo[proto]
 	r.out.WriteString(generatedNote)
-	r.heading(1, "", protocolTitle(proto)+" schema reference")
+	title := protocolTitle(proto)
+	if len(bundles) == 1 {
+		title += " " + bundles[0].Name
+	}
+	r.heading(1, "", title+" schema reference")
 	if info.intro != "" {
 		r.p("%s", info.intro)
 	}

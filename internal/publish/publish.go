@@ -1,8 +1,8 @@
 // Package publish builds what agentproto publishes for implementers in other
 // languages from the schema folder: one self-contained JSON Schema bundle
 // per protocol version (schema/<protocol>/<version>/<name>.bundle.json) and
-// one Markdown reference page per protocol (docs/<protocol>.md), with an
-// index (docs/README.md). The output is deterministic: the same schemas give
+// one Markdown reference page per protocol version
+// (docs/<protocol>-<version>.md), with an index (docs/README.md). The output is deterministic: the same schemas give
 // the same bytes.
 package publish
 
@@ -59,11 +59,13 @@ func Generate(fsys fs.FS) ([]File, error) {
 		byProto[v.Protocol] = append(byProto[v.Protocol], b)
 	}
 	for _, p := range protos {
-		page, err := RenderPage(byProto[p])
-		if err != nil {
-			return nil, err
+		for _, b := range byProto[p] {
+			page, err := RenderPage([]*Bundle{b})
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, File{Root: RootDocs, Path: b.PageFile(), Data: page})
 		}
-		out = append(out, File{Root: RootDocs, Path: p + ".md", Data: page})
 	}
 	var all []*Bundle
 	for _, p := range protos {
@@ -102,7 +104,7 @@ func Stale(files []File, dirs Dirs) ([]string, error) {
 			stale = append(stale, p)
 		}
 	}
-	orphans, err := orphanBundles(files, dirs)
+	orphans, err := orphans(files, dirs)
 	if err != nil {
 		return nil, err
 	}
@@ -110,7 +112,7 @@ func Stale(files []File, dirs Dirs) ([]string, error) {
 }
 
 // Write writes the files that differ from files on disk and removes orphaned
-// bundles. It returns the paths it changed.
+// bundles and pages. It returns the paths it changed.
 func Write(files []File, dirs Dirs) ([]string, error) {
 	var changed []string
 	for _, f := range files {
@@ -129,17 +131,50 @@ func Write(files []File, dirs Dirs) ([]string, error) {
 		}
 		changed = append(changed, p)
 	}
-	orphans, err := orphanBundles(files, dirs)
+	old, err := orphans(files, dirs)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range orphans {
+	for _, p := range old {
 		if err := os.Remove(p); err != nil {
-			return nil, fmt.Errorf("publish: removing a bundle no version produces: %w", err)
+			return nil, fmt.Errorf("publish: removing a file no version produces: %w", err)
 		}
 		changed = append(changed, p)
 	}
 	return changed, nil
+}
+
+// orphans lists the generated files on disk that files does not contain:
+// orphaned bundles, then the Markdown pages of the docs folder that no
+// version produces any more (a page per protocol, before the pages were
+// split per version).
+func orphans(files []File, dirs Dirs) ([]string, error) {
+	out, err := orphanBundles(files, dirs)
+	if err != nil {
+		return nil, err
+	}
+	dir, ok := dirs[RootDocs]
+	if !ok {
+		return out, nil
+	}
+	want := map[string]bool{}
+	for _, f := range files {
+		if f.Root == RootDocs {
+			want[f.Path] = true
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("publish: looking for old pages: %w", err)
+	}
+	var pages []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") && !want[e.Name()] {
+			pages = append(pages, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(pages)
+	return append(out, pages...), nil
 }
 
 // orphanBundles lists the *.bundle.json files below the schema folder that

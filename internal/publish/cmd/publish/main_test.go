@@ -67,7 +67,7 @@ func TestWriteThenCheck(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("check before generating: exit %d, want 1", code)
 	}
-	for _, want := range []string{"arcp.bundle.json", "arcp-rfc0001.bundle.json", "acp.bundle.json", "arcan.bundle.json", "acp.md", "arcp.md", "arcan.md", "README.md"} {
+	for _, want := range []string{"arcp.bundle.json", "arcp-rfc0001.bundle.json", "acp.bundle.json", "arcan.bundle.json", "acp-v1.md", "acp-v2.md", "arcp-v1.1.md", "arcp-rfc0001.md", "arcan-v1.md", "README.md"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("check before generating does not list %s:\n%s", want, stderr)
 		}
@@ -89,7 +89,7 @@ func TestWriteThenCheck(t *testing.T) {
 	}
 
 	// A hand edit and a bundle no version produces make the check fail.
-	page := filepath.Join(docsDir, "arcp.md")
+	page := filepath.Join(docsDir, "arcp-v1.1.md")
 	if err := os.WriteFile(page, []byte("edited\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -97,11 +97,17 @@ func TestWriteThenCheck(t *testing.T) {
 	if err := os.WriteFile(orphan, []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A page no version produces (one page per protocol, from before the
+	// pages were split per version).
+	oldPage := filepath.Join(docsDir, "arcp.md")
+	if err := os.WriteFile(oldPage, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, _, stderr = runCmd(append(args, "-check")...)
-	if code != 1 || !strings.Contains(stderr, page) || !strings.Contains(stderr, orphan) {
+	if code != 1 || !strings.Contains(stderr, page) || !strings.Contains(stderr, orphan) || !strings.Contains(stderr, oldPage) {
 		t.Errorf("check after edits: exit %d, stderr:\n%s\nwant exit 1 naming %s and %s", code, stderr, page, orphan)
 	}
-	if strings.Contains(stderr, "acp.md") {
+	if strings.Contains(stderr, "acp-v1.md") {
 		t.Errorf("check lists a fresh file:\n%s", stderr)
 	}
 	if code, _, stderr := runCmd(args...); code != 0 {
@@ -109,6 +115,9 @@ func TestWriteThenCheck(t *testing.T) {
 	}
 	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
 		t.Errorf("the orphaned bundle is still there: %v", err)
+	}
+	if _, err := os.Stat(oldPage); !os.IsNotExist(err) {
+		t.Errorf("the orphaned page is still there: %v", err)
 	}
 	if code, _, stderr := runCmd(append(args, "-check")...); code != 0 {
 		t.Errorf("check after regenerating: exit %d: %s", code, stderr)
