@@ -46,9 +46,13 @@ type Config struct {
 	// programs that would reject it. By default any number with an integral
 	// value is taken, as JSON Schema's "integer" counts 1.0.
 	SerdeIntegers bool
-	// LooseUnions keeps unions that cannot be discriminated as raw JSON
-	// instead of failing.
-	LooseUnions bool
+	// Strict makes a union that cannot be decided from the JSON value
+	// alone an error. By default such a union is kept as raw JSON with an
+	// accessor per alternative, and reported to Warn.
+	Strict bool
+	// Warn, when set, receives each warning once: a located note on what
+	// the generated code does not do the way the schema reads.
+	Warn func(error)
 }
 
 // Generate runs the three stages and returns gofmt-formatted Go source.
@@ -74,12 +78,17 @@ func Generate(cfg Config) ([]byte, error) {
 		Package:       cfg.Package,
 		Maps:          cfg.Maps,
 		DefsOnly:      cfg.DefsOnly,
-		LooseUnions:   cfg.LooseUnions,
+		Strict:        cfg.Strict,
 		SerdeFloats:   cfg.SerdeFloats,
 		SerdeIntegers: cfg.SerdeIntegers,
 	})
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Warn != nil {
+		for _, w := range pkg.Warnings {
+			cfg.Warn(w)
+		}
 	}
 	var sources []string
 	for _, d := range g.Inputs() {

@@ -10,7 +10,7 @@ import (
 	"github.com/agentproto/agentproto/gen"
 )
 
-// TestSchemaErrors: each schema in testdata/errors fails with exactly the
+// TestSchemaErrors: each schema in testdata/errors fails (with -strict) with exactly the
 // line in its .err file: the file, the JSON pointer, what is wrong and what
 // to write instead.
 func TestSchemaErrors(t *testing.T) {
@@ -24,7 +24,7 @@ func TestSchemaErrors(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = gen.Generate(gen.Config{Inputs: []string{f}, Package: "x"})
+			_, err = gen.Generate(gen.Config{Inputs: []string{f}, Package: "x", Strict: true})
 			if err == nil {
 				t.Fatal("generation succeeded")
 			}
@@ -78,4 +78,23 @@ func strip(src []byte) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestUndecidableByDefault: without Strict, a union whose alternative the
+// JSON cannot decide is generated as raw JSON with an accessor per
+// alternative, and reported once as a located warning that says why.
+func TestUndecidableByDefault(t *testing.T) {
+	var warnings []string
+	src, err := gen.Generate(gen.Config{Inputs: []string{"testdata/errors/undecidable.json"}, Package: "x", Warn: func(w error) { warnings = append(warnings, w.Error()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "testdata/errors/undecidable.json#/$defs/U: U is kept as raw JSON with an accessor per alternative: variants /$defs/U/oneOf/0 and /$defs/U/oneOf/1") {
+		t.Errorf("warnings %q", warnings)
+	}
+	for _, want := range []string{"type U json.RawMessage", "func (x U) AsUObject() (UObject, error)", "func (x *U) FromUObject(v UObject) error"} {
+		if !bytes.Contains(src, []byte(want)) {
+			t.Errorf("the output has no %q", want)
+		}
+	}
 }

@@ -94,7 +94,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "output file, or a directory to write PKG_gen.go into; standard output when empty")
 	check := fs.Bool("check", false, "do not write; exit 1 with a unified diff when the file on disk differs from what would be generated")
 	defsOnly := fs.Bool("defs-only", false, "generate the $defs of the inputs but not their root schemas (for a root that is a protocol-wide anyOf)")
-	loose := fs.Bool("loose-unions", false, "keep a union whose variants cannot be told apart as raw JSON instead of failing")
+	strict := fs.Bool("strict", false, "fail on a union whose alternative cannot be decided from the JSON value alone, instead of keeping it as raw JSON with an accessor per alternative (each such union is a warning on standard error)")
+	fs.Bool("loose-unions", false, "accepted for old go:generate lines; it is the default now (see -strict)")
 	floats := fs.String("float-format", "js", "how encoders write non-integer numbers: js (100, 12.5, as JavaScript and encoding/json) or serde (100.0, as Rust's serde_json, for byte-identical output to Rust peers)")
 	ints := fs.String("integer-format", "schema", "which numbers decoders take for an integer member: schema (any number with an integral value, 1.0 and 1e2 included, as JSON Schema counts integers) or serde (integer literals only: 1.0, 1e2 and -0 are decode errors naming their JSON pointer, as Rust's serde_json rejects them)")
 	var refs listFlag
@@ -136,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "protogen: %v\n", err)
 		return 2
 	}
-	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, LooseUnions: *loose, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
+	src, err := gen.Generate(gen.Config{Inputs: fs.Args(), References: refs, Package: *pkg, Maps: append(maps, defaults...), Sources: sources, DefsOnly: *defsOnly, Strict: *strict, Warn: func(w error) { fmt.Fprintf(stderr, "protogen: warning: %v\n", w) }, SerdeFloats: *floats == "serde", SerdeIntegers: *ints == "serde"})
 	if err != nil {
 		fmt.Fprintf(stderr, "protogen: %v\n", err)
 		return 2

@@ -130,3 +130,21 @@ func TestIntegerFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestStrict: a union the JSON cannot decide is a warning on stderr (exit
+// 0, raw JSON with accessors) by default, and an error (exit 2) with
+// -strict.
+func TestStrict(t *testing.T) {
+	schema := filepath.Join("..", "..", "gen", "testdata", "errors", "undecidable.json")
+	code, out, stderr := runCLI("-pkg", "u", schema)
+	if code != 0 || !strings.Contains(out, "func (x U) AsUObject()") {
+		t.Fatalf("default: exit %d, stderr %q", code, stderr)
+	}
+	if strings.Count(stderr, "protogen: warning: ") != 1 || !strings.Contains(stderr, "undecidable.json#/$defs/U: U is kept as raw JSON with an accessor per alternative") {
+		t.Errorf("default: stderr %q, want one located warning", stderr)
+	}
+	code, out, stderr = runCLI("-pkg", "u", "-strict", schema)
+	if code != 2 || out != "" || !strings.Contains(stderr, "undecidable.json#/$defs/U: this union cannot be discriminated") {
+		t.Errorf("-strict: exit %d, stdout %d bytes, stderr %q", code, len(out), stderr)
+	}
+}

@@ -1115,7 +1115,50 @@ func (g *gen) namedType(t *model.Type) error {
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
 	g.std(t)
+	if t.RawUnion != nil {
+		g.rawUnion(t)
+	}
 	return nil
+}
+
+// rawUnion adds the accessors of a union kept as raw JSON: AsX decodes the
+// bytes strictly as alternative X, FromX replaces them with X's encoding,
+// and DecodeMethod decodes them as the alternative a JSON-RPC method names.
+func (g *gen) rawUnion(t *model.Type) {
+	var cases []jen.Code
+	for _, c := range t.RawUnion.Candidates {
+		typ := goType(c.Type)
+		what := c.Name
+		if c.Method != "" {
+			what += " (the " + c.Method + " alternative)"
+		}
+		g.f.Commentf("As%s decodes the value strictly as %s; it does not Validate it.", c.Name, what)
+		dec := append([]jen.Code{}, g.decodeValue(c.Type, jen.Id("v"), func(err jen.Code) jen.Code { return err }, 1)...)
+		dec = append(dec, jen.Return(jen.Id("d").Dot("End").Call()))
+		g.f.Func().Params(jen.Id("x").Id(t.Name)).Id("As"+c.Name).Params().Params(typ.Clone(), jen.Error()).Block(
+			jen.Var().Id("v").Add(typ.Clone()),
+			jen.Err().Op(":=").Func().Params(jen.Id("d").Op("*").Add(wire("Decoder"))).Error().Block(dec...).Call(wire("NewDecoder").Call(jen.Index().Byte().Parens(jen.Id("x")))),
+			jen.Return(jen.Id("v"), jen.Err()),
+		)
+		g.f.Commentf("From%s sets the value to the encoding of v.", c.Name)
+		enc := []jen.Code{jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil())}
+		enc = append(enc, g.encodeValue(c.Type, jen.Id("v"), 1)...)
+		enc = append(enc,
+			jen.If(jen.Err().Op(":=").Id("e").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.Op("*").Id("x").Op("=").Id(t.Name).Parens(jen.Id("e").Dot("Bytes").Call()),
+			jen.Return(jen.Nil()))
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("From" + c.Name).Params(jen.Id("v").Add(typ.Clone())).Error().Block(enc...)
+		if c.Method != "" {
+			cases = append(cases, jen.Case(jen.Lit(c.Method)).Block(jen.Return(jen.Id("x").Dot("As"+c.Name).Call())))
+		}
+	}
+	if len(cases) == 0 {
+		return
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("no alternative of "+t.Name+" belongs to the method %q"), jen.Id("method")))))
+	g.f.Comment("DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.")
+	g.f.Func().Params(jen.Id("x").Id(t.Name)).Id("DecodeMethod").Params(jen.Id("method").String()).Params(jen.Any(), jen.Error()).Block(
+		jen.Switch(jen.Id("method")).Block(cases...))
 }
 
 func (g *gen) definedType(t *model.Type) error {

@@ -31,7 +31,7 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			return
 		}
-		pkg, err := model.Build(g, model.Options{Package: "fuzz", LooseUnions: true})
+		pkg, err := model.Build(g, model.Options{Package: "fuzz"})
 		if err != nil {
 			return
 		}

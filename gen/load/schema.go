@@ -71,6 +71,7 @@ type Schema struct {
 	Title                string
 	Description          string
 	GoName               string // x-go-name
+	Method               string // x-method: the JSON-RPC method a schema is the params or result of
 	Format               string
 	Properties           []Property
 	Required             []string
@@ -302,6 +303,8 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 			s.Description, err = str(k)
 		case "x-go-name":
 			s.GoName, err = str(k)
+		case "x-method":
+			s.Method, err = str(k)
 		case "format":
 			s.Format, err = str(k)
 		case "pattern":

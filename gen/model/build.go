@@ -31,9 +31,10 @@ type Options struct {
 	SerdeFloats bool
 	// SerdeIntegers: see Package.SerdeIntegers.
 	SerdeIntegers bool
-	// LooseUnions turns a union that cannot be discriminated into raw JSON
-	// (with a comment that says so) instead of failing.
-	LooseUnions bool
+	// Strict makes a union that cannot be discriminated an error; by
+	// default it is kept as raw JSON with an accessor per alternative, and
+	// listed in Package.Warnings.
+	Strict bool
 }
 
 type builder struct {
@@ -1404,7 +1405,7 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		}
 		k := kindOf(vi.res)
 		if k == "" {
-			return b.undecidable(t, s, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
+			return b.undecidable(t, s, infos, fmt.Sprintf("variant %s has no single JSON type", vi.s.Loc.Pointer))
 		}
 		byKind[k] = append(byKind[k], vi)
 	}
@@ -1418,7 +1419,7 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 		for i, a := range objects {
 			for j, c := range objects {
 				if i < j && subset(a.req, c.req) && subset(c.req, a.req) {
-					return b.undecidable(t, s, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
+					return b.undecidable(t, s, infos, fmt.Sprintf("variants %s and %s have no tag and require the same members; give every variant a property with a distinct const (a tag)", a.s.Loc.Pointer, c.s.Loc.Pointer))
 				}
 			}
 		}
@@ -1430,13 +1431,13 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	if arrays := byKind["array"]; len(arrays) > 1 {
 		var err error
 		if items, err = b.arrayItems(arrays); err != nil {
-			return b.undecidable(t, s, err.Error())
+			return b.undecidable(t, s, infos, err.Error())
 		}
 	}
 	for _, k := range jsonKinds {
 		for _, vi := range byKind[k] {
 			if len(byKind[k]) > 1 && k != "object" && k != "array" {
-				return b.undecidable(t, s, fmt.Sprintf("two variants are of JSON type %s", k))
+				return b.undecidable(t, s, infos, fmt.Sprintf("two variants are of JSON type %s", k))
 			}
 			v := &Variant{Union: t, JSONKind: k, Doc: vi.s.Description}
 			if it := items[vi]; it != nil {
@@ -1554,13 +1555,88 @@ func (b *builder) arrayItems(arrays []*variantInfo) (map[*variantInfo]*itemInfo,
 	return out, nil
 }
 
-func (b *builder) undecidable(t *Type, s *load.Schema, why string) error {
-	if !b.opts.LooseUnions {
-		return s.Loc.Errorf("this union cannot be discriminated: %s (or run protogen with -loose-unions to keep such unions as raw JSON)", why)
+func (b *builder) undecidable(t *Type, s *load.Schema, infos []*variantInfo, why string) error {
+	if b.opts.Strict {
+		return s.Loc.Errorf("this union cannot be discriminated: %s (run protogen without -strict to keep it as raw JSON with an accessor per alternative)", why)
+	}
+	if t.Union != nil {
+		// Variant types made before the union was found undecidable are
+		// no variants of it.
+		for _, v := range t.Union.Variants {
+			keep := v.Type.Unions[:0]
+			for _, x := range v.Type.Unions {
+				if x.Union != t {
+					keep = append(keep, x)
+				}
+			}
+			v.Type.Unions = keep
+		}
+		if f := t.Union.Fallback; f != nil {
+			f.Type.Unions = nil
+		}
 	}
 	t.Kind, t.Union, t.Under = Named, nil, &Ref{Kind: Raw, Lossy: true}
-	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON: its variants cannot be told apart from the JSON alone (" + why + ").")
+	ru := &RawUnion{Why: why}
+	taken := map[string]bool{}
+	for _, vi := range infos {
+		if vi.res.HasType("null") && len(vi.res.Type) == 1 {
+			continue
+		}
+		hint := vi.s.Title
+		if hint == "" {
+			hint = vi.s.GoName
+		}
+		if hint == "" {
+			hint = kindOf(vi.res)
+		}
+		if hint == "" {
+			hint = "Value"
+		}
+		r, _, err := b.ref(vi.s, t.Name+GoName(hint))
+		if err != nil {
+			return err
+		}
+		name := GoName(hint)
+		if r.Kind == NamedRef && (vi.s.Title == "" || taken[name]) {
+			name = r.Type.Name
+		}
+		if taken[name] {
+			name = t.Name + name
+		}
+		if taken[name] {
+			b.pkg.Warnings = append(b.pkg.Warnings, vi.s.Loc.Errorf("no accessor for this alternative of %s: its name %s is taken by another", t.Name, name))
+			continue
+		}
+		taken[name] = true
+		doc := vi.s.Description
+		if doc == "" {
+			doc = vi.res.Description
+		}
+		ru.Candidates = append(ru.Candidates, &Candidate{Name: name, Type: r, Method: methodOf(vi.s), Doc: doc})
+	}
+	t.RawUnion = ru
+	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (" + why + ").")
+	b.pkg.Warnings = append(b.pkg.Warnings, s.Loc.Errorf("%s is kept as raw JSON with an accessor per alternative: %s", t.Name, why))
 	return nil
+}
+
+// methodOf is the x-method of an alternative, of the schema it refers to,
+// or of the one schema of its allOf.
+func methodOf(s *load.Schema) string {
+	for i := 0; s != nil && i < 8; i++ {
+		if s.Method != "" {
+			return s.Method
+		}
+		switch {
+		case s.Target != nil:
+			s = s.Target
+		case len(s.AllOf) == 1:
+			s = s.AllOf[0]
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // acceptsAnything reports whether a schema accepts every value: true, or

@@ -25,6 +25,31 @@ type Package struct {
 	// complete, each with a per-value completeness helper, in the order
 	// Lookup first needs them.
 	PartialUnions []*Type
+	// Warnings are located notes on what the generated code does not do
+	// the way the schema reads (a union kept as raw JSON, say), one each.
+	Warnings []error
+}
+
+// RawUnion is a union whose alternative cannot be decided from the JSON
+// value alone (two alternatives accept the same values, or one has no
+// single JSON type). The value is kept as raw JSON, byte for byte, with an
+// accessor per candidate: the caller, who knows which alternative applies
+// (from a sibling member such as a JSON-RPC method), decodes it as that one.
+type RawUnion struct {
+	// Why says why the alternative cannot be decided.
+	Why        string
+	Candidates []*Candidate
+}
+
+// Candidate is one alternative of a raw union.
+type Candidate struct {
+	// Name is the accessor suffix: AsName and FromName.
+	Name string
+	Type *Ref
+	// Method is the JSON-RPC method the alternative belongs to (its
+	// x-method annotation), when it names one.
+	Method string
+	Doc    string
 }
 
 // Kind is the shape of a generated type.
@@ -55,6 +80,9 @@ type Type struct {
 	Struct *StructType
 	Union  *UnionType
 	Enum   *EnumType
+	// RawUnion is set on a Named type over raw JSON that stands for a union
+	// whose alternative cannot be decided from the value alone.
+	RawUnion *RawUnion
 	// Under is the underlying type of Named, Alias, Scalar and Defined
 	// types.
 	Under *Ref

@@ -14,6 +14,7 @@ import (
 	"github.com/agentproto/agentproto/gen/internal/official/acpv1"
 	"github.com/agentproto/agentproto/gen/internal/official/acpv1unstable"
 	"github.com/agentproto/agentproto/gen/internal/official/acpv2"
+	"github.com/agentproto/agentproto/gen/internal/official/acpv2unstable"
 	"github.com/agentproto/agentproto/internal/sharedref"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
@@ -188,4 +189,72 @@ func TestV2Compiles(t *testing.T) {
 	if _, ok := acpv2.Lookup("#/$defs/SessionUpdate"); !ok {
 		t.Fatal("v2 has no SessionUpdate")
 	}
+}
+
+// TestRawUnionAccessors: the official schema's request params cannot be
+// decided from the JSON alone (several methods take the same members), so
+// with no flags they are raw JSON with an accessor per alternative, and the
+// request's method picks the alternative.
+func TestRawUnionAccessors(t *testing.T) {
+	in := []byte(`{"jsonrpc":"2.0","id":1,"method":"session/prompt","params":{"sessionId":"s1","prompt":[{"type":"text","text":"hi"}]}}`)
+	var req acpv1.ClientRequest
+	if err := wire.Unmarshal(in, &req); err != nil {
+		t.Fatal(err)
+	}
+	v, err := req.Params.DecodeMethod(req.Method)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := v.(acpv1.PromptRequest)
+	if !ok {
+		t.Fatalf("DecodeMethod(%q) gave %T, want PromptRequest", req.Method, v)
+	}
+	if p.SessionID != "s1" || len(p.Prompt) != 1 {
+		t.Errorf("decoded %+v", p)
+	}
+	if _, err := req.Params.DecodeMethod("no/such/method"); err == nil || !strings.Contains(err.Error(), `"no/such/method"`) {
+		t.Errorf("an unknown method: %v, want an error naming it", err)
+	}
+	if _, err := req.Params.AsInitializeRequest(); err == nil {
+		t.Error("prompt params decoded as initialize params (protocolVersion is required)")
+	}
+	// From replaces the bytes with the alternative's encoding, and the
+	// request re-encodes with them.
+	if err := req.Params.FromSetSessionModeRequest(acpv1.SetSessionModeRequest{SessionID: "s2", ModeID: "ask"}); err != nil {
+		t.Fatal(err)
+	}
+	req.Method = "session/set_mode"
+	out, err := wire.Marshal(&req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":1,"method":"session/set_mode","params":{"sessionId":"s2","modeId":"ask"},"jsonrpc":"2.0"}`; !jsonEqual(t, out, []byte(want)) {
+		t.Errorf("re-encoded %s, want %s", out, want)
+	}
+}
+
+// TestRootWithoutFlags: the protocol-wide root anyOf is a type of its own
+// without -defs-only, and a message decodes through it.
+func TestRootWithoutFlags(t *testing.T) {
+	for _, lookup := range []func(string) (wire.Codec, bool){acpv1.Lookup, acpv1unstable.Lookup, acpv2.Lookup, acpv2unstable.Lookup} {
+		c, ok := lookup("#")
+		if !ok {
+			t.Fatal("no type for the schema's root")
+		}
+		if _, err := c.DecodeBytes([]byte(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s"}}`)); err != nil {
+			t.Errorf("%s: %v", c.Name, err)
+		}
+	}
+}
+
+func jsonEqual(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatal(err)
+	}
+	return cmp.Equal(x, y)
 }

@@ -5,27 +5,266 @@ package acpv2
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
 
-// A JSON-RPC request object.
-type AgentRequest struct {
+// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+type AgentClientProtocol json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocol) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AgentClientProtocol(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocol) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocol) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocol) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocol) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocol) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// AsAgent decodes the value strictly as Agent; it does not Validate it.
+func (x AgentClientProtocol) AsAgent() (AgentClientProtocolAgent, error) {
+	var v AgentClientProtocolAgent
+	err := func(d *wire.Decoder) error {
+		{
+			v1, err := DecodeAgentClientProtocolAgent(d)
+			if err != nil {
+				return err
+			}
+			v = v1
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromAgent sets the value to the encoding of v.
+func (x *AgentClientProtocol) FromAgent(v AgentClientProtocolAgent) error {
+	e := wire.NewEncoder(nil)
+	EncodeAgentClientProtocolAgent(e, v)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocol(e.Bytes())
+	return nil
+}
+
+// AsClient decodes the value strictly as Client; it does not Validate it.
+func (x AgentClientProtocol) AsClient() (AgentClientProtocolClient, error) {
+	var v AgentClientProtocolClient
+	err := func(d *wire.Decoder) error {
+		{
+			v1, err := DecodeAgentClientProtocolClient(d)
+			if err != nil {
+				return err
+			}
+			v = v1
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromClient sets the value to the encoding of v.
+func (x *AgentClientProtocol) FromClient(v AgentClientProtocolClient) error {
+	e := wire.NewEncoder(nil)
+	EncodeAgentClientProtocolClient(e, v)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocol(e.Bytes())
+	return nil
+}
+
+// AsProtocolLevel decodes the value strictly as ProtocolLevel; it does not Validate it.
+func (x AgentClientProtocol) AsProtocolLevel() (AgentClientProtocolProtocolLevel, error) {
+	var v AgentClientProtocolProtocolLevel
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromProtocolLevel sets the value to the encoding of v.
+func (x *AgentClientProtocol) FromProtocolLevel(v AgentClientProtocolProtocolLevel) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocol(e.Bytes())
+	return nil
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolAgent interface {
+	isAgentClientProtocolAgent()
+}
+
+// DecodeAgentClientProtocolAgent decodes a AgentClientProtocolAgent from d.
+func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "method"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(Request)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(Notification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(Response)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: Request (id, method); Notification (method); Response ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeAgentClientProtocolAgent encodes v to e; a nil v is null.
+func EncodeAgentClientProtocolAgent(e *wire.Encoder, v AgentClientProtocolAgent) {
+	switch v := v.(type) {
+	case *Request:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Notification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Response:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAgentClientProtocolAgent records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentClientProtocolAgent(c *wire.Checker, p string, v AgentClientProtocolAgent) {
+	switch v := v.(type) {
+	case *Request:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Notification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Response:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAgentClientProtocolAgent decodes a AgentClientProtocolAgent from data, strictly.
+func UnmarshalAgentClientProtocolAgent(data []byte) (AgentClientProtocolAgent, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentClientProtocolAgent(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentClientProtocolAgent encodes v.
+func MarshalAgentClientProtocolAgent(v AgentClientProtocolAgent) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentClientProtocolAgent(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentClientProtocolAgent checks v against its schema's constraints and returns every violation.
+func ValidateAgentClientProtocolAgent(v AgentClientProtocolAgent) error {
+	var c wire.Checker
+	CheckAgentClientProtocolAgent(&c, "", v)
+	return c.Err()
+}
+
+type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
+	Params wire.Opt[RequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+func (*Request) isAgentClientProtocolAgent() {}
+
 // DecodeWire decodes the value from d.
-func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
+func (x *Request) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentRequest{}
+	*x = Request{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -73,11 +312,11 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentRequestParams]()
+				x.Params = wire.Null[RequestParams]()
 			} else {
-				var v AgentRequestParams
+				var v RequestParams
 				{
-					v1, err := DecodeAgentRequestParams(d)
+					v1, err := DecodeRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -116,14 +355,14 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentRequest) EncodeWire(e *wire.Encoder) {
+func (x *Request) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *Request) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"method\":")
@@ -131,7 +370,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentRequestParams(e, v)
+			EncodeRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -140,31 +379,31 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
+func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentRequestParams(c, p, v)
+		CheckRequestParams(c, p, v)
 	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentRequest) Validate() error {
+func (x *Request) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentRequest) UnmarshalJSON(data []byte) error {
+func (x *Request) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentRequest) MarshalJSON() ([]byte, error) {
+func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -343,12 +582,12 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from agent to client.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are RequestPermissionRequest, CreateElicitationRequest, ExtMethodRequest.
-type AgentRequestParams interface {
-	isAgentRequestParams()
+type RequestParams interface {
+	isRequestParams()
 }
 
-// DecodeAgentRequestParams decodes a AgentRequestParams from d.
-func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
+// DecodeRequestParams decodes a RequestParams from d.
+func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"options", "sessionId", "title", "message"})
@@ -385,8 +624,8 @@ func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentRequestParams encodes v to e; a nil v is null.
-func EncodeAgentRequestParams(e *wire.Encoder, v AgentRequestParams) {
+// EncodeRequestParams encodes v to e; a nil v is null.
+func EncodeRequestParams(e *wire.Encoder, v RequestParams) {
 	switch v := v.(type) {
 	case *RequestPermissionRequest:
 		if v == nil {
@@ -411,8 +650,8 @@ func EncodeAgentRequestParams(e *wire.Encoder, v AgentRequestParams) {
 	}
 }
 
-// CheckAgentRequestParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentRequestParams(c *wire.Checker, p string, v AgentRequestParams) {
+// CheckRequestParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckRequestParams(c *wire.Checker, p string, v RequestParams) {
 	switch v := v.(type) {
 	case *RequestPermissionRequest:
 		if v != nil {
@@ -429,28 +668,28 @@ func CheckAgentRequestParams(c *wire.Checker, p string, v AgentRequestParams) {
 	}
 }
 
-// UnmarshalAgentRequestParams decodes a AgentRequestParams from data, strictly.
-func UnmarshalAgentRequestParams(data []byte) (AgentRequestParams, error) {
+// UnmarshalRequestParams decodes a RequestParams from data, strictly.
+func UnmarshalRequestParams(data []byte) (RequestParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentRequestParams(d)
+	v, err := DecodeRequestParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentRequestParams encodes v.
-func MarshalAgentRequestParams(v AgentRequestParams) ([]byte, error) {
+// MarshalRequestParams encodes v.
+func MarshalRequestParams(v RequestParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentRequestParams(e, v)
+	EncodeRequestParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentRequestParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentRequestParams(v AgentRequestParams) error {
+// ValidateRequestParams checks v against its schema's constraints and returns every violation.
+func ValidateRequestParams(v RequestParams) error {
 	var c wire.Checker
-	CheckAgentRequestParams(&c, "", v)
+	CheckRequestParams(&c, "", v)
 	return c.Err()
 }
 
@@ -496,7 +735,7 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequestPermissionRequest) isAgentRequestParams() {}
+func (*RequestPermissionRequest) isRequestParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
@@ -7383,7 +7622,7 @@ type CreateElicitationRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CreateElicitationRequest) isAgentRequestParams() {}
+func (*CreateElicitationRequest) isRequestParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *CreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
@@ -7511,7 +7750,7 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtMethodRequest) isAgentRequestParams() {}
+func (*ExtMethodRequest) isRequestParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *ExtMethodRequest) DecodeWire(d *wire.Decoder) error {
@@ -7580,6 +7819,14396 @@ func (x *ExtMethodRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ExtMethodRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type Response struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Response) isAgentClientProtocolAgent() {}
+
+// DecodeWire decodes the value from d.
+func (x *Response) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Response{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Response) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Response) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Response) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Response) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Response) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Response) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type Notification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Notification) isAgentClientProtocolAgent() {}
+
+// DecodeWire decodes the value from d.
+func (x *Notification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Notification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "method":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[NotificationParams]()
+			} else {
+				var v NotificationParams
+				{
+					v1, err := DecodeNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Notification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Notification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			EncodeNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Notification) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		CheckNotificationParams(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Notification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Notification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Notification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// All possible notifications that an agent can send to a client.
+//
+// This enum is used internally for routing RPC notifications. You typically won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UpdateSessionNotification, CompleteElicitationNotification, ExtNotification.
+type NotificationParams interface {
+	isNotificationParams()
+}
+
+// DecodeNotificationParams decodes a NotificationParams from d.
+func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UpdateSessionNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(CompleteElicitationNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(ExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: UpdateSessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); ExtNotification ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeNotificationParams encodes v to e; a nil v is null.
+func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
+	switch v := v.(type) {
+	case *UpdateSessionNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *CompleteElicitationNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckNotificationParams(c *wire.Checker, p string, v NotificationParams) {
+	switch v := v.(type) {
+	case *UpdateSessionNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CompleteElicitationNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalNotificationParams decodes a NotificationParams from data, strictly.
+func UnmarshalNotificationParams(data []byte) (NotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalNotificationParams encodes v.
+func MarshalNotificationParams(v NotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateNotificationParams(v NotificationParams) error {
+	var c wire.Checker
+	CheckNotificationParams(&c, "", v)
+	return c.Err()
+}
+
+// Handles session update notifications from the agent.
+//
+// This is a notification endpoint (no response expected) that receives
+// updates about session activity, including message updates, message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before reporting an idle `state_update` with the cancelled
+// stop reason.
+//
+// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+type UpdateSessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*UpdateSessionNotification) isNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UpdateSessionNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "update":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "update")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionUpdate(d)
+				if err != nil {
+					return wire.At(err, "update")
+				}
+				x.Update = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "update")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UpdateSessionNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"update\":")
+	EncodeSessionUpdate(e, x.Update)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "update")
+		CheckSessionUpdate(c, p, x.Update)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UpdateSessionNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Different types of updates that can be sent while a session exists.
+//
+// These updates report messages, progress, and other session activity.
+//
+// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, StateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownSessionUpdate) isSessionUpdate() {}
+
+// DecodeSessionUpdate decodes a SessionUpdate from d.
+func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"sessionUpdate\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "user_message_chunk":
+		v := new(UserMessageChunk)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "user_message":
+		v := new(UserMessage)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "agent_message_chunk":
+		v := new(AgentMessageChunk)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "agent_message":
+		v := new(AgentMessage)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "agent_thought_chunk":
+		v := new(AgentThoughtChunk)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "agent_thought":
+		v := new(AgentThought)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "state_update":
+		v := new(StateUpdate)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "tool_call_content_chunk":
+		v := new(ToolCallContentChunk)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "tool_call_update":
+		v := new(ToolCallUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "terminal_update":
+		v := new(TerminalUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "terminal_output_chunk":
+		v := new(TerminalOutputChunk)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "plan_update":
+		v := new(PlanUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "available_commands_update":
+		v := new(AvailableCommandsUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "config_option_update":
+		v := new(ConfigOptionUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "session_info_update":
+		v := new(SessionInfoUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "usage_update":
+		v := new(UsageUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "notice":
+		v := new(Notice)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "compaction_update":
+		v := new(CompactionUpdate)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "compaction_summary_chunk":
+		v := new(CompactionSummaryChunk)
+		d.SkipKey("sessionUpdate")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSessionUpdate{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSessionUpdate encodes v to e; a nil v is null.
+func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
+	switch v := v.(type) {
+	case *UserMessageChunk:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UserMessage:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"user_message\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *AgentMessageChunk:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentMessage:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"agent_message\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *AgentThoughtChunk:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentThought:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"agent_thought\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *StateUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *ToolCallContentChunk:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"tool_call_content_chunk\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *ToolCallUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"tool_call_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *TerminalUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"terminal_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *TerminalOutputChunk:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"terminal_output_chunk\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *PlanUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"plan_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *AvailableCommandsUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"available_commands_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *ConfigOptionUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"config_option_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *SessionInfoUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"session_info_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UsageUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"usage_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *Notice:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"notice\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *CompactionUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"compaction_update\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *CompactionSummaryChunk:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.RawValue("\"compaction_summary_chunk\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownSessionUpdate:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"sessionUpdate\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
+	switch v := v.(type) {
+	case *UserMessageChunk:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UserMessage:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentMessageChunk:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentMessage:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentThoughtChunk:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentThought:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *StateUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ToolCallContentChunk:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ToolCallUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *TerminalUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *TerminalOutputChunk:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *PlanUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AvailableCommandsUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *ConfigOptionUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SessionInfoUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *UsageUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Notice:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CompactionUpdate:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *CompactionSummaryChunk:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalSessionUpdate decodes a SessionUpdate from data, strictly.
+func UnmarshalSessionUpdate(data []byte) (SessionUpdate, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionUpdate(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionUpdate encodes v.
+func MarshalSessionUpdate(v SessionUpdate) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionUpdate(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionUpdate checks v against its schema's constraints and returns every violation.
+func ValidateSessionUpdate(v SessionUpdate) error {
+	var c wire.Checker
+	CheckSessionUpdate(&c, "", v)
+	return c.Err()
+}
+
+// A streamed item of message content.
+type ContentChunk struct {
+	// A unique identifier for the message this chunk belongs to.
+	//
+	// All chunks belonging to the same message share the same `messageId`.
+	// Chunks for different messages can interleave.
+	MessageID MessageID `json:"messageId"`
+	// A single item of content
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ContentChunk{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "messageId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "messageId")
+			}
+			seen[0] = true
+			if err := x.MessageID.DecodeWire(d); err != nil {
+				return wire.At(err, "messageId")
+			}
+		case "content":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeContentBlock(d)
+				if err != nil {
+					return wire.At(err, "content")
+				}
+				x.Content = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "messageId")
+	}
+	if !seen[1] {
+		missing = append(missing, "content")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ContentChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"messageId\":")
+	x.MessageID.EncodeWire(e)
+	e.RawKey("\"content\":")
+	EncodeContentBlock(e, x.Content)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "messageId")
+		x.MessageID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "content")
+		CheckContentBlock(c, p, x.Content)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ContentChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ContentChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ContentChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Identifier for a message, unique among messages of the same type within a session.
+//
+// Each message type, such as user messages, agent messages, and agent thoughts,
+// has its own ID space: messages of different types may share an ID and remain
+// distinct messages.
+type MessageID string
+
+// DecodeWire decodes the value from d.
+func (x *MessageID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = MessageID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MessageID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MessageID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MessageID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MessageID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MessageID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A chunk of the user's message being streamed.
+type UserMessageChunk ContentChunk
+
+func (*UserMessageChunk) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
+func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "user_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
+	return (*ContentChunk)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *UserMessageChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"user_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *UserMessageChunk) EncodeWireFields(e *wire.Encoder) {
+	(*ContentChunk)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
+	(*ContentChunk)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UserMessageChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UserMessageChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A user message upsert.
+//
+// Only `messageId` is required. `content` has patch semantics:
+// an omitted field leaves existing message content unchanged, `null` clears the
+// value, and a concrete array replaces the previous value. For a new
+// `messageId`, omitted `content` starts empty. `content` is replaced as a
+// whole array. Send `[]` or `null` to clear it.
+//
+// Message updates and chunks are applied in the order they are received. When
+// a `user_message` update includes `content`, that array replaces any content
+// previously accumulated for the message, including content from earlier
+// chunks. Later chunks with the same `messageId` append to the current
+// content.
+type UserMessage struct {
+	// A unique identifier for the message.
+	MessageID MessageID `json:"messageId"`
+	// Complete replacement content for this message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// stored value without merging nested objects. Beyond this patch rule, implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*UserMessage) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UserMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "messageId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "messageId")
+			}
+			seen[0] = true
+			if err := x.MessageID.DecodeWire(d); err != nil {
+				return wire.At(err, "messageId")
+			}
+		case "content":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "content")
+			}
+			if isNull {
+				x.Content = wire.Null[[]ContentBlock]()
+			} else {
+				var v []ContentBlock
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "content")
+					}
+					s1 := make([]ContentBlock, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "content")
+						}
+						if !more {
+							break
+						}
+						var e1 ContentBlock
+						{
+							v2, err := DecodeContentBlock(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "content")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Content = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "messageId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UserMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"messageId\":")
+	x.MessageID.EncodeWire(e)
+	if !x.Content.IsAbsent() {
+		e.RawKey("\"content\":")
+		if v, ok := x.Content.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeContentBlock(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "messageId")
+		x.MessageID.CheckWire(c, p)
+	}
+	if v, ok := x.Content.Get(); ok {
+		p := wire.Join(p, "content")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckContentBlock(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UserMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UserMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UserMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A chunk of the agent's response being streamed.
+type AgentMessageChunk ContentChunk
+
+func (*AgentMessageChunk) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
+func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_message_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
+	return (*ContentChunk)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *AgentMessageChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_message_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *AgentMessageChunk) EncodeWireFields(e *wire.Encoder) {
+	(*ContentChunk)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
+	(*ContentChunk)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentMessageChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentMessageChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An agent message upsert.
+//
+// Only `messageId` is required. `content` has patch semantics:
+// an omitted field leaves existing message content unchanged, `null` clears the
+// value, and a concrete array replaces the previous value. For a new
+// `messageId`, omitted `content` starts empty. `content` is replaced as a
+// whole array. Send `[]` or `null` to clear it.
+//
+// Message updates and chunks are applied in the order they are received. When
+// an `agent_message` update includes `content`, that array replaces any
+// content previously accumulated for the message, including content from
+// earlier chunks. Later chunks with the same `messageId` append to the current
+// content.
+type AgentMessage struct {
+	// A unique identifier for the message.
+	MessageID MessageID `json:"messageId"`
+	// Complete replacement content for this message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// stored value without merging nested objects. Beyond this patch rule, implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AgentMessage) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentMessage{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "messageId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "messageId")
+			}
+			seen[0] = true
+			if err := x.MessageID.DecodeWire(d); err != nil {
+				return wire.At(err, "messageId")
+			}
+		case "content":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "content")
+			}
+			if isNull {
+				x.Content = wire.Null[[]ContentBlock]()
+			} else {
+				var v []ContentBlock
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "content")
+					}
+					s1 := make([]ContentBlock, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "content")
+						}
+						if !more {
+							break
+						}
+						var e1 ContentBlock
+						{
+							v2, err := DecodeContentBlock(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "content")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Content = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "messageId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentMessage) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"messageId\":")
+	x.MessageID.EncodeWire(e)
+	if !x.Content.IsAbsent() {
+		e.RawKey("\"content\":")
+		if v, ok := x.Content.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeContentBlock(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "messageId")
+		x.MessageID.CheckWire(c, p)
+	}
+	if v, ok := x.Content.Get(); ok {
+		p := wire.Join(p, "content")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckContentBlock(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentMessage) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentMessage) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentMessage) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A chunk of the agent's internal reasoning being streamed.
+type AgentThoughtChunk ContentChunk
+
+func (*AgentThoughtChunk) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
+func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
+	tag, ok, err := d.PeekTag("sessionUpdate")
+	if err != nil {
+		return err
+	}
+	if ok && tag != "agent_thought_chunk" {
+		return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
+	}
+	d.SkipKey("sessionUpdate")
+	return (*ContentChunk)(x).DecodeWire(d)
+}
+
+// EncodeWire encodes the value to e, tag first.
+func (x *AgentThoughtChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"agent_thought_chunk\"")
+	(*ContentChunk)(x).EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces.
+func (x *AgentThoughtChunk) EncodeWireFields(e *wire.Encoder) {
+	(*ContentChunk)(x).EncodeWireFields(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
+	(*ContentChunk)(x).CheckWire(c, p)
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentThoughtChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An agent thought or reasoning message upsert.
+//
+// Only `messageId` is required. `content` has patch semantics:
+// an omitted field leaves existing thought content unchanged, `null` clears the
+// value, and a concrete array replaces the previous value. For a new
+// `messageId`, omitted `content` starts empty. `content` is replaced as a
+// whole array. Send `[]` or `null` to clear it.
+//
+// Message updates and chunks are applied in the order they are received. When
+// an `agent_thought` update includes `content`, that array replaces any
+// content previously accumulated for the thought, including content from
+// earlier chunks. Later chunks with the same `messageId` append to the current
+// content.
+type AgentThought struct {
+	// A unique identifier for the thought message.
+	MessageID MessageID `json:"messageId"`
+	// Complete replacement content for this thought message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// stored value without merging nested objects. Beyond this patch rule, implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AgentThought) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentThought{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "messageId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "messageId")
+			}
+			seen[0] = true
+			if err := x.MessageID.DecodeWire(d); err != nil {
+				return wire.At(err, "messageId")
+			}
+		case "content":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "content")
+			}
+			if isNull {
+				x.Content = wire.Null[[]ContentBlock]()
+			} else {
+				var v []ContentBlock
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "content")
+					}
+					s1 := make([]ContentBlock, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "content")
+						}
+						if !more {
+							break
+						}
+						var e1 ContentBlock
+						{
+							v2, err := DecodeContentBlock(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "content")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Content = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "messageId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentThought) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"messageId\":")
+	x.MessageID.EncodeWire(e)
+	if !x.Content.IsAbsent() {
+		e.RawKey("\"content\":")
+		if v, ok := x.Content.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeContentBlock(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "messageId")
+		x.MessageID.CheckWire(c, p)
+	}
+	if v, ok := x.Content.Get(); ok {
+		p := wire.Join(p, "content")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckContentBlock(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentThought) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentThought) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentThought) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A snapshot of the session's aggregate foreground activity.
+type StateUpdate struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*StateUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = StateUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionUpdate":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionUpdate")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "sessionUpdate")
+			}
+			if v != "state_update" {
+				return wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionUpdate")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionUpdate\":")
+	e.RawValue("\"state_update\"")
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *StateUpdate) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *StateUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *StateUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x StateUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A streamed item of tool-call content.
+//
+// Tool-call content chunks append one `ToolCallContent` item to the current
+// content for the matching `toolCallId`. Agents can send a `tool_call_update`
+// with `content` when they need to replace the whole content collection
+// instead.
+type ToolCallContentChunk struct {
+	// The ID of the tool call this content belongs to.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// A single item of content produced by the tool call.
+	Content ToolCallContent `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ToolCallContentChunk) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ToolCallContentChunk{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "toolCallId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[0] = true
+			if err := x.ToolCallID.DecodeWire(d); err != nil {
+				return wire.At(err, "toolCallId")
+			}
+		case "content":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeToolCallContent(d)
+				if err != nil {
+					return wire.At(err, "content")
+				}
+				x.Content = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "toolCallId")
+	}
+	if !seen[1] {
+		missing = append(missing, "content")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ToolCallContentChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"toolCallId\":")
+	x.ToolCallID.EncodeWire(e)
+	e.RawKey("\"content\":")
+	EncodeToolCallContent(e, x.Content)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "toolCallId")
+		x.ToolCallID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "content")
+		CheckToolCallContent(c, p, x.Content)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ToolCallContentChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ToolCallContentChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An upsert for the stored state of an agent-owned terminal.
+//
+// Only `terminalId` is required. Other fields have patch
+// semantics: omitted fields leave the stored value unchanged, `null` clears
+// it, and concrete values replace it. A concrete `_meta` object instead
+// patches the stored metadata by top-level key. When the terminal ID is new,
+// omitted fields start unknown.
+type TerminalUpdate struct {
+	// Unique identifier for this terminal within the session.
+	TerminalID TerminalID `json:"terminalId"`
+	// The command being run.
+	Command wire.Opt[string] `json:"command,omitzero"`
+	// The absolute working directory of the command.
+	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
+	// An authoritative replacement snapshot of terminal output bytes.
+	Output wire.Opt[TerminalOutput] `json:"output,omitzero"`
+	// Exit information. A concrete object marks the terminal as exited.
+	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
+	// The terminal size the command runs with, when known.
+	//
+	// Clients can render output at this size so that column layouts, progress bars,
+	// and cursor-positioned output display as the program wrote them.
+	Size wire.Opt[TerminalSize] `json:"size,omitzero"`
+	// Client-initiated controls this terminal currently supports, such as cancellation.
+	//
+	// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
+	// the whole previous value. A new terminal starts with none.
+	Capabilities wire.Opt[TerminalCapabilities] `json:"capabilities,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// stored value without merging nested objects. Beyond this patch rule, implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*TerminalUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [8]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "terminalId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "terminalId")
+			}
+			seen[0] = true
+			if err := x.TerminalID.DecodeWire(d); err != nil {
+				return wire.At(err, "terminalId")
+			}
+		case "command":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "command")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "command")
+			}
+			if isNull {
+				x.Command = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "command")
+					}
+					v = v1
+				}
+				x.Command = wire.Some(v)
+			}
+		case "cwd":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "cwd")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cwd")
+			}
+			if isNull {
+				x.Cwd = wire.Null[AbsolutePath]()
+			} else {
+				var v AbsolutePath
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "cwd")
+				}
+				x.Cwd = wire.Some(v)
+			}
+		case "output":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "output")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "output")
+			}
+			if isNull {
+				x.Output = wire.Null[TerminalOutput]()
+			} else {
+				var v TerminalOutput
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "output")
+				}
+				x.Output = wire.Some(v)
+			}
+		case "exitStatus":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "exitStatus")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "exitStatus")
+			}
+			if isNull {
+				x.ExitStatus = wire.Null[TerminalExitStatus]()
+			} else {
+				var v TerminalExitStatus
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "exitStatus")
+				}
+				x.ExitStatus = wire.Some(v)
+			}
+		case "size":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "size")
+			}
+			seen[5] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "size")
+			}
+			if isNull {
+				x.Size = wire.Null[TerminalSize]()
+			} else {
+				var v TerminalSize
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "size")
+				}
+				x.Size = wire.Some(v)
+			}
+		case "capabilities":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "capabilities")
+			}
+			seen[6] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "capabilities")
+			}
+			if isNull {
+				x.Capabilities = wire.Null[TerminalCapabilities]()
+			} else {
+				var v TerminalCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "capabilities")
+				}
+				x.Capabilities = wire.Some(v)
+			}
+		case "_meta":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[7] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "terminalId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"terminalId\":")
+	x.TerminalID.EncodeWire(e)
+	if !x.Command.IsAbsent() {
+		e.RawKey("\"command\":")
+		if v, ok := x.Command.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Cwd.IsAbsent() {
+		e.RawKey("\"cwd\":")
+		if v, ok := x.Cwd.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Output.IsAbsent() {
+		e.RawKey("\"output\":")
+		if v, ok := x.Output.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.ExitStatus.IsAbsent() {
+		e.RawKey("\"exitStatus\":")
+		if v, ok := x.ExitStatus.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Size.IsAbsent() {
+		e.RawKey("\"size\":")
+		if v, ok := x.Size.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Capabilities.IsAbsent() {
+		e.RawKey("\"capabilities\":")
+		if v, ok := x.Capabilities.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "terminalId")
+		x.TerminalID.CheckWire(c, p)
+	}
+	if v, ok := x.Cwd.Get(); ok {
+		p := wire.Join(p, "cwd")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Output.Get(); ok {
+		p := wire.Join(p, "output")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.ExitStatus.Get(); ok {
+		p := wire.Join(p, "exitStatus")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Size.Get(); ok {
+		p := wire.Join(p, "size")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Capabilities.Get(); ok {
+		p := wire.Join(p, "capabilities")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An authoritative replacement snapshot of terminal output bytes.
+type TerminalOutput struct {
+	// Base64-encoded replacement terminal output bytes.
+	Data string `json:"data"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalOutput{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "data":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "data")
+				}
+				x.Data = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "data")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalOutput) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalOutput) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"data\":")
+	e.String(x.Data)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalOutput) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalOutput) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalOutput) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Exit information for an agent-owned terminal.
+//
+// The presence of this object marks the terminal as exited, even when neither
+// an exit code nor a signal is known.
+type TerminalExitStatus struct {
+	// Process exit code as the platform reports it, when known. Negative values are
+	// allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
+	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
+	// Signal that terminated the process, when known.
+	//
+	// Agents should use the conventional platform signal name. POSIX examples
+	// include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
+	// platform-specific name. Omitted and `null` are equivalent.
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalExitStatus{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "exitCode":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "exitCode")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "exitCode")
+			}
+			if isNull {
+				x.ExitCode = wire.Null[int64]()
+			} else {
+				var v int64
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return wire.At(err, "exitCode")
+					}
+					v = v1
+				}
+				x.ExitCode = wire.Some(v)
+			}
+		case "signal":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "signal")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "signal")
+			}
+			if isNull {
+				x.Signal = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "signal")
+					}
+					v = v1
+				}
+				x.Signal = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalExitStatus) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
+	if !x.ExitCode.IsAbsent() {
+		e.RawKey("\"exitCode\":")
+		if v, ok := x.ExitCode.Get(); ok {
+			e.Int64(int64(v))
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Signal.IsAbsent() {
+		e.RawKey("\"signal\":")
+		if v, ok := x.Signal.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalExitStatus) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalExitStatus) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The size of an agent-owned terminal in character cells.
+type TerminalSize struct {
+	// Number of columns.
+	Cols uint16 `json:"cols"`
+	// Number of rows.
+	Rows uint16 `json:"rows"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalSize{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "cols":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "cols")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Uint16()
+				if err != nil {
+					return wire.At(err, "cols")
+				}
+				x.Cols = v0
+			}
+		case "rows":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "rows")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Uint16()
+				if err != nil {
+					return wire.At(err, "rows")
+				}
+				x.Rows = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "cols")
+	}
+	if !seen[1] {
+		missing = append(missing, "rows")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalSize) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalSize) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"cols\":")
+	e.Uint64(uint64(x.Cols))
+	e.RawKey("\"rows\":")
+	e.Uint64(uint64(x.Rows))
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "cols")
+		if uint16(x.Cols) < 1 {
+			c.Fail(p, "%d is less than the minimum 1", uint16(x.Cols))
+		}
+	}
+	{
+		p := wire.Join(p, "rows")
+		if uint16(x.Rows) < 1 {
+			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalSize) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalSize) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalSize) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Client-initiated controls a terminal currently supports.
+//
+// A malformed value falls back to no controls, so the Client never sends a request the
+// Agent did not advertise.
+//
+// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+type TerminalCapabilities struct {
+	// Permits the Client to cancel this terminal with `terminal/cancel`.
+	//
+	// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
+	// means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
+	Cancel wire.Opt[TerminalCancelCapabilities] `json:"cancel,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "cancel":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "cancel")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cancel")
+			}
+			if isNull {
+				x.Cancel = wire.Null[TerminalCancelCapabilities]()
+			} else {
+				var v TerminalCancelCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "cancel")
+				}
+				x.Cancel = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Cancel.IsAbsent() {
+		e.RawKey("\"cancel\":")
+		if v, ok := x.Cancel.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Cancel.Get(); ok {
+		p := wire.Join(p, "cancel")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Capability to cancel a terminal with `terminal/cancel`.
+//
+// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+type TerminalCancelCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalCancelCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalCancelCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalCancelCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalCancelCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A chunk of bytes appended to an agent-owned terminal's output.
+type TerminalOutputChunk struct {
+	// The terminal receiving these bytes.
+	TerminalID TerminalID `json:"terminalId"`
+	// Independently base64-encoded terminal output bytes.
+	Data string `json:"data"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*TerminalOutputChunk) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalOutputChunk{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "terminalId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "terminalId")
+			}
+			seen[0] = true
+			if err := x.TerminalID.DecodeWire(d); err != nil {
+				return wire.At(err, "terminalId")
+			}
+		case "data":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "data")
+				}
+				x.Data = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "terminalId")
+	}
+	if !seen[1] {
+		missing = append(missing, "data")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalOutputChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"terminalId\":")
+	x.TerminalID.EncodeWire(e)
+	e.RawKey("\"data\":")
+	e.String(x.Data)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "terminalId")
+		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalOutputChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalOutputChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A content update for a plan identified by ID.
+type PlanUpdate struct {
+	// The updated plan content.
+	Plan PlanUpdateContent `json:"plan"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*PlanUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PlanUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "plan":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "plan")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodePlanUpdateContent(d)
+				if err != nil {
+					return wire.At(err, "plan")
+				}
+				x.Plan = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "plan")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PlanUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"plan\":")
+	EncodePlanUpdateContent(e, x.Plan)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "plan")
+		CheckPlanUpdateContent(c, p, x.Plan)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PlanUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PlanUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PlanUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Updated content for a plan.
+//
+// It is a union tagged by the member "type". Its variants are PlanItems; a tag this package does not know decodes to UnknownPlanUpdateContent, which keeps the JSON as it was.
+type PlanUpdateContent interface {
+	isPlanUpdateContent()
+}
+
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPlanUpdateContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownPlanUpdateContent) isPlanUpdateContent() {}
+
+// DecodePlanUpdateContent decodes a PlanUpdateContent from d.
+func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "items":
+		v := new(PlanItems)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownPlanUpdateContent{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodePlanUpdateContent encodes v to e; a nil v is null.
+func EncodePlanUpdateContent(e *wire.Encoder, v PlanUpdateContent) {
+	switch v := v.(type) {
+	case *PlanItems:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"items\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownPlanUpdateContent:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckPlanUpdateContent records in c every constraint v breaks, under the JSON pointer p.
+func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
+	switch v := v.(type) {
+	case *PlanItems:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalPlanUpdateContent decodes a PlanUpdateContent from data, strictly.
+func UnmarshalPlanUpdateContent(data []byte) (PlanUpdateContent, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodePlanUpdateContent(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalPlanUpdateContent encodes v.
+func MarshalPlanUpdateContent(v PlanUpdateContent) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodePlanUpdateContent(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidatePlanUpdateContent checks v against its schema's constraints and returns every violation.
+func ValidatePlanUpdateContent(v PlanUpdateContent) error {
+	var c wire.Checker
+	CheckPlanUpdateContent(&c, "", v)
+	return c.Err()
+}
+
+// A plan represented as structured entries.
+type PlanItems struct {
+	// The plan ID to update.
+	PlanID PlanID `json:"planId"`
+	// The list of tasks to be accomplished.
+	//
+	// When updating an item-based plan, the agent must send a complete list of all entries
+	// with their current status. The client replaces that plan with each update.
+	Entries []PlanEntry `json:"entries"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*PlanItems) isPlanUpdateContent() {}
+
+// DecodeWire decodes the value from d.
+func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PlanItems{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "planId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "planId")
+			}
+			seen[0] = true
+			if err := x.PlanID.DecodeWire(d); err != nil {
+				return wire.At(err, "planId")
+			}
+		case "entries":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "entries")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "entries")
+				}
+				s0 := make([]PlanEntry, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "entries")
+					}
+					if !more {
+						break
+					}
+					var e0 PlanEntry
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "entries")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Entries = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "planId")
+	}
+	if !seen[1] {
+		missing = append(missing, "entries")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PlanItems) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"planId\":")
+	x.PlanID.EncodeWire(e)
+	e.RawKey("\"entries\":")
+	e.BeginArray()
+	for i0 := range x.Entries {
+		x.Entries[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "planId")
+		x.PlanID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "entries")
+		for i0 := range x.Entries {
+			p := wire.JoinIndex(p, i0)
+			x.Entries[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PlanItems) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PlanItems) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PlanItems) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a plan within a session.
+type PlanID string
+
+// DecodeWire decodes the value from d.
+func (x *PlanID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = PlanID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PlanID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PlanID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PlanID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PlanID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PlanID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A single entry in the execution plan.
+//
+// Represents a task or goal that the assistant intends to accomplish
+// as part of fulfilling the user's request.
+// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+type PlanEntry struct {
+	// Human-readable description of what this task aims to accomplish.
+	Content string `json:"content"`
+	// The relative importance of this task.
+	// Used to indicate which tasks are most critical to the overall goal.
+	Priority PlanEntryPriority `json:"priority"`
+	// Current execution status of this task.
+	Status PlanEntryStatus `json:"status"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PlanEntry{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "content":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "content")
+				}
+				x.Content = v0
+			}
+		case "priority":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "priority")
+			}
+			seen[1] = true
+			if err := x.Priority.DecodeWire(d); err != nil {
+				return wire.At(err, "priority")
+			}
+		case "status":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "status")
+			}
+			seen[2] = true
+			if err := x.Status.DecodeWire(d); err != nil {
+				return wire.At(err, "status")
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "content")
+	}
+	if !seen[1] {
+		missing = append(missing, "priority")
+	}
+	if !seen[2] {
+		missing = append(missing, "status")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PlanEntry) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PlanEntry) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"content\":")
+	e.String(x.Content)
+	e.RawKey("\"priority\":")
+	x.Priority.EncodeWire(e)
+	e.RawKey("\"status\":")
+	x.Status.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "priority")
+		x.Priority.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "status")
+		x.Status.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PlanEntry) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PlanEntry) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PlanEntry) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Priority levels for plan entries.
+//
+// Used to indicate the relative importance or urgency of different
+// tasks in the execution plan.
+// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PlanEntryPriority string
+
+const (
+	// High priority task - critical to the overall goal.
+	PlanEntryPriorityHigh PlanEntryPriority = "high"
+	// Medium priority task - important but not critical.
+	PlanEntryPriorityMedium PlanEntryPriority = "medium"
+	// Low priority task - nice to have but not essential.
+	PlanEntryPriorityLow PlanEntryPriority = "low"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v PlanEntryPriority) Valid() bool {
+	switch v {
+	case PlanEntryPriorityHigh, PlanEntryPriorityMedium, PlanEntryPriorityLow:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *PlanEntryPriority) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = PlanEntryPriority(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PlanEntryPriority) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PlanEntryPriority) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Status of a plan entry in the execution flow.
+//
+// Tracks the lifecycle of each task from planning through completion.
+// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PlanEntryStatus string
+
+const (
+	// The task has not started yet.
+	PlanEntryStatusPending PlanEntryStatus = "pending"
+	// The task is currently being worked on.
+	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
+	// The task has been successfully completed.
+	PlanEntryStatusCompleted PlanEntryStatus = "completed"
+	// The task was cancelled before it completed.
+	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v PlanEntryStatus) Valid() bool {
+	switch v {
+	case PlanEntryStatusPending, PlanEntryStatusInProgress, PlanEntryStatusCompleted, PlanEntryStatusCancelled:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *PlanEntryStatus) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = PlanEntryStatus(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PlanEntryStatus) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Available commands are ready or have changed
+type AvailableCommandsUpdate struct {
+	// Commands the agent can execute.
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AvailableCommandsUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AvailableCommandsUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "availableCommands":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "availableCommands")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "availableCommands")
+				}
+				s0 := make([]AvailableCommand, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "availableCommands")
+					}
+					if !more {
+						break
+					}
+					var e0 AvailableCommand
+					{
+						v1, err := DecodeAvailableCommand(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "availableCommands")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.AvailableCommands = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "availableCommands")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AvailableCommandsUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"availableCommands\":")
+	e.BeginArray()
+	for i0 := range x.AvailableCommands {
+		EncodeAvailableCommand(e, x.AvailableCommands[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "availableCommands")
+		for i0 := range x.AvailableCommands {
+			p := wire.JoinIndex(p, i0)
+			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AvailableCommandsUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A command the agent advertises to the client.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+//
+// It is a union tagged by the member "type". Its variants are Command; a tag this package does not know decodes to UnknownAvailableCommand, which keeps the JSON as it was.
+type AvailableCommand interface {
+	isAvailableCommand()
+}
+
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAvailableCommand struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownAvailableCommand) isAvailableCommand() {}
+
+// DecodeAvailableCommand decodes a AvailableCommand from d.
+func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "command":
+		v := new(Command)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownAvailableCommand{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeAvailableCommand encodes v to e; a nil v is null.
+func EncodeAvailableCommand(e *wire.Encoder, v AvailableCommand) {
+	switch v := v.(type) {
+	case *Command:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"command\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownAvailableCommand:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckAvailableCommand records in c every constraint v breaks, under the JSON pointer p.
+func CheckAvailableCommand(c *wire.Checker, p string, v AvailableCommand) {
+	switch v := v.(type) {
+	case *Command:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAvailableCommand decodes a AvailableCommand from data, strictly.
+func UnmarshalAvailableCommand(data []byte) (AvailableCommand, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAvailableCommand(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAvailableCommand encodes v.
+func MarshalAvailableCommand(v AvailableCommand) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAvailableCommand(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAvailableCommand checks v against its schema's constraints and returns every violation.
+func ValidateAvailableCommand(v AvailableCommand) error {
+	var c wire.Checker
+	CheckAvailableCommand(&c, "", v)
+	return c.Err()
+}
+
+// A slash command the user can invoke by including it in a prompt.
+//
+// The `type` discriminator value is `command`.
+type Command struct {
+	// Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
+	//
+	// MUST NOT contain whitespace and MUST be unique within the command list.
+	Name string `json:"name"`
+	// Human-readable description of what the command does.
+	Description string `json:"description"`
+	// Input for the command if required
+	//
+	// Omitted and `null` are equivalent and mean the command takes no input.
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Command) isAvailableCommand() {}
+
+// DecodeWire decodes the value from d.
+func (x *Command) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Command{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "description")
+				}
+				x.Description = v0
+			}
+		case "input":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "input")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "input")
+			}
+			if isNull {
+				x.Input = wire.Null[AvailableCommandInput]()
+			} else {
+				var v AvailableCommandInput
+				{
+					v1, err := DecodeAvailableCommandInput(d)
+					if err != nil {
+						return wire.At(err, "input")
+					}
+					v = v1
+				}
+				x.Input = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "description")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Command) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Command) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"description\":")
+	e.String(x.Description)
+	if !x.Input.IsAbsent() {
+		e.RawKey("\"input\":")
+		if v, ok := x.Input.Get(); ok {
+			EncodeAvailableCommandInput(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Command) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Input.Get(); ok {
+		p := wire.Join(p, "input")
+		CheckAvailableCommandInput(c, p, v)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Command) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Command) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Command) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The input specification for a command.
+//
+// It is a union tagged by the member "type". Its variants are TextCommandInput; a tag this package does not know decodes to UnknownAvailableCommandInput, which keeps the JSON as it was.
+type AvailableCommandInput interface {
+	isAvailableCommandInput()
+}
+
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAvailableCommandInput struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownAvailableCommandInput) isAvailableCommandInput() {}
+
+// DecodeAvailableCommandInput decodes a AvailableCommandInput from d.
+func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "text":
+		v := new(TextCommandInput)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownAvailableCommandInput{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeAvailableCommandInput encodes v to e; a nil v is null.
+func EncodeAvailableCommandInput(e *wire.Encoder, v AvailableCommandInput) {
+	switch v := v.(type) {
+	case *TextCommandInput:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"text\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownAvailableCommandInput:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckAvailableCommandInput records in c every constraint v breaks, under the JSON pointer p.
+func CheckAvailableCommandInput(c *wire.Checker, p string, v AvailableCommandInput) {
+	switch v := v.(type) {
+	case *TextCommandInput:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAvailableCommandInput decodes a AvailableCommandInput from data, strictly.
+func UnmarshalAvailableCommandInput(data []byte) (AvailableCommandInput, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAvailableCommandInput(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAvailableCommandInput encodes v.
+func MarshalAvailableCommandInput(v AvailableCommandInput) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAvailableCommandInput(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAvailableCommandInput checks v against its schema's constraints and returns every violation.
+func ValidateAvailableCommandInput(v AvailableCommandInput) error {
+	var c wire.Checker
+	CheckAvailableCommandInput(&c, "", v)
+	return c.Err()
+}
+
+// All text that was typed after the command name is provided as input.
+type TextCommandInput struct {
+	// A hint to display when the input hasn't been provided yet
+	Hint string `json:"hint"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*TextCommandInput) isAvailableCommandInput() {}
+
+// DecodeWire decodes the value from d.
+func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TextCommandInput{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "hint":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "hint")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "hint")
+				}
+				x.Hint = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "hint")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TextCommandInput) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"hint\":")
+	e.String(x.Hint)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TextCommandInput) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TextCommandInput) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Session configuration options have been updated.
+type ConfigOptionUpdate struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ConfigOptionUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ConfigOptionUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "configOptions":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "configOptions")
+			}
+			seen[0] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "configOptions")
+				}
+				s0 := make([]SessionConfigOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "configOptions")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigOption
+					{
+						v1, err := DecodeSessionConfigOption(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "configOptions")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.ConfigOptions = s0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "configOptions")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ConfigOptionUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"configOptions\":")
+	e.BeginArray()
+	for i0 := range x.ConfigOptions {
+		EncodeSessionConfigOption(e, x.ConfigOptions[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configOptions")
+		for i0 := range x.ConfigOptions {
+			p := wire.JoinIndex(p, i0)
+			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ConfigOptionUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A session configuration option selector and its current state.
+//
+// It is a union tagged by the member "type". Its variants are Select, Boolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownSessionConfigOption) isSessionConfigOption() {}
+
+// DecodeSessionConfigOption decodes a SessionConfigOption from d.
+func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "select":
+		v := new(Select)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "boolean":
+		v := new(Boolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSessionConfigOption{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSessionConfigOption encodes v to e; a nil v is null.
+func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
+	switch v := v.(type) {
+	case *Select:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *Boolean:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownSessionConfigOption:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
+	switch v := v.(type) {
+	case *Select:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *Boolean:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalSessionConfigOption decodes a SessionConfigOption from data, strictly.
+func UnmarshalSessionConfigOption(data []byte) (SessionConfigOption, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigOption(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigOption encodes v.
+func MarshalSessionConfigOption(v SessionConfigOption) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigOption(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigOption checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigOption(v SessionConfigOption) error {
+	var c wire.Checker
+	CheckSessionConfigOption(&c, "", v)
+	return c.Err()
+}
+
+// Single-value selector (dropdown).
+type Select struct {
+	// Unique identifier for the configuration option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	//
+	// Omitted and `null` are equivalent and mean no category is provided.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The currently selected value. MUST be one of the `value`s in `options`.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
+	// unique within the option, including across groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Select) isSessionConfigOption() {}
+
+// DecodeWire decodes the value from d.
+func (x *Select) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Select{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [8]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "select" {
+				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "currentValue":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[6] = true
+			if err := x.CurrentValue.DecodeWire(d); err != nil {
+				return wire.At(err, "currentValue")
+			}
+		case "options":
+			if seen[7] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[7] = true
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if !seen[6] {
+		missing = append(missing, "currentValue")
+	}
+	if !seen[7] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Select) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Select) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"select\"")
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"currentValue\":")
+	x.CurrentValue.EncodeWire(e)
+	e.RawKey("\"options\":")
+	EncodeSessionConfigSelectOptions(e, x.Options)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Select) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configId")
+		x.ConfigID.CheckWire(c, p)
+	}
+	if v, ok := x.Category.Get(); ok {
+		p := wire.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		p := wire.Join(p, "currentValue")
+		x.CurrentValue.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		CheckSessionConfigSelectOptions(c, p, x.Options)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Select) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Select) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Select) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a session configuration option.
+type SessionConfigID string
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Semantic category for a session configuration option.
+//
+// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
+// session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
+// placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
+// categories gracefully.
+//
+// Category names beginning with `_` are free for custom use, like other ACP extension methods.
+// Category names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+const (
+	// Session mode selector.
+	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
+	// Model selector.
+	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
+	// Model-related configuration parameter.
+	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
+	// Thought/reasoning level selector.
+	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v SessionConfigOptionCategory) Valid() bool {
+	switch v {
+	case SessionConfigOptionCategoryMode, SessionConfigOptionCategoryModel, SessionConfigOptionCategoryModelConfig, SessionConfigOptionCategoryThoughtLevel:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigOptionCategory) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = SessionConfigOptionCategory(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigOptionCategory) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigOptionCategory) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigOptionCategory) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a session configuration option value.
+type SessionConfigValueID string
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigValueID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigValueID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigValueID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigValueID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Possible values for a session configuration option.
+//
+// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
+func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
+	switch d.Kind() {
+	case wire.KindArray:
+		first, set, err := d.PeekFirst([]string{"groupId", "name", "options", "value"})
+		if err != nil {
+			return nil, err
+		}
+		_ = set
+		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
+			v := new(SessionConfigSelectOptionsGrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
+			v := new(SessionConfigSelectOptionsUngrouped)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return *v, nil
+		}
+		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
+		v := new(SessionConfigSelectOptionsUngrouped)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("array")
+}
+
+// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
+func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.EncodeWire(e)
+	case SessionConfigSelectOptionsGrouped:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
+func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
+	switch v := v.(type) {
+	case SessionConfigSelectOptionsUngrouped:
+		v.CheckWire(c, p)
+	case SessionConfigSelectOptionsGrouped:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
+func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSessionConfigSelectOptions(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSessionConfigSelectOptions encodes v.
+func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSessionConfigSelectOptions(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
+func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
+	var c wire.Checker
+	CheckSessionConfigSelectOptions(&c, "", v)
+	return c.Err()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectOption{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "value":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[0] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "value")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOption) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectOption
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectOption, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectOption
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsUngrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectOption(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectOption(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	GroupID SessionConfigGroupID `json:"groupId"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group. MUST contain at least one value.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelectGroup{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "groupId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "groupId")
+			}
+			seen[0] = true
+			if err := x.GroupID.DecodeWire(d); err != nil {
+				return wire.At(err, "groupId")
+			}
+		case "name":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "options":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "options")
+				}
+				s0 := make([]SessionConfigSelectOption, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "options")
+					}
+					if !more {
+						break
+					}
+					var e0 SessionConfigSelectOption
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "options")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Options = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "groupId")
+	}
+	if !seen[1] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"groupId\":")
+	x.GroupID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"options\":")
+	e.BeginArray()
+	for i0 := range x.Options {
+		x.Options[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "groupId")
+		x.GroupID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		if len(x.Options) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Options))
+		}
+		for i0 := range x.Options {
+			p := wire.JoinIndex(p, i0)
+			x.Options[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectGroup) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionConfigGroupID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigGroupID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
+	var v []SessionConfigSelectGroup
+	{
+		if err := d.BeginArray(); err != nil {
+			return err
+		}
+		s1 := make([]SessionConfigSelectGroup, 0)
+		for i1 := 0; ; i1++ {
+			more, err := d.NextElem()
+			if err != nil {
+				return err
+			}
+			if !more {
+				break
+			}
+			var e1 SessionConfigSelectGroup
+			if err := e1.DecodeWire(d); err != nil {
+				return wire.AtIndex(err, i1)
+			}
+			s1 = append(s1, e1)
+		}
+		v = s1
+	}
+	*x = SessionConfigSelectOptionsGrouped(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
+	v := []SessionConfigSelectGroup(*x)
+	e.BeginArray()
+	for i1 := range v {
+		v[i1].EncodeWire(e)
+	}
+	e.EndArray()
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
+	v := []SessionConfigSelectGroup(*x)
+	for i1 := range v {
+		p := wire.JoinIndex(p, i1)
+		v[i1].CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelectOptionsGrouped) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Boolean on/off toggle.
+type Boolean struct {
+	// Unique identifier for the configuration option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	//
+	// Omitted and `null` are equivalent and mean no category is provided.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Boolean) isSessionConfigOption() {}
+
+// DecodeWire decodes the value from d.
+func (x *Boolean) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Boolean{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [7]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "configId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[1] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "name":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "description":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "category":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "category")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "category")
+			}
+			if isNull {
+				x.Category = wire.Null[SessionConfigOptionCategory]()
+			} else {
+				var v SessionConfigOptionCategory
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "category")
+				}
+				x.Category = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "currentValue":
+			if seen[6] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[6] = true
+			{
+				v0, err := d.Bool()
+				if err != nil {
+					return wire.At(err, "currentValue")
+				}
+				x.CurrentValue = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "configId")
+	}
+	if !seen[2] {
+		missing = append(missing, "name")
+	}
+	if !seen[6] {
+		missing = append(missing, "currentValue")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Boolean) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Category.IsAbsent() {
+		e.RawKey("\"category\":")
+		if v, ok := x.Category.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"currentValue\":")
+	e.Bool(x.CurrentValue)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Boolean) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "configId")
+		x.ConfigID.CheckWire(c, p)
+	}
+	if v, ok := x.Category.Get(); ok {
+		p := wire.Join(p, "category")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Boolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Boolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Boolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Update to session metadata. All fields are optional to support partial updates.
+//
+// Agents send this notification to update session information like title or custom metadata.
+// Clients can use it to keep session titles and state current.
+//
+// Omitted fields leave the existing session info unchanged. `null` clears the
+// corresponding value. A concrete `_meta` object patches the stored metadata by
+// top-level key.
+type SessionInfoUpdate struct {
+	// Human-readable title for the session. Set to null to clear.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// RFC 3339 timestamp of last activity. Set to null to clear.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// stored value without merging nested objects. Beyond this patch rule, implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*SessionInfoUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionInfoUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "title":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "updatedAt":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "updatedAt")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "updatedAt")
+			}
+			if isNull {
+				x.UpdatedAt = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "updatedAt")
+					}
+					v = v1
+				}
+				x.UpdatedAt = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionInfoUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.UpdatedAt.IsAbsent() {
+		e.RawKey("\"updatedAt\":")
+		if v, ok := x.UpdatedAt.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.UpdatedAt.Get(); ok {
+		p := wire.Join(p, "updatedAt")
+		if !wire.IsDateTime(string(v)) {
+			c.Fail(p, "%q is not a valid date-time", string(v))
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionInfoUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Context window and cost update for a session.
+type UsageUpdate struct {
+	// Tokens currently in context.
+	Used uint64 `json:"used"`
+	// Total context window size in tokens.
+	Size uint64 `json:"size"`
+	// Cumulative session cost.
+	//
+	// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
+	Cost wire.Opt[Cost] `json:"cost,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*UsageUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UsageUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "used":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "used")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, "used")
+				}
+				x.Used = v0
+			}
+		case "size":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "size")
+			}
+			seen[1] = true
+			{
+				v0, err := d.Uint64()
+				if err != nil {
+					return wire.At(err, "size")
+				}
+				x.Size = v0
+			}
+		case "cost":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "cost")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cost")
+			}
+			if isNull {
+				x.Cost = wire.Null[Cost]()
+			} else {
+				var v Cost
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "cost")
+				}
+				x.Cost = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "used")
+	}
+	if !seen[1] {
+		missing = append(missing, "size")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UsageUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"used\":")
+	e.Uint64(uint64(x.Used))
+	e.RawKey("\"size\":")
+	e.Uint64(uint64(x.Size))
+	if !x.Cost.IsAbsent() {
+		e.RawKey("\"cost\":")
+		if v, ok := x.Cost.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Cost.Get(); ok {
+		p := wire.Join(p, "cost")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UsageUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UsageUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UsageUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Cost information for a session.
+type Cost struct {
+	// Total cumulative cost for session.
+	Amount float64 `json:"amount"`
+	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
+	// unit such as "credits".
+	Currency string `json:"currency"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Cost) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Cost{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "amount":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "amount")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Float64()
+				if err != nil {
+					return wire.At(err, "amount")
+				}
+				x.Amount = v0
+			}
+		case "currency":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "currency")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "currency")
+				}
+				x.Currency = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "amount")
+	}
+	if !seen[1] {
+		missing = append(missing, "currency")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Cost) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Cost) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"amount\":")
+	e.Float64(x.Amount)
+	e.RawKey("\"currency\":")
+	e.String(x.Currency)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Cost) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Cost) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Cost) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Cost) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Fire-and-forget information for the user.
+//
+// Notices are live events rather than session history. Agents must not rely on
+// a notice being received, displayed, or seen by the user.
+// No Client capability is required, and unsupported Clients may ignore notices.
+//
+// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
+type Notice struct {
+	// Presentation severity hint.
+	Severity NoticeSeverity `json:"severity"`
+	// Required non-empty plain-text title that can stand alone.
+	Title string `json:"title"`
+	// Optional plain-text detail or guidance.
+	//
+	// Omitted and `null` are equivalent and mean no description was supplied.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Notice) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *Notice) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Notice{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "severity":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "severity")
+			}
+			seen[0] = true
+			if err := x.Severity.DecodeWire(d); err != nil {
+				return wire.At(err, "severity")
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "title")
+				}
+				x.Title = v0
+			}
+		case "description":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "description")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "description")
+			}
+			if isNull {
+				x.Description = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "description")
+					}
+					v = v1
+				}
+				x.Description = wire.Some(v)
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "severity")
+	}
+	if !seen[1] {
+		missing = append(missing, "title")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Notice) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Notice) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"severity\":")
+	x.Severity.EncodeWire(e)
+	e.RawKey("\"title\":")
+	e.String(x.Title)
+	if !x.Description.IsAbsent() {
+		e.RawKey("\"description\":")
+		if v, ok := x.Description.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Notice) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "severity")
+		x.Severity.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "title")
+		if utf8.RuneCountInString(string(x.Title)) < 1 {
+			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Notice) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Notice) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Notice) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Severity hint for a session notice.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type NoticeSeverity string
+
+const (
+	// Informational notice.
+	NoticeSeverityInfo NoticeSeverity = "info"
+	// Warning notice.
+	NoticeSeverityWarning NoticeSeverity = "warning"
+	// Error notice.
+	NoticeSeverityError NoticeSeverity = "error"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v NoticeSeverity) Valid() bool {
+	switch v {
+	case NoticeSeverityInfo, NoticeSeverityWarning, NoticeSeverityError:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *NoticeSeverity) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = NoticeSeverity(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *NoticeSeverity) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NoticeSeverity) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NoticeSeverity) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A context compaction upsert. The first notification fixes the compaction's
+// timeline position. Later updates with the same ID patch that entity in place.
+//
+// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+// stored value unchanged, `null` clears it, and a concrete value replaces it.
+// `summary: []` also clears the summary. A concrete `_meta` object patches the
+// stored metadata by top-level key instead of replacing it.
+type CompactionUpdate struct {
+	// The Agent-owned ID of this compaction, unique within the session.
+	CompactionID CompactionID `json:"compactionId"`
+	// Current lifecycle status.
+	Status CompactionStatus `json:"status"`
+	// Complete replacement user-displayable summary content for the compaction.
+	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
+	// Human-readable error details for the compaction.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that key's
+	// stored value without merging nested objects. Beyond this patch rule, implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CompactionUpdate) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompactionUpdate{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "compactionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "compactionId")
+			}
+			seen[0] = true
+			if err := x.CompactionID.DecodeWire(d); err != nil {
+				return wire.At(err, "compactionId")
+			}
+		case "status":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "status")
+			}
+			seen[1] = true
+			if err := x.Status.DecodeWire(d); err != nil {
+				return wire.At(err, "status")
+			}
+		case "summary":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "summary")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "summary")
+			}
+			if isNull {
+				x.Summary = wire.Null[[]ContentBlock]()
+			} else {
+				var v []ContentBlock
+				{
+					if err := d.BeginArray(); err != nil {
+						return wire.At(err, "summary")
+					}
+					s1 := make([]ContentBlock, 0)
+					for i1 := 0; ; i1++ {
+						more, err := d.NextElem()
+						if err != nil {
+							return wire.At(err, "summary")
+						}
+						if !more {
+							break
+						}
+						var e1 ContentBlock
+						{
+							v2, err := DecodeContentBlock(d)
+							if err != nil {
+								return wire.At(wire.AtIndex(err, i1), "summary")
+							}
+							e1 = v2
+						}
+						s1 = append(s1, e1)
+					}
+					v = s1
+				}
+				x.Summary = wire.Some(v)
+			}
+		case "error":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[3] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "error")
+			}
+			if isNull {
+				x.Error = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "error")
+					}
+					v = v1
+				}
+				x.Error = wire.Some(v)
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "compactionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "status")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompactionUpdate) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"compactionId\":")
+	x.CompactionID.EncodeWire(e)
+	e.RawKey("\"status\":")
+	x.Status.EncodeWire(e)
+	if !x.Summary.IsAbsent() {
+		e.RawKey("\"summary\":")
+		if v, ok := x.Summary.Get(); ok {
+			e.BeginArray()
+			for i1 := range v {
+				EncodeContentBlock(e, v[i1])
+			}
+			e.EndArray()
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Error.IsAbsent() {
+		e.RawKey("\"error\":")
+		if v, ok := x.Error.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "compactionId")
+		x.CompactionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "status")
+		x.Status.CheckWire(c, p)
+	}
+	if v, ok := x.Summary.Get(); ok {
+		p := wire.Join(p, "summary")
+		for i1 := range v {
+			p := wire.JoinIndex(p, i1)
+			CheckContentBlock(c, p, v[i1])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompactionUpdate) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompactionUpdate) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for a context compaction within a session.
+type CompactionID string
+
+// DecodeWire decodes the value from d.
+func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = CompactionID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompactionID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompactionID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompactionID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompactionID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompactionID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Lifecycle state of a context compaction.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CompactionStatus string
+
+const (
+	// Compaction has started and has not finished.
+	CompactionStatusInProgress CompactionStatus = "in_progress"
+	// Compaction finished successfully.
+	CompactionStatusCompleted CompactionStatus = "completed"
+	// Compaction finished unsuccessfully.
+	CompactionStatusFailed CompactionStatus = "failed"
+	// Compaction was cancelled before it finished.
+	CompactionStatusCancelled CompactionStatus = "cancelled"
+)
+
+// Valid reports whether v is one of the listed values.
+func (v CompactionStatus) Valid() bool {
+	switch v {
+	case CompactionStatusInProgress, CompactionStatusCompleted, CompactionStatusFailed, CompactionStatusCancelled:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *CompactionStatus) DecodeWire(d *wire.Decoder) error {
+	v, err := d.String()
+	*x = CompactionStatus(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompactionStatus) EncodeWire(e *wire.Encoder) {
+	e.String(string(*x))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompactionStatus) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompactionStatus) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompactionStatus) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A content block appended to a compaction's summary. A first-seen ID creates
+// an in-progress compaction. Chunks append in receive order.
+type CompactionSummaryChunk struct {
+	// ID of the compaction whose summary receives this content.
+	CompactionID CompactionID `json:"compactionId"`
+	// One content block to append.
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CompactionSummaryChunk) isSessionUpdate() {}
+
+// DecodeWire decodes the value from d.
+func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompactionSummaryChunk{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "compactionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "compactionId")
+			}
+			seen[0] = true
+			if err := x.CompactionID.DecodeWire(d); err != nil {
+				return wire.At(err, "compactionId")
+			}
+		case "content":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "content")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeContentBlock(d)
+				if err != nil {
+					return wire.At(err, "content")
+				}
+				x.Content = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "compactionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "content")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompactionSummaryChunk) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"compactionId\":")
+	x.CompactionID.EncodeWire(e)
+	e.RawKey("\"content\":")
+	EncodeContentBlock(e, x.Content)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "compactionId")
+		x.CompactionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "content")
+		CheckContentBlock(c, p, x.Content)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompactionSummaryChunk) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CompleteElicitationNotification) isNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CompleteElicitationNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "elicitationId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "elicitationId")
+			}
+			seen[0] = true
+			if err := x.ElicitationID.DecodeWire(d); err != nil {
+				return wire.At(err, "elicitationId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "elicitationId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"elicitationId\":")
+	x.ElicitationID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "elicitationId")
+		x.ElicitationID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CompleteElicitationNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Unique identifier for an elicitation.
+type ElicitationID string
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ElicitationID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ExtNotification) isNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentClientProtocolClientRequest, AgentClientProtocolClientNotification, AgentClientProtocolClientResponse.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolClient interface {
+	isAgentClientProtocolClient()
+}
+
+// DecodeAgentClientProtocolClient decodes a AgentClientProtocolClient from d.
+func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"id", "method"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(AgentClientProtocolClientRequest)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			v := new(AgentClientProtocolClientNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(AgentClientProtocolClientResponse)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: AgentClientProtocolClientRequest (id, method); AgentClientProtocolClientNotification (method); AgentClientProtocolClientResponse ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeAgentClientProtocolClient encodes v to e; a nil v is null.
+func EncodeAgentClientProtocolClient(e *wire.Encoder, v AgentClientProtocolClient) {
+	switch v := v.(type) {
+	case *AgentClientProtocolClientRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentClientProtocolClientNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentClientProtocolClientResponse:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAgentClientProtocolClient records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentClientProtocolClient(c *wire.Checker, p string, v AgentClientProtocolClient) {
+	switch v := v.(type) {
+	case *AgentClientProtocolClientRequest:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentClientProtocolClientNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentClientProtocolClientResponse:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAgentClientProtocolClient decodes a AgentClientProtocolClient from data, strictly.
+func UnmarshalAgentClientProtocolClient(data []byte) (AgentClientProtocolClient, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentClientProtocolClient(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentClientProtocolClient encodes v.
+func MarshalAgentClientProtocolClient(v AgentClientProtocolClient) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentClientProtocolClient(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentClientProtocolClient checks v against its schema's constraints and returns every violation.
+func ValidateAgentClientProtocolClient(v AgentClientProtocolClient) error {
+	var c wire.Checker
+	CheckAgentClientProtocolClient(&c, "", v)
+	return c.Err()
+}
+
+type AgentClientProtocolClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AgentClientProtocolClientRequest) isAgentClientProtocolClient() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolClientRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolClientRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			if err := x.Params.DecodeWire(d); err != nil {
+				return wire.At(err, "params")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolClientRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolClientRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		x.Params.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolClientRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Params != nil && string(x.Params) != "null" {
+		p := wire.Join(p, "params")
+		x.Params.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolClientRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolClientRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// All possible requests that a client can send to an agent.
+//
+// This enum is used internally for routing RPC requests. You typically won't need
+// to use this directly.
+//
+// This enum encompasses all method calls from client to agent.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/4 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+type AgentClientProtocolClientRequestParams json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AgentClientProtocolClientRequestParams(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolClientRequestParams) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolClientRequestParams) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolClientRequestParams) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolClientRequestParams) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolClientRequestParams) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// AsInitializeRequest decodes the value strictly as InitializeRequest (the initialize alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
+	var v InitializeRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromInitializeRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsLoginAuthRequest decodes the value strictly as LoginAuthRequest (the auth/login alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsLoginAuthRequest() (LoginAuthRequest, error) {
+	var v LoginAuthRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromLoginAuthRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromLoginAuthRequest(v LoginAuthRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsLogoutAuthRequest decodes the value strictly as LogoutAuthRequest (the auth/logout alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsLogoutAuthRequest() (LogoutAuthRequest, error) {
+	var v LogoutAuthRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromLogoutAuthRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromLogoutAuthRequest(v LogoutAuthRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsNewSessionRequest decodes the value strictly as NewSessionRequest (the session/new alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
+	var v NewSessionRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromNewSessionRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsListSessionsRequest decodes the value strictly as ListSessionsRequest (the session/list alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
+	var v ListSessionsRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromListSessionsRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsDeleteSessionRequest decodes the value strictly as DeleteSessionRequest (the session/delete alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
+	var v DeleteSessionRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromDeleteSessionRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsResumeSessionRequest decodes the value strictly as ResumeSessionRequest (the session/resume alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
+	var v ResumeSessionRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromResumeSessionRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsCloseSessionRequest decodes the value strictly as CloseSessionRequest (the session/close alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
+	var v CloseSessionRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCloseSessionRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsCancelToolCallRequest decodes the value strictly as CancelToolCallRequest (the tool_call/cancel alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsCancelToolCallRequest() (CancelToolCallRequest, error) {
+	var v CancelToolCallRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCancelToolCallRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromCancelToolCallRequest(v CancelToolCallRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsCancelTerminalRequest decodes the value strictly as CancelTerminalRequest (the terminal/cancel alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsCancelTerminalRequest() (CancelTerminalRequest, error) {
+	var v CancelTerminalRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCancelTerminalRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromCancelTerminalRequest(v CancelTerminalRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsSetSessionConfigOptionRequest decodes the value strictly as SetSessionConfigOptionRequest (the session/set_config_option alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
+	var v SetSessionConfigOptionRequest
+	err := func(d *wire.Decoder) error {
+		{
+			v1, err := DecodeSetSessionConfigOptionRequest(d)
+			if err != nil {
+				return err
+			}
+			v = v1
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromSetSessionConfigOptionRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
+	e := wire.NewEncoder(nil)
+	EncodeSetSessionConfigOptionRequest(e, v)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsPromptRequest decodes the value strictly as PromptRequest (the session/prompt alternative); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest, error) {
+	var v PromptRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromPromptRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromPromptRequest(v PromptRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
+	var v ExtRequest
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromExtMethodRequest sets the value to the encoding of v.
+func (x *AgentClientProtocolClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	return nil
+}
+
+// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
+func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any, error) {
+	switch method {
+	case "initialize":
+		return x.AsInitializeRequest()
+	case "auth/login":
+		return x.AsLoginAuthRequest()
+	case "auth/logout":
+		return x.AsLogoutAuthRequest()
+	case "session/new":
+		return x.AsNewSessionRequest()
+	case "session/list":
+		return x.AsListSessionsRequest()
+	case "session/delete":
+		return x.AsDeleteSessionRequest()
+	case "session/resume":
+		return x.AsResumeSessionRequest()
+	case "session/close":
+		return x.AsCloseSessionRequest()
+	case "tool_call/cancel":
+		return x.AsCancelToolCallRequest()
+	case "terminal/cancel":
+		return x.AsCancelTerminalRequest()
+	case "session/set_config_option":
+		return x.AsSetSessionConfigOptionRequest()
+	case "session/prompt":
+		return x.AsPromptRequest()
+	default:
+		return nil, fmt.Errorf("no alternative of AgentClientProtocolClientRequestParams belongs to the method %q", method)
+	}
+}
+
+// Request parameters for the initialize method.
+//
+// Sent by the client to establish connection and negotiate capabilities.
+//
+// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
+type InitializeRequest struct {
+	// The latest protocol version supported by the client.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Information about the implementation sending this initialize request.
+	Info Implementation `json:"info"`
+	// Capabilities supported by the client.
+	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = InitializeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "protocolVersion":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "protocolVersion")
+			}
+			seen[0] = true
+			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
+				return wire.At(err, "protocolVersion")
+			}
+		case "info":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "info")
+			}
+			seen[1] = true
+			if err := x.Info.DecodeWire(d); err != nil {
+				return wire.At(err, "info")
+			}
+		case "capabilities":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "capabilities")
+			}
+			seen[2] = true
+			{
+				v := new(ClientCapabilities)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "capabilities")
+				}
+				x.Capabilities = v
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "protocolVersion")
+	}
+	if !seen[1] {
+		missing = append(missing, "info")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *InitializeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"protocolVersion\":")
+	x.ProtocolVersion.EncodeWire(e)
+	e.RawKey("\"info\":")
+	x.Info.EncodeWire(e)
+	if x.Capabilities != nil {
+		e.RawKey("\"capabilities\":")
+		(*x.Capabilities).EncodeWire(e)
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "protocolVersion")
+		x.ProtocolVersion.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "info")
+		x.Info.CheckWire(c, p)
+	}
+	if x.Capabilities != nil {
+		p := wire.Join(p, "capabilities")
+		(*x.Capabilities).CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *InitializeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x InitializeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// DecodeWire decodes the value from d.
+func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	var v uint16
+	{
+		v1, err := d.Uint16()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ProtocolVersion(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
+	v := uint16(*x)
+	e.Uint64(uint64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Metadata about the implementation of the client or agent.
+// Describes the name and version of an ACP implementation, with an optional
+// title for UI representation.
+type Implementation struct {
+	// Intended for programmatic or logical use, but can be used as a display
+	// name fallback if title isn't present.
+	Name string `json:"name"`
+	// Intended for UI and end-user contexts and optimized to be human-readable
+	// and easily understood.
+	//
+	// If not provided, the name should be used for display.
+	//
+	// Omitted and `null` are equivalent and mean the `name` is used for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version of the implementation. Can be displayed to the user or used
+	// for debugging or metrics purposes. (e.g. "1.0.0").
+	Version string `json:"version"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Implementation) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Implementation{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "title":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "title")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "title")
+			}
+			if isNull {
+				x.Title = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "title")
+					}
+					v = v1
+				}
+				x.Title = wire.Some(v)
+			}
+		case "version":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "version")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "version")
+				}
+				x.Version = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[2] {
+		missing = append(missing, "version")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Implementation) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	if !x.Title.IsAbsent() {
+		e.RawKey("\"title\":")
+		if v, ok := x.Title.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"version\":")
+	e.String(x.Version)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Implementation) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Implementation) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Implementation) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Implementation) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent about
+// available features and methods.
+//
+// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
+type ClientCapabilities struct {
+	// Authentication capabilities supported by the client.
+	// Determines which authentication method types the agent may include
+	// in its `InitializeResponse`.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not advertise any
+	// authentication-method extensions.
+	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
+	// Elicitation capabilities supported by the client.
+	// Determines which elicitation modes the agent may use.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not advertise
+	// elicitation support.
+	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "auth":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "auth")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "auth")
+			}
+			if isNull {
+				x.Auth = wire.Null[ClientAuthCapabilities]()
+			} else {
+				var v ClientAuthCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "auth")
+				}
+				x.Auth = wire.Some(v)
+			}
+		case "elicitation":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "elicitation")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "elicitation")
+			}
+			if isNull {
+				x.Elicitation = wire.Null[ElicitationCapabilities]()
+			} else {
+				var v ElicitationCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "elicitation")
+				}
+				x.Elicitation = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Auth.IsAbsent() {
+		e.RawKey("\"auth\":")
+		if v, ok := x.Auth.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Elicitation.IsAbsent() {
+		e.RawKey("\"elicitation\":")
+		if v, ok := x.Elicitation.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Auth.Get(); ok {
+		p := wire.Join(p, "auth")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Elicitation.Get(); ok {
+		p := wire.Join(p, "elicitation")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Authentication capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent which authentication
+// method types the client can handle. This governs opt-in types that require
+// additional client-side support.
+type ClientAuthCapabilities struct {
+	// Whether the client supports `terminal` authentication methods.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
+	// The client should supply `{}` only when it can reproduce the configured
+	// agent invocation in an interactive terminal. Supplying `{}` means the
+	// agent may include `terminal` entries in its authentication methods.
+	Terminal wire.Opt[TerminalAuthCapabilities] `json:"terminal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientAuthCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "terminal":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "terminal")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "terminal")
+			}
+			if isNull {
+				x.Terminal = wire.Null[TerminalAuthCapabilities]()
+			} else {
+				var v TerminalAuthCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "terminal")
+				}
+				x.Terminal = wire.Some(v)
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientAuthCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Terminal.IsAbsent() {
+		e.RawKey("\"terminal\":")
+		if v, ok := x.Terminal.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Terminal.Get(); ok {
+		p := wire.Join(p, "terminal")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientAuthCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Capabilities for terminal authentication methods.
+//
+// Supplying `{}` means the client can reproduce the configured agent
+// invocation in an interactive terminal and supports terminal authentication
+// methods.
+type TerminalAuthCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *TerminalAuthCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = TerminalAuthCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *TerminalAuthCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *TerminalAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *TerminalAuthCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Elicitation capabilities supported by the client.
+type ElicitationCapabilities struct {
+	// Whether the client supports form-based elicitation.
+	//
+	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
+	// Supplying `{}` explicitly advertises form support.
+	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
+	// Whether the client supports URL-based elicitation.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
+	// Supplying `{}` means the client supports URL-based elicitation.
+	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "form":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "form")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "form")
+			}
+			if isNull {
+				x.Form = wire.Null[ElicitationFormCapabilities]()
+			} else {
+				var v ElicitationFormCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "form")
+				}
+				x.Form = wire.Some(v)
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "url")
+			}
+			if isNull {
+				x.URL = wire.Null[ElicitationURLCapabilities]()
+			} else {
+				var v ElicitationURLCapabilities
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "url")
+				}
+				x.URL = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if !x.Form.IsAbsent() {
+		e.RawKey("\"form\":")
+		if v, ok := x.Form.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.URL.IsAbsent() {
+		e.RawKey("\"url\":")
+		if v, ok := x.URL.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Form.Get(); ok {
+		p := wire.Join(p, "form")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.URL.Get(); ok {
+		p := wire.Join(p, "url")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Form-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports form-based elicitation.
+type ElicitationFormCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationFormCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationFormCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationFormCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// URL-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports URL-based elicitation.
+type ElicitationURLCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ElicitationURLCapabilities{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ElicitationURLCapabilities) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ElicitationURLCapabilities) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for the `auth/login` method.
+//
+// Specifies which authentication method to use.
+//
+// Agents MUST support this method when their `initialize` response included
+// a non-empty `authMethods` list. Clients MUST NOT call this method
+// when `authMethods` was omitted or empty.
+type LoginAuthRequest struct {
+	// The ID of the authentication method to use.
+	// Must be one of the methods advertised in the initialize response.
+	MethodID AuthMethodID `json:"methodId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LoginAuthRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "methodId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "methodId")
+			}
+			seen[0] = true
+			if err := x.MethodID.DecodeWire(d); err != nil {
+				return wire.At(err, "methodId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "methodId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LoginAuthRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"methodId\":")
+	x.MethodID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "methodId")
+		x.MethodID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LoginAuthRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LoginAuthRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LoginAuthRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Typed identifier used for auth method values on the wire.
+type AuthMethodID string
+
+// DecodeWire decodes the value from d.
+func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = AuthMethodID(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AuthMethodID) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AuthMethodID) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AuthMethodID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AuthMethodID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for the `auth/logout` method.
+//
+// Terminates the current authenticated session.
+//
+// Agents MUST support this method when their `initialize` response included
+// a non-empty `authMethods` list. Clients MUST NOT call this method
+// when `authMethods` was omitted or empty.
+type LogoutAuthRequest struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *LogoutAuthRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = LogoutAuthRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *LogoutAuthRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *LogoutAuthRequest) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *LogoutAuthRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x LogoutAuthRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for creating a new session.
+//
+// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
+type NewSessionRequest struct {
+	// The working directory for this session. Must be an absolute path.
+	Cwd AbsolutePath `json:"cwd"`
+	// Additional workspace roots for this session. Each path must be absolute.
+	//
+	// These expand the session's workspace scope without changing `cwd`, which
+	// remains the base for relative paths. When omitted or empty, no
+	// additional roots are activated for the new session.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// List of MCP (Model Context Protocol) servers the agent should connect to.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = NewSessionRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "cwd":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "cwd")
+			}
+			seen[0] = true
+			if err := x.Cwd.DecodeWire(d); err != nil {
+				return wire.At(err, "cwd")
+			}
+		case "additionalDirectories":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "additionalDirectories")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "additionalDirectories")
+				}
+				s0 := make([]AbsolutePath, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "additionalDirectories")
+					}
+					if !more {
+						break
+					}
+					var e0 AbsolutePath
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+					}
+					s0 = append(s0, e0)
+				}
+				x.AdditionalDirectories = s0
+			}
+		case "mcpServers":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "mcpServers")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "mcpServers")
+				}
+				s0 := make([]MCPServer, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "mcpServers")
+					}
+					if !more {
+						break
+					}
+					var e0 MCPServer
+					{
+						v1, err := DecodeMCPServer(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.MCPServers = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "cwd")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *NewSessionRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"cwd\":")
+	x.Cwd.EncodeWire(e)
+	if x.AdditionalDirectories != nil {
+		e.RawKey("\"additionalDirectories\":")
+		e.BeginArray()
+		for i0 := range x.AdditionalDirectories {
+			x.AdditionalDirectories[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if x.MCPServers != nil {
+		e.RawKey("\"mcpServers\":")
+		e.BeginArray()
+		for i0 := range x.MCPServers {
+			EncodeMCPServer(e, x.MCPServers[i0])
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "cwd")
+		x.Cwd.CheckWire(c, p)
+	}
+	if x.AdditionalDirectories != nil {
+		p := wire.Join(p, "additionalDirectories")
+		for i0 := range x.AdditionalDirectories {
+			p := wire.JoinIndex(p, i0)
+			x.AdditionalDirectories[i0].CheckWire(c, p)
+		}
+	}
+	if x.MCPServers != nil {
+		p := wire.Join(p, "mcpServers")
+		for i0 := range x.MCPServers {
+			p := wire.JoinIndex(p, i0)
+			CheckMCPServer(c, p, x.MCPServers[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *NewSessionRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *NewSessionRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Configuration for connecting to an MCP (Model Context Protocol) server.
+//
+// MCP servers provide tools and context that the agent can use when
+// processing prompts.
+//
+// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerStdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownMCPServer) isMCPServer() {}
+
+// DecodeMCPServer decodes a MCPServer from d.
+func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "http":
+		v := new(MCPServerHTTP)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "stdio":
+		v := new(MCPServerStdio)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownMCPServer{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeMCPServer encodes v to e; a nil v is null.
+func EncodeMCPServer(e *wire.Encoder, v MCPServer) {
+	switch v := v.(type) {
+	case *MCPServerHTTP:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"http\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *MCPServerStdio:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"stdio\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownMCPServer:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckMCPServer records in c every constraint v breaks, under the JSON pointer p.
+func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
+	switch v := v.(type) {
+	case *MCPServerHTTP:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *MCPServerStdio:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalMCPServer decodes a MCPServer from data, strictly.
+func UnmarshalMCPServer(data []byte) (MCPServer, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeMCPServer(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalMCPServer encodes v.
+func MarshalMCPServer(v MCPServer) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeMCPServer(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateMCPServer checks v against its schema's constraints and returns every violation.
+func ValidateMCPServer(v MCPServer) error {
+	var c wire.Checker
+	CheckMCPServer(&c, "", v)
+	return c.Err()
+}
+
+// HTTP transport configuration for MCP.
+type MCPServerHTTP struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// URL to the MCP server.
+	URL string `json:"url"`
+	// HTTP headers to set when making requests to the MCP server. Headers the MCP transport
+	// defines are owned by the transport, and Agents use the transport's values for them.
+	Headers []HTTPHeader `json:"headers,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*MCPServerHTTP) isMCPServer() {}
+
+// DecodeWire decodes the value from d.
+func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MCPServerHTTP{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "url":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "url")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "url")
+				}
+				x.URL = v0
+			}
+		case "headers":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "headers")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "headers")
+				}
+				s0 := make([]HTTPHeader, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "headers")
+					}
+					if !more {
+						break
+					}
+					var e0 HTTPHeader
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "headers")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Headers = s0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "url")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MCPServerHTTP) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"url\":")
+	e.String(x.URL)
+	if x.Headers != nil {
+		e.RawKey("\"headers\":")
+		e.BeginArray()
+		for i0 := range x.Headers {
+			x.Headers[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "url")
+		if !wire.IsURI(string(x.URL)) {
+			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
+	}
+	if x.Headers != nil {
+		p := wire.Join(p, "headers")
+		for i0 := range x.Headers {
+			p := wire.JoinIndex(p, i0)
+			x.Headers[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MCPServerHTTP) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MCPServerHTTP) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An HTTP header to set when making requests to the MCP server.
+type HTTPHeader struct {
+	// The name of the HTTP header.
+	Name string `json:"name"`
+	// The value to set for the HTTP header.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = HTTPHeader{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "value":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *HTTPHeader) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"value\":")
+	e.String(x.Value)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *HTTPHeader) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x HTTPHeader) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Stdio transport configuration for MCP.
+type MCPServerStdio struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// Absolute path to the MCP server executable.
+	Command AbsolutePath `json:"command"`
+	// Command-line arguments to pass to the MCP server.
+	Args []string `json:"args,omitempty"`
+	// Environment variables to set when launching the MCP server. Names SHOULD be unique.
+	// Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
+	Env []EnvVariable `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*MCPServerStdio) isMCPServer() {}
+
+// DecodeWire decodes the value from d.
+func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = MCPServerStdio{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "command":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "command")
+			}
+			seen[1] = true
+			if err := x.Command.DecodeWire(d); err != nil {
+				return wire.At(err, "command")
+			}
+		case "args":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "args")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "args")
+				}
+				s0 := make([]string, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "args")
+					}
+					if !more {
+						break
+					}
+					var e0 string
+					{
+						v1, err := d.String()
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "args")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Args = s0
+			}
+		case "env":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "env")
+			}
+			seen[3] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "env")
+				}
+				s0 := make([]EnvVariable, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "env")
+					}
+					if !more {
+						break
+					}
+					var e0 EnvVariable
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "env")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Env = s0
+			}
+		case "_meta":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[4] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "command")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *MCPServerStdio) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"command\":")
+	x.Command.EncodeWire(e)
+	if x.Args != nil {
+		e.RawKey("\"args\":")
+		e.BeginArray()
+		for i0 := range x.Args {
+			e.String(x.Args[i0])
+		}
+		e.EndArray()
+	}
+	if x.Env != nil {
+		e.RawKey("\"env\":")
+		e.BeginArray()
+		for i0 := range x.Env {
+			x.Env[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "command")
+		x.Command.CheckWire(c, p)
+	}
+	if x.Env != nil {
+		p := wire.Join(p, "env")
+		for i0 := range x.Env {
+			p := wire.JoinIndex(p, i0)
+			x.Env[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *MCPServerStdio) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *MCPServerStdio) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An environment variable to set when launching a process.
+type EnvVariable struct {
+	// The name of the environment variable.
+	Name string `json:"name"`
+	// The value to set for the environment variable.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvVariable{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "name":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "name")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "name")
+				}
+				x.Name = v0
+			}
+		case "value":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "name")
+	}
+	if !seen[1] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvVariable) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"name\":")
+	e.String(x.Name)
+	e.RawKey("\"value\":")
+	e.String(x.Value)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvVariable) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvVariable) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvVariable) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for listing existing sessions.
+type ListSessionsRequest struct {
+	// Filter sessions by working directory. Must be an absolute path.
+	//
+	// Only sessions whose `cwd` is this same directory match. Subdirectories and
+	// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
+	//
+	// Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
+	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
+	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
+	//
+	// Omitted and `null` are equivalent and mean the first page is requested.
+	Cursor wire.Opt[SessionListCursor] `json:"cursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ListSessionsRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "cwd":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "cwd")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cwd")
+			}
+			if isNull {
+				x.Cwd = wire.Null[AbsolutePath]()
+			} else {
+				var v AbsolutePath
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "cwd")
+				}
+				x.Cwd = wire.Some(v)
+			}
+		case "cursor":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "cursor")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "cursor")
+			}
+			if isNull {
+				x.Cursor = wire.Null[SessionListCursor]()
+			} else {
+				var v SessionListCursor
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "cursor")
+				}
+				x.Cursor = wire.Some(v)
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ListSessionsRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
+	if !x.Cwd.IsAbsent() {
+		e.RawKey("\"cwd\":")
+		if v, ok := x.Cwd.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if !x.Cursor.IsAbsent() {
+		e.RawKey("\"cursor\":")
+		if v, ok := x.Cursor.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Cwd.Get(); ok {
+		p := wire.Join(p, "cwd")
+		v.CheckWire(c, p)
+	}
+	if v, ok := x.Cursor.Get(); ok {
+		p := wire.Join(p, "cursor")
+		v.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ListSessionsRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ListSessionsRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// An opaque cursor used to paginate `session/list` results.
+type SessionListCursor string
+
+// DecodeWire decodes the value from d.
+func (x *SessionListCursor) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = SessionListCursor(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionListCursor) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionListCursor) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionListCursor) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionListCursor) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionListCursor) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for deleting an existing session from `session/list`.
+//
+// Only available if the Agent supports the `session.delete` capability.
+type DeleteSessionRequest struct {
+	// The ID of the session to delete.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = DeleteSessionRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *DeleteSessionRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *DeleteSessionRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for resuming an existing session.
+//
+// Resumes an existing session and optionally replays retained conversation
+// history according to `replayFrom`.
+type ResumeSessionRequest struct {
+	// The ID of the session to resume.
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	//
+	// Clients MUST send the session's working directory. Agents MAY reject a different directory
+	// with `-32602`, and MAY normalize paths when comparing.
+	Cwd AbsolutePath `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the resumed
+	// session. It may differ from any previously used or reported list as long as
+	// the request `cwd` matches the session's `cwd`.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// List of MCP servers to connect to for this session.
+	//
+	// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
+	// NOT restore servers from earlier requests.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// Inclusive cursor describing where conversation replay should begin.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent should resume without
+	// replaying previous conversation history. Replay cursors are inclusive:
+	// replay includes the position identified by the cursor. Supplying
+	// `{ "type": "start" }` means the Agent should replay all retained
+	// conversation history before responding.
+	//
+	// Agents MUST reject unsupported cursor types or malformed cursor values
+	// with `-32602` (Invalid params), rather than substituting another cursor
+	// or resuming without replay.
+	ReplayFrom wire.Opt[ReplayFrom] `json:"replayFrom,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ResumeSessionRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [6]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "cwd":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "cwd")
+			}
+			seen[1] = true
+			if err := x.Cwd.DecodeWire(d); err != nil {
+				return wire.At(err, "cwd")
+			}
+		case "additionalDirectories":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "additionalDirectories")
+			}
+			seen[2] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "additionalDirectories")
+				}
+				s0 := make([]AbsolutePath, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "additionalDirectories")
+					}
+					if !more {
+						break
+					}
+					var e0 AbsolutePath
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
+					}
+					s0 = append(s0, e0)
+				}
+				x.AdditionalDirectories = s0
+			}
+		case "mcpServers":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "mcpServers")
+			}
+			seen[3] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "mcpServers")
+				}
+				s0 := make([]MCPServer, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "mcpServers")
+					}
+					if !more {
+						break
+					}
+					var e0 MCPServer
+					{
+						v1, err := DecodeMCPServer(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "mcpServers")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.MCPServers = s0
+			}
+		case "replayFrom":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "replayFrom")
+			}
+			seen[4] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "replayFrom")
+			}
+			if isNull {
+				x.ReplayFrom = wire.Null[ReplayFrom]()
+			} else {
+				var v ReplayFrom
+				{
+					v1, err := DecodeReplayFrom(d)
+					if err != nil {
+						return wire.At(err, "replayFrom")
+					}
+					v = v1
+				}
+				x.ReplayFrom = wire.Some(v)
+			}
+		case "_meta":
+			if seen[5] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[5] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "cwd")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ResumeSessionRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"cwd\":")
+	x.Cwd.EncodeWire(e)
+	if x.AdditionalDirectories != nil {
+		e.RawKey("\"additionalDirectories\":")
+		e.BeginArray()
+		for i0 := range x.AdditionalDirectories {
+			x.AdditionalDirectories[i0].EncodeWire(e)
+		}
+		e.EndArray()
+	}
+	if x.MCPServers != nil {
+		e.RawKey("\"mcpServers\":")
+		e.BeginArray()
+		for i0 := range x.MCPServers {
+			EncodeMCPServer(e, x.MCPServers[i0])
+		}
+		e.EndArray()
+	}
+	if !x.ReplayFrom.IsAbsent() {
+		e.RawKey("\"replayFrom\":")
+		if v, ok := x.ReplayFrom.Get(); ok {
+			EncodeReplayFrom(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "cwd")
+		x.Cwd.CheckWire(c, p)
+	}
+	if x.AdditionalDirectories != nil {
+		p := wire.Join(p, "additionalDirectories")
+		for i0 := range x.AdditionalDirectories {
+			p := wire.JoinIndex(p, i0)
+			x.AdditionalDirectories[i0].CheckWire(c, p)
+		}
+	}
+	if x.MCPServers != nil {
+		p := wire.Join(p, "mcpServers")
+		for i0 := range x.MCPServers {
+			p := wire.JoinIndex(p, i0)
+			CheckMCPServer(c, p, x.MCPServers[i0])
+		}
+	}
+	if v, ok := x.ReplayFrom.Get(); ok {
+		p := wire.Join(p, "replayFrom")
+		CheckReplayFrom(c, p, v)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ResumeSessionRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Inclusive cursor describing where replayed session history should begin.
+//
+// Replay includes the position identified by the cursor.
+//
+// It is a union tagged by the member "type". Its variants are ReplayFromStart; a tag this package does not know decodes to UnknownReplayFrom, which keeps the JSON as it was.
+type ReplayFrom interface {
+	isReplayFrom()
+}
+
+// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownReplayFrom struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownReplayFrom) isReplayFrom() {}
+
+// DecodeReplayFrom decodes a ReplayFrom from d.
+func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "start":
+		v := new(ReplayFromStart)
+		d.SkipKey("type")
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownReplayFrom{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeReplayFrom encodes v to e; a nil v is null.
+func EncodeReplayFrom(e *wire.Encoder, v ReplayFrom) {
+	switch v := v.(type) {
+	case *ReplayFromStart:
+		if v == nil {
+			e.Null()
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.RawValue("\"start\"")
+		v.EncodeWireFields(e)
+		e.EndObject()
+	case *UnknownReplayFrom:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckReplayFrom records in c every constraint v breaks, under the JSON pointer p.
+func CheckReplayFrom(c *wire.Checker, p string, v ReplayFrom) {
+	switch v := v.(type) {
+	case *ReplayFromStart:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalReplayFrom decodes a ReplayFrom from data, strictly.
+func UnmarshalReplayFrom(data []byte) (ReplayFrom, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeReplayFrom(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalReplayFrom encodes v.
+func MarshalReplayFrom(v ReplayFrom) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeReplayFrom(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateReplayFrom checks v against its schema's constraints and returns every violation.
+func ValidateReplayFrom(v ReplayFrom) error {
+	var c wire.Checker
+	CheckReplayFrom(&c, "", v)
+	return c.Err()
+}
+
+// Inclusive replay cursor requesting replay from the start of retained conversation history.
+type ReplayFromStart struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ReplayFromStart) isReplayFrom() {}
+
+// DecodeWire decodes the value from d.
+func (x *ReplayFromStart) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ReplayFromStart{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "_meta":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ReplayFromStart) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ReplayFromStart) EncodeWireFields(e *wire.Encoder) {
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ReplayFromStart) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ReplayFromStart) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ReplayFromStart) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for closing an active session.
+//
+// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
+// was called, then free the resources associated with the session. Unlike `session/cancel`,
+// closing also stops the session's background work. After the close response, the Agent
+// sends no other messages for the session on that connection.
+//
+// Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
+// treat a `-32002` response as a successful close.
+//
+// When closing cancels active foreground work, the Agent MUST send the final
+// updates for that work and the idle `state_update` with `stopReason: "cancelled"`
+// before responding successfully to `session/close`. Closing an idle session
+// does not itself require another idle update.
+//
+// Closing also cancels pending `session/prompt` requests whose messages have not
+// been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
+// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
+// has already been inserted, the Agent MUST respond successfully with its
+// `messageId`. Prompt responses need not precede the close response.
+type CloseSessionRequest struct {
+	// The ID of the session to close.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CloseSessionRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CloseSessionRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CloseSessionRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CloseSessionRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for cancelling one tool call.
+//
+// Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
+//
+// The Agent responds once it has accepted the cancellation. The response does not mean
+// the work has stopped. The Agent confirms it with a `tool_call_update` to a final
+// status: normally `cancelled`, or `completed` or `failed` if the work finished first.
+//
+// The Agent responds with `-32602` if the tool call is unknown, already final, or not
+// cancellable. Cancelling a tool call does not change the foreground state by itself.
+//
+// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+type CancelToolCallRequest struct {
+	// The ID of the session that owns the tool call.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the tool call to cancel.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelToolCallRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "toolCallId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "toolCallId")
+			}
+			seen[1] = true
+			if err := x.ToolCallID.DecodeWire(d); err != nil {
+				return wire.At(err, "toolCallId")
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "toolCallId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelToolCallRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"toolCallId\":")
+	x.ToolCallID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "toolCallId")
+		x.ToolCallID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelToolCallRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelToolCallRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for cancelling one terminal.
+//
+// Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
+//
+// The Agent responds once it has accepted the cancellation. The response does not mean
+// the work has stopped. The Agent confirms it with a `terminal_update` that sets
+// `exitStatus`. Cancelling stops the process but does not release the terminal, and does
+// not change the status of a tool call that references it.
+//
+// The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
+// cancellable. Cancelling a terminal does not change the foreground state by itself.
+//
+// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+type CancelTerminalRequest struct {
+	// The ID of the session that owns the terminal.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to cancel.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelTerminalRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "terminalId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "terminalId")
+			}
+			seen[1] = true
+			if err := x.TerminalID.DecodeWire(d); err != nil {
+				return wire.At(err, "terminalId")
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "terminalId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelTerminalRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"terminalId\":")
+	x.TerminalID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "terminalId")
+		x.TerminalID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelTerminalRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelTerminalRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for setting a session configuration option.
+//
+// Agents MUST support this method for any session where they advertise config options.
+// Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
+// configuration unchanged.
+//
+// See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
+//
+// It is a union tagged by the member "type". Its variants are ID, SetSessionConfigOptionRequestBoolean; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was.
+type SetSessionConfigOptionRequest interface {
+	isSetSessionConfigOptionRequest()
+}
+
+// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSetSessionConfigOptionRequest struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
+
+// DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
+func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptionRequest, error) {
+	tag, ok, err := d.PeekTag("type")
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "missing the tag member \"type\"",
+			Offset: d.Offset(),
+		}
+	}
+	switch tag {
+	case "id":
+		v := new(ID)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case "boolean":
+		v := new(SetSessionConfigOptionRequestBoolean)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	return &UnknownSetSessionConfigOptionRequest{
+		Raw: json.RawMessage(raw),
+		Tag: tag,
+	}, nil
+}
+
+// EncodeSetSessionConfigOptionRequest encodes v to e; a nil v is null.
+func EncodeSetSessionConfigOptionRequest(e *wire.Encoder, v SetSessionConfigOptionRequest) {
+	switch v := v.(type) {
+	case *ID:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *SetSessionConfigOptionRequestBoolean:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *UnknownSetSessionConfigOptionRequest:
+		if v == nil {
+			e.Null()
+			return
+		}
+		if v.Raw != nil {
+			e.Raw(v.Raw)
+			return
+		}
+		e.BeginObject()
+		e.RawKey("\"type\":")
+		e.String(v.Tag)
+		e.EndObject()
+	default:
+		e.Null()
+	}
+}
+
+// CheckSetSessionConfigOptionRequest records in c every constraint v breaks, under the JSON pointer p.
+func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionConfigOptionRequest) {
+	switch v := v.(type) {
+	case *ID:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SetSessionConfigOptionRequestBoolean:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from data, strictly.
+func UnmarshalSetSessionConfigOptionRequest(data []byte) (SetSessionConfigOptionRequest, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeSetSessionConfigOptionRequest(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalSetSessionConfigOptionRequest encodes v.
+func MarshalSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeSetSessionConfigOptionRequest(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateSetSessionConfigOptionRequest checks v against its schema's constraints and returns every violation.
+func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
+	var c wire.Checker
+	CheckSetSessionConfigOptionRequest(&c, "", v)
+	return c.Err()
+}
+
+// A `SessionConfigValueId` string value (`type: "id"`).
+type ID struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The value ID.
+	Value SessionConfigValueID `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ID) isSetSessionConfigOptionRequest() {}
+
+// DecodeWire decodes the value from d.
+func (x *ID) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ID{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "id" {
+				return wire.At(wire.ConstError(d.Offset(), "\"id\""), "type")
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "configId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[2] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "value":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[4] = true
+			if err := x.Value.DecodeWire(d); err != nil {
+				return wire.At(err, "value")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[2] {
+		missing = append(missing, "configId")
+	}
+	if !seen[4] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ID) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ID) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"id\"")
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"value\":")
+	x.Value.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ID) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "configId")
+		x.ConfigID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+	{
+		p := wire.Join(p, "value")
+		x.Value.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ID) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ID) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ID) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A boolean value (`type: "boolean"`).
+type SetSessionConfigOptionRequestBoolean struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The boolean value.
+	Value bool `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*SetSessionConfigOptionRequestBoolean) isSetSessionConfigOptionRequest() {}
+
+// DecodeWire decodes the value from d.
+func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SetSessionConfigOptionRequestBoolean{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [5]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "type":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "type")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "type")
+			}
+			if v != "boolean" {
+				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
+			}
+		case "sessionId":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[1] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "configId":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "configId")
+			}
+			seen[2] = true
+			if err := x.ConfigID.DecodeWire(d); err != nil {
+				return wire.At(err, "configId")
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		case "value":
+			if seen[4] {
+				return wire.DuplicateError(d.Offset(), "value")
+			}
+			seen[4] = true
+			{
+				v0, err := d.Bool()
+				if err != nil {
+					return wire.At(err, "value")
+				}
+				x.Value = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "type")
+	}
+	if !seen[1] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[2] {
+		missing = append(missing, "configId")
+	}
+	if !seen[4] {
+		missing = append(missing, "value")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SetSessionConfigOptionRequestBoolean) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"type\":")
+	e.RawValue("\"boolean\"")
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"configId\":")
+	x.ConfigID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	e.RawKey("\"value\":")
+	e.Bool(x.Value)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "configId")
+		x.ConfigID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SetSessionConfigOptionRequestBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Request parameters for sending a user prompt to the agent.
+//
+// Contains the user's message and any additional context.
+//
+// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
+type PromptRequest struct {
+	// The ID of the session to send this user message to
+	SessionID SessionID `json:"sessionId"`
+	// The blocks of content that compose the user's message.
+	//
+	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
+	// while other variants are optionally enabled via `PromptCapabilities`.
+	//
+	// The Client MUST adapt its interface according to `PromptCapabilities`.
+	//
+	// The client MAY include referenced pieces of context as either
+	// `resource` or `resource_link` content blocks.
+	//
+	// When available, `resource` is preferred
+	// as it avoids extra round-trips and allows the message to include
+	// pieces of context from sources the agent may not have access to.
+	//
+	// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
+	// inserting it.
+	Prompt []ContentBlock `json:"prompt"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = PromptRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "prompt":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "prompt")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "prompt")
+				}
+				s0 := make([]ContentBlock, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "prompt")
+					}
+					if !more {
+						break
+					}
+					var e0 ContentBlock
+					{
+						v1, err := DecodeContentBlock(d)
+						if err != nil {
+							return wire.At(wire.AtIndex(err, i0), "prompt")
+						}
+						e0 = v1
+					}
+					s0 = append(s0, e0)
+				}
+				x.Prompt = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if !seen[1] {
+		missing = append(missing, "prompt")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *PromptRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	e.RawKey("\"prompt\":")
+	e.BeginArray()
+	for i0 := range x.Prompt {
+		EncodeContentBlock(e, x.Prompt[i0])
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "prompt")
+		if len(x.Prompt) < 1 {
+			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
+		}
+		for i0 := range x.Prompt {
+			p := wire.JoinIndex(p, i0)
+			CheckContentBlock(c, p, x.Prompt[i0])
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *PromptRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *PromptRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x PromptRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Allows for sending an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while maintaining
+// protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtRequest json.RawMessage
+
+// DecodeWire decodes the value from d.
+func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ExtRequest(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ExtRequest) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ExtRequest) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ExtRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ExtRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ExtRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type AgentClientProtocolClientResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AgentClientProtocolClientResponse) isAgentClientProtocolClient() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolClientResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolClientResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolClientResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolClientResponse) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolClientResponse) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolClientResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolClientResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolClientResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type AgentClientProtocolClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AgentClientProtocolClientNotification) isAgentClientProtocolClient() {}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolClientNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "method":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+			} else {
+				var v AgentClientProtocolClientNotificationParams
+				{
+					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolClientNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			EncodeAgentClientProtocolClientNotificationParams(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolClientNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolClientNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// All possible notifications that a client can send to an agent.
+//
+// This enum is used internally for routing RPC notifications. You typically won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CancelSessionNotification, AgentClientProtocolClientNotificationParamsExtNotification.
+type AgentClientProtocolClientNotificationParams interface {
+	isAgentClientProtocolClientNotificationParams()
+}
+
+// DecodeAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from d.
+func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentClientProtocolClientNotificationParams, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"sessionId"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x1) == uint64(0x1) {
+			v := new(CancelSessionNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			v := new(AgentClientProtocolClientNotificationParamsExtNotification)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		return nil, &wire.Error{
+			Code:   wire.CodeTag,
+			Msg:    "the object has the required members of no variant: CancelSessionNotification (sessionId); AgentClientProtocolClientNotificationParamsExtNotification ()",
+			Offset: d.Offset(),
+		}
+	}
+	return nil, d.TypeError("object")
+}
+
+// EncodeAgentClientProtocolClientNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentClientProtocolClientNotificationParams) {
+	switch v := v.(type) {
+	case *CancelSessionNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *AgentClientProtocolClientNotificationParamsExtNotification:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckAgentClientProtocolClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentClientProtocolClientNotificationParams(c *wire.Checker, p string, v AgentClientProtocolClientNotificationParams) {
+	switch v := v.(type) {
+	case *CancelSessionNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *AgentClientProtocolClientNotificationParamsExtNotification:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from data, strictly.
+func UnmarshalAgentClientProtocolClientNotificationParams(data []byte) (AgentClientProtocolClientNotificationParams, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeAgentClientProtocolClientNotificationParams(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalAgentClientProtocolClientNotificationParams encodes v.
+func MarshalAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeAgentClientProtocolClientNotificationParams(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateAgentClientProtocolClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) error {
+	var c wire.Checker
+	CheckAgentClientProtocolClientNotificationParams(&c, "", v)
+	return c.Err()
+}
+
+// Cancels a session's foreground work and its prompts not yet inserted.
+//
+// Work in the latest `background` list is not covered and keeps running. The
+// Agent MAY stop background activity it does not list.
+//
+// Upon receiving this notification, the Agent SHOULD stop all language model
+// requests and all tool call invocations of the cancelled foreground work as soon
+// as possible.
+//
+// The Agent MUST stop waiting for pending `session/request_permission` requests of
+// the cancelled work and treat them as not approved. It SHOULD cancel each of them
+// with `$/cancel_request`.
+//
+// After all ongoing operations have been successfully aborted and pending
+// updates have been sent, the Agent MUST send an idle `state_update` session
+// update with the `cancelled` stop reason if cancellation ended active
+// foreground work. No additional completion update is required if no
+// foreground work was active.
+//
+// After cancellation completes, the Agent SHOULD ignore late answers rather
+// than use them to resume the cancelled work.
+//
+// Agents MUST catch errors caused by aborting cancelled work and report the
+// `cancelled` stop reason, not `error`.
+//
+// The Agent MAY send content or tool call updates after receiving
+// `session/cancel`, but MUST send them before the idle `state_update` that
+// reports cancellation.
+//
+// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
+type CancelSessionNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*CancelSessionNotification) isAgentClientProtocolClientNotificationParams() {}
+
+// DecodeWire decodes the value from d.
+func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelSessionNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelSessionNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelSessionNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type AgentClientProtocolClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*AgentClientProtocolClientNotificationParamsExtNotification) isAgentClientProtocolClientNotificationParams() {
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolClientNotificationParamsExtNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolClientNotificationParamsExtNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolProtocolLevel struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentClientProtocolProtocolLevel) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentClientProtocolProtocolLevel{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[CancelRequestNotification]()
+			} else {
+				var v CancelRequestNotification
+				if err := v.DecodeWire(d); err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentClientProtocolProtocolLevel) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentClientProtocolProtocolLevel) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			v.EncodeWire(e)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentClientProtocolProtocolLevel) CheckWire(c *wire.Checker, p string) {
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		v.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentClientProtocolProtocolLevel) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentClientProtocolProtocolLevel) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentClientProtocolProtocolLevel) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Notification to cancel an ongoing request.
+//
+// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
+type CancelRequestNotification struct {
+	// The ID of the request to cancel: a request that the sender of this notification issued.
+	// Receivers match it only against requests they received from that sender.
+	RequestID RequestID `json:"requestId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = CancelRequestNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requestId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requestId")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "requestId")
+				}
+				x.RequestID = v0
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requestId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *CancelRequestNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requestId\":")
+	EncodeRequestID(e, x.RequestID)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requestId")
+		CheckRequestID(c, p, x.RequestID)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *CancelRequestNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A JSON-RPC request object.
+type AgentRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params wire.Opt[RequestParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = AgentRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "params")
+			}
+			if isNull {
+				x.Params = wire.Null[RequestParams]()
+			} else {
+				var v RequestParams
+				{
+					v1, err := DecodeRequestParams(d)
+					if err != nil {
+						return wire.At(err, "params")
+					}
+					v = v1
+				}
+				x.Params = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *AgentRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if !x.Params.IsAbsent() {
+		e.RawKey("\"params\":")
+		if v, ok := x.Params.Get(); ok {
+			EncodeRequestParams(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if v, ok := x.Params.Get(); ok {
+		p := wire.Join(p, "params")
+		CheckRequestParams(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *AgentRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *AgentRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x AgentRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -11802,49 +26431,6 @@ func (x URL) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for an elicitation.
-type ElicitationID string
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ElicitationID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // Session-scoped elicitation, optionally tied to a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
@@ -12091,7 +26677,7 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 
 // Form-based elicitation mode where the client renders a form from the provided schema.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, Request.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, ElicitationFormModeRequest.
 type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
@@ -12112,7 +26698,7 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 			return v, nil
 		}
 		if set&uint64(0x2) == uint64(0x2) {
-			v := new(Request)
+			v := new(ElicitationFormModeRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -12120,7 +26706,7 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Session (sessionId); Request (requestId)",
+			Msg:    "the object has the required members of no variant: Session (sessionId); ElicitationFormModeRequest (requestId)",
 			Offset: d.Offset(),
 		}
 	}
@@ -12136,7 +26722,7 @@ func EncodeElicitationFormMode(e *wire.Encoder, v ElicitationFormMode) {
 			return
 		}
 		v.EncodeWire(e)
-	case *Request:
+	case *ElicitationFormModeRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -12154,7 +26740,7 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Request:
+	case *ElicitationFormModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -12325,20 +26911,20 @@ func (x Session) MarshalJSON() ([]byte, error) {
 
 // Tied to a specific JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
-type Request struct {
+type ElicitationFormModeRequest struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
 	RequestID RequestID `json:"requestId"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Request) isElicitationFormMode() {}
+func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
-func (x *Request) DecodeWire(d *wire.Decoder) error {
+func (x *ElicitationFormModeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Request{}
+	*x = ElicitationFormModeRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -12392,21 +26978,21 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Request) EncodeWire(e *wire.Encoder) {
+func (x *ElicitationFormModeRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Request) EncodeWireFields(e *wire.Encoder) {
+func (x *ElicitationFormModeRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"requestId\":")
 	EncodeRequestID(e, x.RequestID)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Request) CheckWire(c *wire.Checker, p string) {
+func (x *ElicitationFormModeRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "requestId")
 		CheckRequestID(c, p, x.RequestID)
@@ -12414,19 +27000,19 @@ func (x *Request) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Request) Validate() error {
+func (x *ElicitationFormModeRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Request) UnmarshalJSON(data []byte) error {
+func (x *ElicitationFormModeRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Request) MarshalJSON() ([]byte, error) {
+func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -12771,53 +27357,6 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtRequest json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ExtRequest(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtRequest) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtRequest) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
@@ -13042,7 +27581,7 @@ func (x Result) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -13085,1045 +27624,335 @@ func (x ResultResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A failed JSON-RPC response.
-type Error struct {
-	// The id of the request this response answers.
-	//
-	// Required. `null` only when the request's id could not be determined, such as
-	// for a parse error or an invalid request.
-	ID ErrorID `json:"id"`
-	// Method-specific error data.
-	Error Error2 `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*Error) isAgentResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
+// AsInitializeResponse decodes the value strictly as InitializeResponse (the initialize alternative); it does not Validate it.
+func (x ResultResult) AsInitializeResponse() (InitializeResponse, error) {
+	var v InitializeResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
 			return err
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeErrorID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "error")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeErrorID(e, x.ID)
-	e.RawKey("\"error\":")
-	x.Error.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckErrorID(c, p, x.ID)
-	}
-	{
-		p := wire.Join(p, "error")
-		x.Error.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The id of the request this response answers.
-//
-// Required. `null` only when the request's id could not be determined, such as
-// for a parse error or an invalid request.
-//
-// It is a union decided by the JSON type of the value. Its variants are ErrorIDNull, ErrorIDNumber, ErrorIDStr.
-type ErrorID interface {
-	isErrorID()
-}
-
-// DecodeErrorID decodes a ErrorID from d.
-func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return ErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(ErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(ErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeErrorID encodes v to e; a nil v is null.
-func EncodeErrorID(e *wire.Encoder, v ErrorID) {
-	switch v := v.(type) {
-	case ErrorIDNull:
-		e.Null()
-	case ErrorIDNumber:
-		v.EncodeWire(e)
-	case ErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckErrorID(c *wire.Checker, p string, v ErrorID) {
-	switch v := v.(type) {
-	case ErrorIDNumber:
-		v.CheckWire(c, p)
-	case ErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalErrorID decodes a ErrorID from data, strictly.
-func UnmarshalErrorID(data []byte) (ErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
 	return v, err
 }
 
-// MarshalErrorID encodes v.
-func MarshalErrorID(v ErrorID) ([]byte, error) {
+// FromInitializeResponse sets the value to the encoding of v.
+func (x *ResultResult) FromInitializeResponse(v InitializeResponse) error {
 	e := wire.NewEncoder(nil)
-	EncodeErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateErrorID checks v against its schema's constraints and returns every violation.
-func ValidateErrorID(v ErrorID) error {
-	var c wire.Checker
-	CheckErrorID(&c, "", v)
-	return c.Err()
-}
-
-type ErrorIDNull struct{}
-
-func (ErrorIDNull) isErrorID() {}
-
-// A numeric request ID.
-type ErrorIDNumber int64
-
-func (ErrorIDNumber) isErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ErrorIDNumber(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A string request ID.
-type ErrorIDStr string
-
-func (ErrorIDStr) isErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ErrorIDStr(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error2 struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information about the error.
-	// This may include debugging information or context-specific details.
-	//
-	// Omitted and `null` are equivalent and mean no additional data is provided. Some codes
-	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-	Data wire.Opt[ErrorData] `json:"data,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Error2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error2{}
-	if err := d.BeginObject(); err != nil {
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
 		return err
 	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "data":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "data")
-			}
-			if isNull {
-				x.Data = wire.Null[ErrorData]()
-			} else {
-				var v ErrorData
-				{
-					v1, err := DecodeErrorData(d)
-					if err != nil {
-						return wire.At(err, "data")
-					}
-					v = v1
-				}
-				x.Data = wire.Some(v)
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "code")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
+	*x = ResultResult(e.Bytes())
 	return nil
 }
 
-// EncodeWire encodes the value to e.
-func (x *Error2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	x.Code.EncodeWire(e)
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if !x.Data.IsAbsent() {
-		e.RawKey("\"data\":")
-		if v, ok := x.Data.Get(); ok {
-			EncodeErrorData(e, v)
-		} else {
-			e.Null()
+// AsLoginAuthResponse decodes the value strictly as LoginAuthResponse (the auth/login alternative); it does not Validate it.
+func (x ResultResult) AsLoginAuthResponse() (LoginAuthResponse, error) {
+	var v LoginAuthResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
 		}
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "code")
-		x.Code.CheckWire(c, p)
-	}
-	if v, ok := x.Data.Get(); ok {
-		p := wire.Join(p, "data")
-		CheckErrorData(c, p, v)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
-const (
-	// **Parse error**: Invalid JSON was received by the server.
-	// An error occurred on the server while parsing the JSON text.
-	ErrorCodeParseError ErrorCode = -32700
-	// **Invalid request**: The JSON sent is not a valid Request object.
-	ErrorCodeInvalidRequest ErrorCode = -32600
-	// **Method not found**: The method does not exist or is not available.
-	ErrorCodeMethodNotFound ErrorCode = -32601
-	// **Invalid params**: Invalid method parameter(s).
-	ErrorCodeInvalidParams ErrorCode = -32602
-	// **Internal error**: Internal JSON-RPC error.
-	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
-	// because of resource constraints or shutdown.
-	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this operation can be performed.
-	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session, was not found.
-	ErrorCodeResourceNotFound ErrorCode = -32002
-	// **Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.
-	// The error data is an [`UnsupportedProtocolVersionErrorData`].
-	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
-)
-
-// Valid reports whether v is one of the listed values.
-func (v ErrorCode) Valid() bool {
-	switch v {
-	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound, ErrorCodeUnsupportedProtocolVersion:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
-	v, err := d.Int32()
-	*x = ErrorCode(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
-	e.Int64(int64(int32(*x)))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorCode) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorCode) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorCode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UnsupportedProtocolVersion, SessionNotFound. Any other value is a ErrorDataOther, kept as raw JSON.
-type ErrorData interface {
-	isErrorData()
-}
-
-// DecodeErrorData decodes a ErrorData from d.
-func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
-		if err != nil {
-			return nil, err
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UnsupportedProtocolVersion)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x4) == uint64(0x4) {
-			v := new(SessionNotFound)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		raw, err := wire.DecodeRaw(d)
-		if err != nil {
-			return nil, err
-		}
-		return ErrorDataOther(raw), nil
-	}
-	raw, err := wire.DecodeRaw(d)
-	if err != nil {
-		return nil, err
-	}
-	return ErrorDataOther(raw), nil
-}
-
-// EncodeErrorData encodes v to e; a nil v is null.
-func EncodeErrorData(e *wire.Encoder, v ErrorData) {
-	switch v := v.(type) {
-	case *UnsupportedProtocolVersion:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *SessionNotFound:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case ErrorDataOther:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
-func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
-	switch v := v.(type) {
-	case *UnsupportedProtocolVersion:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *SessionNotFound:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalErrorData decodes a ErrorData from data, strictly.
-func UnmarshalErrorData(data []byte) (ErrorData, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeErrorData(d)
-	if err == nil {
-		err = d.End()
-	}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
 	return v, err
 }
 
-// MarshalErrorData encodes v.
-func MarshalErrorData(v ErrorData) ([]byte, error) {
+// FromLoginAuthResponse sets the value to the encoding of v.
+func (x *ResultResult) FromLoginAuthResponse(v LoginAuthResponse) error {
 	e := wire.NewEncoder(nil)
-	EncodeErrorData(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateErrorData checks v against its schema's constraints and returns every violation.
-func ValidateErrorData(v ErrorData) error {
-	var c wire.Checker
-	CheckErrorData(&c, "", v)
-	return c.Err()
-}
-
-type ErrorDataOther json.RawMessage
-
-func (ErrorDataOther) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ErrorDataOther(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorDataOther) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-type UnsupportedProtocolVersion struct {
-	// The protocol version the Client requested.
-	Requested ProtocolVersion `json:"requested"`
-	// The protocol versions the Agent supports.
-	Supported []ProtocolVersion `json:"supported"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*UnsupportedProtocolVersion) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UnsupportedProtocolVersion{}
-	if err := d.BeginObject(); err != nil {
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
 		return err
 	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requested":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requested")
-			}
-			seen[0] = true
-			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
-			}
-		case "supported":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "supported")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
-				}
-				s0 := make([]ProtocolVersion, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "supported")
-					}
-					if !more {
-						break
-					}
-					var e0 ProtocolVersion
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Supported = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requested")
-	}
-	if !seen[1] {
-		missing = append(missing, "supported")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
+	*x = ResultResult(e.Bytes())
 	return nil
 }
 
-// EncodeWire encodes the value to e.
-func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requested\":")
-	x.Requested.EncodeWire(e)
-	e.RawKey("\"supported\":")
-	e.BeginArray()
-	for i0 := range x.Supported {
-		x.Supported[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnsupportedProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
-// DecodeWire decodes the value from d.
-func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
-	var v uint16
-	{
-		v1, err := d.Uint16()
-		if err != nil {
+// AsLogoutAuthResponse decodes the value strictly as LogoutAuthResponse (the auth/logout alternative); it does not Validate it.
+func (x ResultResult) AsLogoutAuthResponse() (LogoutAuthResponse, error) {
+	var v LogoutAuthResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
 			return err
 		}
-		v = v1
-	}
-	*x = ProtocolVersion(v)
-	return nil
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
 }
 
-// EncodeWire encodes the value to e.
-func (x *ProtocolVersion) EncodeWire(e *wire.Encoder) {
-	v := uint16(*x)
-	e.Uint64(uint64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProtocolVersion) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProtocolVersion) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-type SessionNotFound struct {
-	// The session ID from the request.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*SessionNotFound) isErrorData() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionNotFound{}
-	if err := d.BeginObject(); err != nil {
+// FromLogoutAuthResponse sets the value to the encoding of v.
+func (x *ResultResult) FromLogoutAuthResponse(v LogoutAuthResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
 		return err
 	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
+	*x = ResultResult(e.Bytes())
 	return nil
 }
 
-// EncodeWire encodes the value to e.
-func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
+// AsNewSessionResponse decodes the value strictly as NewSessionResponse (the session/new alternative); it does not Validate it.
+func (x ResultResult) AsNewSessionResponse() (NewSessionResponse, error) {
+	var v NewSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
 		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromNewSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromNewSessionResponse(v NewSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
 	}
+	*x = ResultResult(e.Bytes())
+	return nil
 }
 
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotFound) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
+// AsListSessionsResponse decodes the value strictly as ListSessionsResponse (the session/list alternative); it does not Validate it.
+func (x ResultResult) AsListSessionsResponse() (ListSessionsResponse, error) {
+	var v ListSessionsResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
+// FromListSessionsResponse sets the value to the encoding of v.
+func (x *ResultResult) FromListSessionsResponse(v ListSessionsResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
 }
 
-// MarshalJSON encodes the value.
-func (x SessionNotFound) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+// AsDeleteSessionResponse decodes the value strictly as DeleteSessionResponse (the session/delete alternative); it does not Validate it.
+func (x ResultResult) AsDeleteSessionResponse() (DeleteSessionResponse, error) {
+	var v DeleteSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromDeleteSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromDeleteSessionResponse(v DeleteSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsResumeSessionResponse decodes the value strictly as ResumeSessionResponse (the session/resume alternative); it does not Validate it.
+func (x ResultResult) AsResumeSessionResponse() (ResumeSessionResponse, error) {
+	var v ResumeSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromResumeSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromResumeSessionResponse(v ResumeSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCloseSessionResponse decodes the value strictly as CloseSessionResponse (the session/close alternative); it does not Validate it.
+func (x ResultResult) AsCloseSessionResponse() (CloseSessionResponse, error) {
+	var v CloseSessionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCloseSessionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCloseSessionResponse(v CloseSessionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCancelToolCallResponse decodes the value strictly as CancelToolCallResponse (the tool_call/cancel alternative); it does not Validate it.
+func (x ResultResult) AsCancelToolCallResponse() (CancelToolCallResponse, error) {
+	var v CancelToolCallResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCancelToolCallResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCancelToolCallResponse(v CancelToolCallResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsCancelTerminalResponse decodes the value strictly as CancelTerminalResponse (the terminal/cancel alternative); it does not Validate it.
+func (x ResultResult) AsCancelTerminalResponse() (CancelTerminalResponse, error) {
+	var v CancelTerminalResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCancelTerminalResponse sets the value to the encoding of v.
+func (x *ResultResult) FromCancelTerminalResponse(v CancelTerminalResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsSetSessionConfigOptionResponse decodes the value strictly as SetSessionConfigOptionResponse (the session/set_config_option alternative); it does not Validate it.
+func (x ResultResult) AsSetSessionConfigOptionResponse() (SetSessionConfigOptionResponse, error) {
+	var v SetSessionConfigOptionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromSetSessionConfigOptionResponse sets the value to the encoding of v.
+func (x *ResultResult) FromSetSessionConfigOptionResponse(v SetSessionConfigOptionResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsPromptResponse decodes the value strictly as PromptResponse (the session/prompt alternative); it does not Validate it.
+func (x ResultResult) AsPromptResponse() (PromptResponse, error) {
+	var v PromptResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromPromptResponse sets the value to the encoding of v.
+func (x *ResultResult) FromPromptResponse(v PromptResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
+func (x ResultResult) AsExtMethodResponse() (ExtResponse, error) {
+	var v ExtResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromExtMethodResponse sets the value to the encoding of v.
+func (x *ResultResult) FromExtMethodResponse(v ExtResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ResultResult(e.Bytes())
+	return nil
+}
+
+// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
+func (x ResultResult) DecodeMethod(method string) (any, error) {
+	switch method {
+	case "initialize":
+		return x.AsInitializeResponse()
+	case "auth/login":
+		return x.AsLoginAuthResponse()
+	case "auth/logout":
+		return x.AsLogoutAuthResponse()
+	case "session/new":
+		return x.AsNewSessionResponse()
+	case "session/list":
+		return x.AsListSessionsResponse()
+	case "session/delete":
+		return x.AsDeleteSessionResponse()
+	case "session/resume":
+		return x.AsResumeSessionResponse()
+	case "session/close":
+		return x.AsCloseSessionResponse()
+	case "tool_call/cancel":
+		return x.AsCancelToolCallResponse()
+	case "terminal/cancel":
+		return x.AsCancelTerminalResponse()
+	case "session/set_config_option":
+		return x.AsSetSessionConfigOptionResponse()
+	case "session/prompt":
+		return x.AsPromptResponse()
+	default:
+		return nil, fmt.Errorf("no alternative of ResultResult belongs to the method %q", method)
+	}
 }
 
 // Response to the `initialize` method.
@@ -14352,194 +28181,6 @@ func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x InitializeResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Metadata about the implementation of the client or agent.
-// Describes the name and version of an ACP implementation, with an optional
-// title for UI representation.
-type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
-	// name fallback if title isn't present.
-	Name string `json:"name"`
-	// Intended for UI and end-user contexts and optimized to be human-readable
-	// and easily understood.
-	//
-	// If not provided, the name should be used for display.
-	//
-	// Omitted and `null` are equivalent and mean the `name` is used for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version of the implementation. Can be displayed to the user or used
-	// for debugging or metrics purposes. (e.g. "1.0.0").
-	Version string `json:"version"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Implementation) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Implementation{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "title":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "version":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "version")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "version")
-				}
-				x.Version = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "version")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Implementation) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Implementation) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"version\":")
-	e.String(x.Version)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Implementation) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Implementation) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Implementation) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -16672,196 +30313,6 @@ func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Typed identifier used for auth method values on the wire.
-type AuthMethodID string
-
-// DecodeWire decodes the value from d.
-func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = AuthMethodID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AuthMethodID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthMethodID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthMethodID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AuthMethodID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An environment variable to set when launching a process.
-type EnvVariable struct {
-	// The name of the environment variable.
-	Name string `json:"name"`
-	// The value to set for the environment variable.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = EnvVariable{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "value":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "value")
-				}
-				x.Value = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "value")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *EnvVariable) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *EnvVariable) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"value\":")
-	e.String(x.Value)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *EnvVariable) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *EnvVariable) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *EnvVariable) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x EnvVariable) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // Agent handles authentication itself through `auth/login`.
 //
 // The `type` discriminator value is `agent`.
@@ -17497,2232 +30948,6 @@ func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A session configuration option selector and its current state.
-//
-// It is a union tagged by the member "type". Its variants are Select, Boolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownSessionConfigOption) isSessionConfigOption() {}
-
-// DecodeSessionConfigOption decodes a SessionConfigOption from d.
-func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "select":
-		v := new(Select)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "boolean":
-		v := new(Boolean)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownSessionConfigOption{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeSessionConfigOption encodes v to e; a nil v is null.
-func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
-	switch v := v.(type) {
-	case *Select:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *Boolean:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownSessionConfigOption:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
-	switch v := v.(type) {
-	case *Select:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Boolean:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalSessionConfigOption decodes a SessionConfigOption from data, strictly.
-func UnmarshalSessionConfigOption(data []byte) (SessionConfigOption, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionConfigOption(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionConfigOption encodes v.
-func MarshalSessionConfigOption(v SessionConfigOption) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionConfigOption(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionConfigOption checks v against its schema's constraints and returns every violation.
-func ValidateSessionConfigOption(v SessionConfigOption) error {
-	var c wire.Checker
-	CheckSessionConfigOption(&c, "", v)
-	return c.Err()
-}
-
-// Single-value selector (dropdown).
-type Select struct {
-	// Unique identifier for the configuration option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	//
-	// Omitted and `null` are equivalent and mean no category is provided.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The currently selected value. MUST be one of the `value`s in `options`.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
-	// unique within the option, including across groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*Select) isSessionConfigOption() {}
-
-// DecodeWire decodes the value from d.
-func (x *Select) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Select{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [8]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "select" {
-				return wire.At(wire.ConstError(d.Offset(), "\"select\""), "type")
-			}
-		case "configId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configId")
-			}
-			seen[1] = true
-			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
-			}
-		case "name":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "category":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "category")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "category")
-			}
-			if isNull {
-				x.Category = wire.Null[SessionConfigOptionCategory]()
-			} else {
-				var v SessionConfigOptionCategory
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
-				}
-				x.Category = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "currentValue":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[6] = true
-			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
-			}
-		case "options":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[7] = true
-			{
-				v0, err := DecodeSessionConfigSelectOptions(d)
-				if err != nil {
-					return wire.At(err, "options")
-				}
-				x.Options = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "configId")
-	}
-	if !seen[2] {
-		missing = append(missing, "name")
-	}
-	if !seen[6] {
-		missing = append(missing, "currentValue")
-	}
-	if !seen[7] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Select) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Select) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"select\"")
-	e.RawKey("\"configId\":")
-	x.ConfigID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Category.IsAbsent() {
-		e.RawKey("\"category\":")
-		if v, ok := x.Category.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"currentValue\":")
-	x.CurrentValue.EncodeWire(e)
-	e.RawKey("\"options\":")
-	EncodeSessionConfigSelectOptions(e, x.Options)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Select) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
-	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		CheckSessionConfigSelectOptions(c, p, x.Options)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Select) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Select) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Select) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a session configuration option.
-type SessionConfigID string
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Semantic category for a session configuration option.
-//
-// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
-// session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
-// placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
-// categories gracefully.
-//
-// Category names beginning with `_` are free for custom use, like other ACP extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
-
-const (
-	// Session mode selector.
-	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
-	// Model selector.
-	SessionConfigOptionCategoryModel SessionConfigOptionCategory = "model"
-	// Model-related configuration parameter.
-	SessionConfigOptionCategoryModelConfig SessionConfigOptionCategory = "model_config"
-	// Thought/reasoning level selector.
-	SessionConfigOptionCategoryThoughtLevel SessionConfigOptionCategory = "thought_level"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v SessionConfigOptionCategory) Valid() bool {
-	switch v {
-	case SessionConfigOptionCategoryMode, SessionConfigOptionCategoryModel, SessionConfigOptionCategoryModelConfig, SessionConfigOptionCategoryThoughtLevel:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigOptionCategory) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = SessionConfigOptionCategory(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigOptionCategory) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigOptionCategory) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigOptionCategory) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a session configuration option value.
-type SessionConfigValueID string
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigValueID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigValueID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigValueID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigValueID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Possible values for a session configuration option.
-//
-// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
-}
-
-// DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
-func DecodeSessionConfigSelectOptions(d *wire.Decoder) (SessionConfigSelectOptions, error) {
-	switch d.Kind() {
-	case wire.KindArray:
-		first, set, err := d.PeekFirst([]string{"groupId", "name", "options", "value"})
-		if err != nil {
-			return nil, err
-		}
-		_ = set
-		if first == wire.KindObject && set&uint64(0x7) == uint64(0x7) {
-			v := new(SessionConfigSelectOptionsGrouped)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		if first == wire.KindObject && set&uint64(0xa) == uint64(0xa) {
-			v := new(SessionConfigSelectOptionsUngrouped)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return *v, nil
-		}
-		// An empty array (or one whose first element fits no variant, which then fails to decode) is the first variant.
-		v := new(SessionConfigSelectOptionsUngrouped)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("array")
-}
-
-// EncodeSessionConfigSelectOptions encodes v to e; a nil v is null.
-func EncodeSessionConfigSelectOptions(e *wire.Encoder, v SessionConfigSelectOptions) {
-	switch v := v.(type) {
-	case SessionConfigSelectOptionsUngrouped:
-		v.EncodeWire(e)
-	case SessionConfigSelectOptionsGrouped:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionConfigSelectOptions records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionConfigSelectOptions(c *wire.Checker, p string, v SessionConfigSelectOptions) {
-	switch v := v.(type) {
-	case SessionConfigSelectOptionsUngrouped:
-		v.CheckWire(c, p)
-	case SessionConfigSelectOptionsGrouped:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalSessionConfigSelectOptions decodes a SessionConfigSelectOptions from data, strictly.
-func UnmarshalSessionConfigSelectOptions(data []byte) (SessionConfigSelectOptions, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionConfigSelectOptions(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionConfigSelectOptions encodes v.
-func MarshalSessionConfigSelectOptions(v SessionConfigSelectOptions) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionConfigSelectOptions(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionConfigSelectOptions checks v against its schema's constraints and returns every violation.
-func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
-	var c wire.Checker
-	CheckSessionConfigSelectOptions(&c, "", v)
-	return c.Err()
-}
-
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOption) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectOption{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "value":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[0] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "value")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOption) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectOption) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOption) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOption) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOption) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A flat list of options with no grouping.
-type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
-func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptionsUngrouped) DecodeWire(d *wire.Decoder) error {
-	var v []SessionConfigSelectOption
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]SessionConfigSelectOption, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 SessionConfigSelectOption
-			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = SessionConfigSelectOptionsUngrouped(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
-	v := []SessionConfigSelectOption(*x)
-	e.BeginArray()
-	for i1 := range v {
-		v[i1].EncodeWire(e)
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
-	v := []SessionConfigSelectOption(*x)
-	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
-		v[i1].CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptionsUngrouped) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	GroupID SessionConfigGroupID `json:"groupId"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group. MUST contain at least one value.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectGroup) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelectGroup{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "groupId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "groupId")
-			}
-			seen[0] = true
-			if err := x.GroupID.DecodeWire(d); err != nil {
-				return wire.At(err, "groupId")
-			}
-		case "name":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "options":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "options")
-				}
-				s0 := make([]SessionConfigSelectOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "options")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigSelectOption
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "options")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Options = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "groupId")
-	}
-	if !seen[1] {
-		missing = append(missing, "name")
-	}
-	if !seen[2] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectGroup) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelectGroup) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"groupId\":")
-	x.GroupID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"options\":")
-	e.BeginArray()
-	for i0 := range x.Options {
-		x.Options[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectGroup) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "groupId")
-		x.GroupID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		if len(x.Options) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Options))
-		}
-		for i0 := range x.Options {
-			p := wire.JoinIndex(p, i0)
-			x.Options[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectGroup) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectGroup) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionConfigGroupID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigGroupID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigGroupID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigGroupID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A list of options grouped under headers.
-type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
-
-func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelectOptionsGrouped) DecodeWire(d *wire.Decoder) error {
-	var v []SessionConfigSelectGroup
-	{
-		if err := d.BeginArray(); err != nil {
-			return err
-		}
-		s1 := make([]SessionConfigSelectGroup, 0)
-		for i1 := 0; ; i1++ {
-			more, err := d.NextElem()
-			if err != nil {
-				return err
-			}
-			if !more {
-				break
-			}
-			var e1 SessionConfigSelectGroup
-			if err := e1.DecodeWire(d); err != nil {
-				return wire.AtIndex(err, i1)
-			}
-			s1 = append(s1, e1)
-		}
-		v = s1
-	}
-	*x = SessionConfigSelectOptionsGrouped(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
-	v := []SessionConfigSelectGroup(*x)
-	e.BeginArray()
-	for i1 := range v {
-		v[i1].EncodeWire(e)
-	}
-	e.EndArray()
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
-	v := []SessionConfigSelectGroup(*x)
-	for i1 := range v {
-		p := wire.JoinIndex(p, i1)
-		v[i1].CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelectOptionsGrouped) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Boolean on/off toggle.
-type Boolean struct {
-	// Unique identifier for the configuration option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	//
-	// Omitted and `null` are equivalent and mean no category is provided.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*Boolean) isSessionConfigOption() {}
-
-// DecodeWire decodes the value from d.
-func (x *Boolean) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Boolean{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [7]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
-			}
-		case "configId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "configId")
-			}
-			seen[1] = true
-			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
-			}
-		case "name":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "category":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "category")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "category")
-			}
-			if isNull {
-				x.Category = wire.Null[SessionConfigOptionCategory]()
-			} else {
-				var v SessionConfigOptionCategory
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "category")
-				}
-				x.Category = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "currentValue":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[6] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "currentValue")
-				}
-				x.CurrentValue = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "configId")
-	}
-	if !seen[2] {
-		missing = append(missing, "name")
-	}
-	if !seen[6] {
-		missing = append(missing, "currentValue")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Boolean) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Boolean) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"boolean\"")
-	e.RawKey("\"configId\":")
-	x.ConfigID.EncodeWire(e)
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Category.IsAbsent() {
-		e.RawKey("\"category\":")
-		if v, ok := x.Category.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"currentValue\":")
-	e.Bool(x.CurrentValue)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Boolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
-	if v, ok := x.Category.Get(); ok {
-		p := wire.Join(p, "category")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Boolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Boolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Boolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A command the agent advertises to the client.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-//
-// It is a union tagged by the member "type". Its variants are Command; a tag this package does not know decodes to UnknownAvailableCommand, which keeps the JSON as it was.
-type AvailableCommand interface {
-	isAvailableCommand()
-}
-
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAvailableCommand struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownAvailableCommand) isAvailableCommand() {}
-
-// DecodeAvailableCommand decodes a AvailableCommand from d.
-func DecodeAvailableCommand(d *wire.Decoder) (AvailableCommand, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "command":
-		v := new(Command)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownAvailableCommand{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeAvailableCommand encodes v to e; a nil v is null.
-func EncodeAvailableCommand(e *wire.Encoder, v AvailableCommand) {
-	switch v := v.(type) {
-	case *Command:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"command\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownAvailableCommand:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckAvailableCommand records in c every constraint v breaks, under the JSON pointer p.
-func CheckAvailableCommand(c *wire.Checker, p string, v AvailableCommand) {
-	switch v := v.(type) {
-	case *Command:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAvailableCommand decodes a AvailableCommand from data, strictly.
-func UnmarshalAvailableCommand(data []byte) (AvailableCommand, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAvailableCommand(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAvailableCommand encodes v.
-func MarshalAvailableCommand(v AvailableCommand) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAvailableCommand(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAvailableCommand checks v against its schema's constraints and returns every violation.
-func ValidateAvailableCommand(v AvailableCommand) error {
-	var c wire.Checker
-	CheckAvailableCommand(&c, "", v)
-	return c.Err()
-}
-
-// A slash command the user can invoke by including it in a prompt.
-//
-// The `type` discriminator value is `command`.
-type Command struct {
-	// Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
-	//
-	// MUST NOT contain whitespace and MUST be unique within the command list.
-	Name string `json:"name"`
-	// Human-readable description of what the command does.
-	Description string `json:"description"`
-	// Input for the command if required
-	//
-	// Omitted and `null` are equivalent and mean the command takes no input.
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*Command) isAvailableCommand() {}
-
-// DecodeWire decodes the value from d.
-func (x *Command) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Command{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "description":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "description")
-				}
-				x.Description = v0
-			}
-		case "input":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "input")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "input")
-			}
-			if isNull {
-				x.Input = wire.Null[AvailableCommandInput]()
-			} else {
-				var v AvailableCommandInput
-				{
-					v1, err := DecodeAvailableCommandInput(d)
-					if err != nil {
-						return wire.At(err, "input")
-					}
-					v = v1
-				}
-				x.Input = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "description")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Command) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Command) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"description\":")
-	e.String(x.Description)
-	if !x.Input.IsAbsent() {
-		e.RawKey("\"input\":")
-		if v, ok := x.Input.Get(); ok {
-			EncodeAvailableCommandInput(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Command) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Input.Get(); ok {
-		p := wire.Join(p, "input")
-		CheckAvailableCommandInput(c, p, v)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Command) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Command) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Command) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The input specification for a command.
-//
-// It is a union tagged by the member "type". Its variants are TextCommandInput; a tag this package does not know decodes to UnknownAvailableCommandInput, which keeps the JSON as it was.
-type AvailableCommandInput interface {
-	isAvailableCommandInput()
-}
-
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAvailableCommandInput struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownAvailableCommandInput) isAvailableCommandInput() {}
-
-// DecodeAvailableCommandInput decodes a AvailableCommandInput from d.
-func DecodeAvailableCommandInput(d *wire.Decoder) (AvailableCommandInput, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "text":
-		v := new(TextCommandInput)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownAvailableCommandInput{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeAvailableCommandInput encodes v to e; a nil v is null.
-func EncodeAvailableCommandInput(e *wire.Encoder, v AvailableCommandInput) {
-	switch v := v.(type) {
-	case *TextCommandInput:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"text\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownAvailableCommandInput:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckAvailableCommandInput records in c every constraint v breaks, under the JSON pointer p.
-func CheckAvailableCommandInput(c *wire.Checker, p string, v AvailableCommandInput) {
-	switch v := v.(type) {
-	case *TextCommandInput:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAvailableCommandInput decodes a AvailableCommandInput from data, strictly.
-func UnmarshalAvailableCommandInput(data []byte) (AvailableCommandInput, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAvailableCommandInput(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAvailableCommandInput encodes v.
-func MarshalAvailableCommandInput(v AvailableCommandInput) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAvailableCommandInput(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAvailableCommandInput checks v against its schema's constraints and returns every violation.
-func ValidateAvailableCommandInput(v AvailableCommandInput) error {
-	var c wire.Checker
-	CheckAvailableCommandInput(&c, "", v)
-	return c.Err()
-}
-
-// All text that was typed after the command name is provided as input.
-type TextCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
-	Hint string `json:"hint"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*TextCommandInput) isAvailableCommandInput() {}
-
-// DecodeWire decodes the value from d.
-func (x *TextCommandInput) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TextCommandInput{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "hint":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "hint")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "hint")
-				}
-				x.Hint = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "hint")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TextCommandInput) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextCommandInput) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"hint\":")
-	e.String(x.Hint)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextCommandInput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextCommandInput) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TextCommandInput) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A single-value selector (dropdown) session configuration option payload.
-type SessionConfigSelect struct {
-	// The currently selected value. MUST be one of the `value`s in `options`.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
-	// unique within the option, including across groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigSelect{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "currentValue":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[0] = true
-			if err := x.CurrentValue.DecodeWire(d); err != nil {
-				return wire.At(err, "currentValue")
-			}
-		case "options":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "options")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeSessionConfigSelectOptions(d)
-				if err != nil {
-					return wire.At(err, "options")
-				}
-				x.Options = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "currentValue")
-	}
-	if !seen[1] {
-		missing = append(missing, "options")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigSelect) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"currentValue\":")
-	x.CurrentValue.EncodeWire(e)
-	e.RawKey("\"options\":")
-	EncodeSessionConfigSelectOptions(e, x.Options)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "currentValue")
-		x.CurrentValue.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "options")
-		CheckSessionConfigSelectOptions(c, p, x.Options)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelect) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelect) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A boolean on/off toggle session configuration option payload.
-type SessionConfigBoolean struct {
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionConfigBoolean{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "currentValue":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "currentValue")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "currentValue")
-				}
-				x.CurrentValue = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "currentValue")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionConfigBoolean) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"currentValue\":")
-	e.Bool(x.CurrentValue)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // Response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects.
@@ -20175,49 +31400,6 @@ func (x *SessionInfo) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionInfo) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An opaque cursor used to paginate `session/list` results.
-type SessionListCursor string
-
-// DecodeWire decodes the value from d.
-func (x *SessionListCursor) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = SessionListCursor(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionListCursor) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionListCursor) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionListCursor) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionListCursor) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionListCursor) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21159,53 +32341,6 @@ func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier for a message, unique among messages of the same type within a session.
-//
-// Each message type, such as user messages, agent messages, and agent thoughts,
-// has its own ID space: messages of different types may share an ID and remain
-// distinct messages.
-type MessageID string
-
-// DecodeWire decodes the value from d.
-func (x *MessageID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = MessageID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MessageID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MessageID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while maintaining
 // protocol compatibility.
@@ -21250,6 +32385,1224 @@ func (x *ExtResponse) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ExtResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A failed JSON-RPC response.
+type Error struct {
+	// The id of the request this response answers.
+	//
+	// Required. `null` only when the request's id could not be determined, such as
+	// for a parse error or an invalid request.
+	ID ErrorID `json:"id"`
+	// Method-specific error data.
+	Error Error2 `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*Error) isAgentResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *Error) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeErrorID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			if err := x.Error.DecodeWire(d); err != nil {
+				return wire.At(err, "error")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "error")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeErrorID(e, x.ID)
+	e.RawKey("\"error\":")
+	x.Error.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckErrorID(c, p, x.ID)
+	}
+	{
+		p := wire.Join(p, "error")
+		x.Error.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The id of the request this response answers.
+//
+// Required. `null` only when the request's id could not be determined, such as
+// for a parse error or an invalid request.
+//
+// It is a union decided by the JSON type of the value. Its variants are ErrorIDNull, ErrorIDNumber, ErrorIDStr.
+type ErrorID interface {
+	isErrorID()
+}
+
+// DecodeErrorID decodes a ErrorID from d.
+func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return ErrorIDNull{}, nil
+	case wire.KindNumber:
+		v := new(ErrorIDNumber)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(ErrorIDStr)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or integer or string")
+}
+
+// EncodeErrorID encodes v to e; a nil v is null.
+func EncodeErrorID(e *wire.Encoder, v ErrorID) {
+	switch v := v.(type) {
+	case ErrorIDNull:
+		e.Null()
+	case ErrorIDNumber:
+		v.EncodeWire(e)
+	case ErrorIDStr:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckErrorID(c *wire.Checker, p string, v ErrorID) {
+	switch v := v.(type) {
+	case ErrorIDNumber:
+		v.CheckWire(c, p)
+	case ErrorIDStr:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalErrorID decodes a ErrorID from data, strictly.
+func UnmarshalErrorID(data []byte) (ErrorID, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeErrorID(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalErrorID encodes v.
+func MarshalErrorID(v ErrorID) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeErrorID(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateErrorID checks v against its schema's constraints and returns every violation.
+func ValidateErrorID(v ErrorID) error {
+	var c wire.Checker
+	CheckErrorID(&c, "", v)
+	return c.Err()
+}
+
+type ErrorIDNull struct{}
+
+func (ErrorIDNull) isErrorID() {}
+
+// A numeric request ID.
+type ErrorIDNumber int64
+
+func (ErrorIDNumber) isErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ErrorIDNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorIDNumber) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorIDNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorIDNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorIDNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A string request ID.
+type ErrorIDStr string
+
+func (ErrorIDStr) isErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ErrorIDStr(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorIDStr) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorIDStr) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorIDStr) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
+type Error2 struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information about the error.
+	// This may include debugging information or context-specific details.
+	//
+	// Omitted and `null` are equivalent and mean no additional data is provided. Some codes
+	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
+	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
+	Data wire.Opt[ErrorData] `json:"data,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Error2) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error2{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "code":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "code")
+			}
+			seen[0] = true
+			if err := x.Code.DecodeWire(d); err != nil {
+				return wire.At(err, "code")
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "data":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[2] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "data")
+			}
+			if isNull {
+				x.Data = wire.Null[ErrorData]()
+			} else {
+				var v ErrorData
+				{
+					v1, err := DecodeErrorData(d)
+					if err != nil {
+						return wire.At(err, "data")
+					}
+					v = v1
+				}
+				x.Data = wire.Some(v)
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "code")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error2) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error2) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"code\":")
+	x.Code.EncodeWire(e)
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if !x.Data.IsAbsent() {
+		e.RawKey("\"data\":")
+		if v, ok := x.Data.Get(); ok {
+			EncodeErrorData(e, v)
+		} else {
+			e.Null()
+		}
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error2) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "code")
+		x.Code.CheckWire(c, p)
+	}
+	if v, ok := x.Data.Get(); ok {
+		p := wire.Join(p, "data")
+		CheckErrorData(c, p, v)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error2) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error2) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error2) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Predefined error codes for common JSON-RPC and ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
+
+const (
+	// **Parse error**: Invalid JSON was received by the server.
+	// An error occurred on the server while parsing the JSON text.
+	ErrorCodeParseError ErrorCode = -32700
+	// **Invalid request**: The JSON sent is not a valid Request object.
+	ErrorCodeInvalidRequest ErrorCode = -32600
+	// **Method not found**: The method does not exist or is not available.
+	ErrorCodeMethodNotFound ErrorCode = -32601
+	// **Invalid params**: Invalid method parameter(s).
+	ErrorCodeInvalidParams ErrorCode = -32602
+	// **Internal error**: Internal JSON-RPC error.
+	ErrorCodeInternalError ErrorCode = -32603
+	// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
+	// because of resource constraints or shutdown.
+	ErrorCodeRequestCancelled ErrorCode = -32800
+	// **Authentication required**: Authentication is required before this operation can be performed.
+	ErrorCodeAuthenticationRequired ErrorCode = -32000
+	// **Resource not found**: A given resource, such as a session, was not found.
+	ErrorCodeResourceNotFound ErrorCode = -32002
+	// **Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.
+	// The error data is an [`UnsupportedProtocolVersionErrorData`].
+	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
+)
+
+// Valid reports whether v is one of the listed values.
+func (v ErrorCode) Valid() bool {
+	switch v {
+	case ErrorCodeParseError, ErrorCodeInvalidRequest, ErrorCodeMethodNotFound, ErrorCodeInvalidParams, ErrorCodeInternalError, ErrorCodeRequestCancelled, ErrorCodeAuthenticationRequired, ErrorCodeResourceNotFound, ErrorCodeUnsupportedProtocolVersion:
+		return true
+	}
+	return false
+}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorCode) DecodeWire(d *wire.Decoder) error {
+	v, err := d.Int32()
+	*x = ErrorCode(v)
+	return err
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorCode) EncodeWire(e *wire.Encoder) {
+	e.Int64(int64(int32(*x)))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorCode) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorCode) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorCode) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorCode) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UnsupportedProtocolVersion, SessionNotFound. Any other value is a ErrorDataOther, kept as raw JSON.
+type ErrorData interface {
+	isErrorData()
+}
+
+// DecodeErrorData decodes a ErrorData from d.
+func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
+	switch d.Kind() {
+	case wire.KindObject:
+		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
+		if err != nil {
+			return nil, err
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			v := new(UnsupportedProtocolVersion)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			v := new(SessionNotFound)
+			if err := v.DecodeWire(d); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		raw, err := wire.DecodeRaw(d)
+		if err != nil {
+			return nil, err
+		}
+		return ErrorDataOther(raw), nil
+	}
+	raw, err := wire.DecodeRaw(d)
+	if err != nil {
+		return nil, err
+	}
+	return ErrorDataOther(raw), nil
+}
+
+// EncodeErrorData encodes v to e; a nil v is null.
+func EncodeErrorData(e *wire.Encoder, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case *SessionNotFound:
+		if v == nil {
+			e.Null()
+			return
+		}
+		v.EncodeWire(e)
+	case ErrorDataOther:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
+func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
+	switch v := v.(type) {
+	case *UnsupportedProtocolVersion:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	case *SessionNotFound:
+		if v != nil {
+			v.CheckWire(c, p)
+		}
+	}
+}
+
+// UnmarshalErrorData decodes a ErrorData from data, strictly.
+func UnmarshalErrorData(data []byte) (ErrorData, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeErrorData(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalErrorData encodes v.
+func MarshalErrorData(v ErrorData) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeErrorData(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateErrorData checks v against its schema's constraints and returns every violation.
+func ValidateErrorData(v ErrorData) error {
+	var c wire.Checker
+	CheckErrorData(&c, "", v)
+	return c.Err()
+}
+
+type ErrorDataOther json.RawMessage
+
+func (ErrorDataOther) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorDataOther) DecodeWire(d *wire.Decoder) error {
+	var v json.RawMessage
+	{
+		v1, err := wire.DecodeRaw(d)
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ErrorDataOther(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorDataOther) EncodeWire(e *wire.Encoder) {
+	v := json.RawMessage(*x)
+	e.Raw(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorDataOther) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorDataOther) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type UnsupportedProtocolVersion struct {
+	// The protocol version the Client requested.
+	Requested ProtocolVersion `json:"requested"`
+	// The protocol versions the Agent supports.
+	Supported []ProtocolVersion `json:"supported"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*UnsupportedProtocolVersion) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *UnsupportedProtocolVersion) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = UnsupportedProtocolVersion{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requested":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requested")
+			}
+			seen[0] = true
+			if err := x.Requested.DecodeWire(d); err != nil {
+				return wire.At(err, "requested")
+			}
+		case "supported":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "supported")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "supported")
+				}
+				s0 := make([]ProtocolVersion, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "supported")
+					}
+					if !more {
+						break
+					}
+					var e0 ProtocolVersion
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "supported")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Supported = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requested")
+	}
+	if !seen[1] {
+		missing = append(missing, "supported")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *UnsupportedProtocolVersion) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *UnsupportedProtocolVersion) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requested\":")
+	x.Requested.EncodeWire(e)
+	e.RawKey("\"supported\":")
+	e.BeginArray()
+	for i0 := range x.Supported {
+		x.Supported[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *UnsupportedProtocolVersion) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requested")
+		x.Requested.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "supported")
+		for i0 := range x.Supported {
+			p := wire.JoinIndex(p, i0)
+			x.Supported[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *UnsupportedProtocolVersion) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *UnsupportedProtocolVersion) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+type SessionNotFound struct {
+	// The session ID from the request.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*SessionNotFound) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *SessionNotFound) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionNotFound{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "_meta")
+				}
+				x.Meta = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionNotFound) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionNotFound) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		e.Raw(x.Meta)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionNotFound) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		if !wire.RawIs(x.Meta, "object") {
+			c.Fail(p, "wrong type: want object")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionNotFound) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionNotFound) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionNotFound) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A single-value selector (dropdown) session configuration option payload.
+type SessionConfigSelect struct {
+	// The currently selected value. MUST be one of the `value`s in `options`.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
+	// unique within the option, including across groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigSelect{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "currentValue":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[0] = true
+			if err := x.CurrentValue.DecodeWire(d); err != nil {
+				return wire.At(err, "currentValue")
+			}
+		case "options":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "options")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeSessionConfigSelectOptions(d)
+				if err != nil {
+					return wire.At(err, "options")
+				}
+				x.Options = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "currentValue")
+	}
+	if !seen[1] {
+		missing = append(missing, "options")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigSelect) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"currentValue\":")
+	x.CurrentValue.EncodeWire(e)
+	e.RawKey("\"options\":")
+	EncodeSessionConfigSelectOptions(e, x.Options)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "currentValue")
+		x.CurrentValue.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "options")
+		CheckSessionConfigSelectOptions(c, p, x.Options)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigSelect) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A boolean on/off toggle session configuration option payload.
+type SessionConfigBoolean struct {
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = SessionConfigBoolean{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "currentValue":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "currentValue")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Bool()
+				if err != nil {
+					return wire.At(err, "currentValue")
+				}
+				x.CurrentValue = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "currentValue")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *SessionConfigBoolean) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"currentValue\":")
+	e.Bool(x.CurrentValue)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *SessionConfigBoolean) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21563,7 +33916,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -21608,11 +33961,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentNotificationParams]()
+				x.Params = wire.Null[NotificationParams]()
 			} else {
-				var v AgentNotificationParams
+				var v NotificationParams
 				{
-					v1, err := DecodeAgentNotificationParams(d)
+					v1, err := DecodeNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -21661,7 +34014,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentNotificationParams(e, v)
+			EncodeNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -21673,7 +34026,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentNotificationParams(c, p, v)
+		CheckNotificationParams(c, p, v)
 	}
 }
 
@@ -21691,5733 +34044,6 @@ func (x *AgentNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x AgentNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// All possible notifications that an agent can send to a client.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UpdateSessionNotification, CompleteElicitationNotification, ExtNotification.
-type AgentNotificationParams interface {
-	isAgentNotificationParams()
-}
-
-// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
-func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
-		if err != nil {
-			return nil, err
-		}
-		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UpdateSessionNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x4) == uint64(0x4) {
-			v := new(CompleteElicitationNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ExtNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: UpdateSessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); ExtNotification ()",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeAgentNotificationParams encodes v to e; a nil v is null.
-func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
-	switch v := v.(type) {
-	case *UpdateSessionNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *CompleteElicitationNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ExtNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
-	switch v := v.(type) {
-	case *UpdateSessionNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *CompleteElicitationNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ExtNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
-func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentNotificationParams(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalAgentNotificationParams encodes v.
-func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeAgentNotificationParams(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentNotificationParams(v AgentNotificationParams) error {
-	var c wire.Checker
-	CheckAgentNotificationParams(&c, "", v)
-	return c.Err()
-}
-
-// Handles session update notifications from the agent.
-//
-// This is a notification endpoint (no response expected) that receives
-// updates about session activity, including message updates, message chunks,
-// tool calls, and execution plans.
-//
-// Note: Clients SHOULD continue accepting tool call updates even after
-// sending a `session/cancel` notification, as the agent may send final
-// updates before reporting an idle `state_update` with the cancelled
-// stop reason.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-type UpdateSessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*UpdateSessionNotification) isAgentNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UpdateSessionNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "update":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "update")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeSessionUpdate(d)
-				if err != nil {
-					return wire.At(err, "update")
-				}
-				x.Update = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "update")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UpdateSessionNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"update\":")
-	EncodeSessionUpdate(e, x.Update)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "update")
-		CheckSessionUpdate(c, p, x.Update)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UpdateSessionNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Different types of updates that can be sent while a session exists.
-//
-// These updates report messages, progress, and other session activity.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, StateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownSessionUpdate) isSessionUpdate() {}
-
-// DecodeSessionUpdate decodes a SessionUpdate from d.
-func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
-	tag, ok, err := d.PeekTag("sessionUpdate")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"sessionUpdate\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "user_message_chunk":
-		v := new(UserMessageChunk)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "user_message":
-		v := new(UserMessage)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent_message_chunk":
-		v := new(AgentMessageChunk)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent_message":
-		v := new(AgentMessage)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent_thought_chunk":
-		v := new(AgentThoughtChunk)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "agent_thought":
-		v := new(AgentThought)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "state_update":
-		v := new(StateUpdate)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool_call_content_chunk":
-		v := new(ToolCallContentChunk)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "tool_call_update":
-		v := new(ToolCallUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "terminal_update":
-		v := new(TerminalUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "terminal_output_chunk":
-		v := new(TerminalOutputChunk)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "plan_update":
-		v := new(PlanUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "available_commands_update":
-		v := new(AvailableCommandsUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "config_option_update":
-		v := new(ConfigOptionUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "session_info_update":
-		v := new(SessionInfoUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "usage_update":
-		v := new(UsageUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "notice":
-		v := new(Notice)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "compaction_update":
-		v := new(CompactionUpdate)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "compaction_summary_chunk":
-		v := new(CompactionSummaryChunk)
-		d.SkipKey("sessionUpdate")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownSessionUpdate{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeSessionUpdate encodes v to e; a nil v is null.
-func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
-	switch v := v.(type) {
-	case *UserMessageChunk:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UserMessage:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"user_message\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *AgentMessageChunk:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *AgentMessage:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_message\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *AgentThoughtChunk:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *AgentThought:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"agent_thought\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *StateUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ToolCallContentChunk:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"tool_call_content_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *ToolCallUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"tool_call_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *TerminalUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"terminal_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *TerminalOutputChunk:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"terminal_output_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *PlanUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"plan_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *AvailableCommandsUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"available_commands_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *ConfigOptionUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"config_option_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *SessionInfoUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"session_info_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UsageUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"usage_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *Notice:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"notice\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *CompactionUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"compaction_update\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *CompactionSummaryChunk:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.RawValue("\"compaction_summary_chunk\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownSessionUpdate:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"sessionUpdate\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckSessionUpdate records in c every constraint v breaks, under the JSON pointer p.
-func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
-	switch v := v.(type) {
-	case *UserMessageChunk:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *UserMessage:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AgentMessageChunk:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AgentMessage:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AgentThoughtChunk:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AgentThought:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *StateUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ToolCallContentChunk:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ToolCallUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *TerminalUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *TerminalOutputChunk:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *PlanUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *AvailableCommandsUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ConfigOptionUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *SessionInfoUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *UsageUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *Notice:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *CompactionUpdate:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *CompactionSummaryChunk:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalSessionUpdate decodes a SessionUpdate from data, strictly.
-func UnmarshalSessionUpdate(data []byte) (SessionUpdate, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSessionUpdate(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSessionUpdate encodes v.
-func MarshalSessionUpdate(v SessionUpdate) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSessionUpdate(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSessionUpdate checks v against its schema's constraints and returns every violation.
-func ValidateSessionUpdate(v SessionUpdate) error {
-	var c wire.Checker
-	CheckSessionUpdate(&c, "", v)
-	return c.Err()
-}
-
-// A streamed item of message content.
-type ContentChunk struct {
-	// A unique identifier for the message this chunk belongs to.
-	//
-	// All chunks belonging to the same message share the same `messageId`.
-	// Chunks for different messages can interleave.
-	MessageID MessageID `json:"messageId"`
-	// A single item of content
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ContentChunk{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "messageId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "messageId")
-			}
-			seen[0] = true
-			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
-			}
-		case "content":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeContentBlock(d)
-				if err != nil {
-					return wire.At(err, "content")
-				}
-				x.Content = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "messageId")
-	}
-	if !seen[1] {
-		missing = append(missing, "content")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ContentChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ContentChunk) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"messageId\":")
-	x.MessageID.EncodeWire(e)
-	e.RawKey("\"content\":")
-	EncodeContentBlock(e, x.Content)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "content")
-		CheckContentBlock(c, p, x.Content)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ContentChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ContentChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ContentChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A chunk of the user's message being streamed.
-type UserMessageChunk ContentChunk
-
-func (*UserMessageChunk) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
-func (x *UserMessageChunk) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("sessionUpdate")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "user_message_chunk" {
-		return wire.At(wire.ConstError(d.Offset(), "\"user_message_chunk\""), "sessionUpdate")
-	}
-	d.SkipKey("sessionUpdate")
-	return (*ContentChunk)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *UserMessageChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"sessionUpdate\":")
-	e.RawValue("\"user_message_chunk\"")
-	(*ContentChunk)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *UserMessageChunk) EncodeWireFields(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UserMessageChunk) CheckWire(c *wire.Checker, p string) {
-	(*ContentChunk)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UserMessageChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UserMessageChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A user message upsert.
-//
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing message content unchanged, `null` clears the
-// value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
-//
-// Message updates and chunks are applied in the order they are received. When
-// a `user_message` update includes `content`, that array replaces any content
-// previously accumulated for the message, including content from earlier
-// chunks. Later chunks with the same `messageId` append to the current
-// content.
-type UserMessage struct {
-	// A unique identifier for the message.
-	MessageID MessageID `json:"messageId"`
-	// Complete replacement content for this message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*UserMessage) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *UserMessage) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UserMessage{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "messageId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "messageId")
-			}
-			seen[0] = true
-			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
-			}
-		case "content":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "content")
-			}
-			if isNull {
-				x.Content = wire.Null[[]ContentBlock]()
-			} else {
-				var v []ContentBlock
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
-					}
-					s1 := make([]ContentBlock, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "content")
-						}
-						if !more {
-							break
-						}
-						var e1 ContentBlock
-						{
-							v2, err := DecodeContentBlock(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Content = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "messageId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UserMessage) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UserMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"messageId\":")
-	x.MessageID.EncodeWire(e)
-	if !x.Content.IsAbsent() {
-		e.RawKey("\"content\":")
-		if v, ok := x.Content.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeContentBlock(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UserMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckContentBlock(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UserMessage) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UserMessage) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UserMessage) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A chunk of the agent's response being streamed.
-type AgentMessageChunk ContentChunk
-
-func (*AgentMessageChunk) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
-func (x *AgentMessageChunk) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("sessionUpdate")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "agent_message_chunk" {
-		return wire.At(wire.ConstError(d.Offset(), "\"agent_message_chunk\""), "sessionUpdate")
-	}
-	d.SkipKey("sessionUpdate")
-	return (*ContentChunk)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *AgentMessageChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"sessionUpdate\":")
-	e.RawValue("\"agent_message_chunk\"")
-	(*ContentChunk)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *AgentMessageChunk) EncodeWireFields(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentMessageChunk) CheckWire(c *wire.Checker, p string) {
-	(*ContentChunk)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentMessageChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentMessageChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An agent message upsert.
-//
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing message content unchanged, `null` clears the
-// value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
-//
-// Message updates and chunks are applied in the order they are received. When
-// an `agent_message` update includes `content`, that array replaces any
-// content previously accumulated for the message, including content from
-// earlier chunks. Later chunks with the same `messageId` append to the current
-// content.
-type AgentMessage struct {
-	// A unique identifier for the message.
-	MessageID MessageID `json:"messageId"`
-	// Complete replacement content for this message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*AgentMessage) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentMessage) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentMessage{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "messageId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "messageId")
-			}
-			seen[0] = true
-			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
-			}
-		case "content":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "content")
-			}
-			if isNull {
-				x.Content = wire.Null[[]ContentBlock]()
-			} else {
-				var v []ContentBlock
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
-					}
-					s1 := make([]ContentBlock, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "content")
-						}
-						if !more {
-							break
-						}
-						var e1 ContentBlock
-						{
-							v2, err := DecodeContentBlock(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Content = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "messageId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentMessage) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"messageId\":")
-	x.MessageID.EncodeWire(e)
-	if !x.Content.IsAbsent() {
-		e.RawKey("\"content\":")
-		if v, ok := x.Content.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeContentBlock(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckContentBlock(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentMessage) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentMessage) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentMessage) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A chunk of the agent's internal reasoning being streamed.
-type AgentThoughtChunk ContentChunk
-
-func (*AgentThoughtChunk) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
-func (x *AgentThoughtChunk) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("sessionUpdate")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "agent_thought_chunk" {
-		return wire.At(wire.ConstError(d.Offset(), "\"agent_thought_chunk\""), "sessionUpdate")
-	}
-	d.SkipKey("sessionUpdate")
-	return (*ContentChunk)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *AgentThoughtChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"sessionUpdate\":")
-	e.RawValue("\"agent_thought_chunk\"")
-	(*ContentChunk)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *AgentThoughtChunk) EncodeWireFields(e *wire.Encoder) {
-	(*ContentChunk)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentThoughtChunk) CheckWire(c *wire.Checker, p string) {
-	(*ContentChunk)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentThoughtChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An agent thought or reasoning message upsert.
-//
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing thought content unchanged, `null` clears the
-// value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
-//
-// Message updates and chunks are applied in the order they are received. When
-// an `agent_thought` update includes `content`, that array replaces any
-// content previously accumulated for the thought, including content from
-// earlier chunks. Later chunks with the same `messageId` append to the current
-// content.
-type AgentThought struct {
-	// A unique identifier for the thought message.
-	MessageID MessageID `json:"messageId"`
-	// Complete replacement content for this thought message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*AgentThought) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *AgentThought) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AgentThought{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "messageId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "messageId")
-			}
-			seen[0] = true
-			if err := x.MessageID.DecodeWire(d); err != nil {
-				return wire.At(err, "messageId")
-			}
-		case "content":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "content")
-			}
-			if isNull {
-				x.Content = wire.Null[[]ContentBlock]()
-			} else {
-				var v []ContentBlock
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "content")
-					}
-					s1 := make([]ContentBlock, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "content")
-						}
-						if !more {
-							break
-						}
-						var e1 ContentBlock
-						{
-							v2, err := DecodeContentBlock(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "content")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Content = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "messageId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AgentThought) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentThought) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"messageId\":")
-	x.MessageID.EncodeWire(e)
-	if !x.Content.IsAbsent() {
-		e.RawKey("\"content\":")
-		if v, ok := x.Content.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeContentBlock(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentThought) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "messageId")
-		x.MessageID.CheckWire(c, p)
-	}
-	if v, ok := x.Content.Get(); ok {
-		p := wire.Join(p, "content")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckContentBlock(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentThought) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentThought) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AgentThought) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A snapshot of the session's aggregate foreground activity.
-type StateUpdate struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*StateUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = StateUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionUpdate":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionUpdate")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "sessionUpdate")
-			}
-			if v != "state_update" {
-				return wire.At(wire.ConstError(d.Offset(), "\"state_update\""), "sessionUpdate")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionUpdate")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionUpdate\":")
-	e.RawValue("\"state_update\"")
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StateUpdate) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StateUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StateUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x StateUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A streamed item of tool-call content.
-//
-// Tool-call content chunks append one `ToolCallContent` item to the current
-// content for the matching `toolCallId`. Agents can send a `tool_call_update`
-// with `content` when they need to replace the whole content collection
-// instead.
-type ToolCallContentChunk struct {
-	// The ID of the tool call this content belongs to.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// A single item of content produced by the tool call.
-	Content ToolCallContent `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ToolCallContentChunk) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *ToolCallContentChunk) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ToolCallContentChunk{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "toolCallId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[0] = true
-			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
-			}
-		case "content":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeToolCallContent(d)
-				if err != nil {
-					return wire.At(err, "content")
-				}
-				x.Content = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "toolCallId")
-	}
-	if !seen[1] {
-		missing = append(missing, "content")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ToolCallContentChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ToolCallContentChunk) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"toolCallId\":")
-	x.ToolCallID.EncodeWire(e)
-	e.RawKey("\"content\":")
-	EncodeToolCallContent(e, x.Content)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ToolCallContentChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "content")
-		CheckToolCallContent(c, p, x.Content)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ToolCallContentChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ToolCallContentChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An upsert for the stored state of an agent-owned terminal.
-//
-// Only `terminalId` is required. Other fields have patch
-// semantics: omitted fields leave the stored value unchanged, `null` clears
-// it, and concrete values replace it. A concrete `_meta` object instead
-// patches the stored metadata by top-level key. When the terminal ID is new,
-// omitted fields start unknown.
-type TerminalUpdate struct {
-	// Unique identifier for this terminal within the session.
-	TerminalID TerminalID `json:"terminalId"`
-	// The command being run.
-	Command wire.Opt[string] `json:"command,omitzero"`
-	// The absolute working directory of the command.
-	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
-	// An authoritative replacement snapshot of terminal output bytes.
-	Output wire.Opt[TerminalOutput] `json:"output,omitzero"`
-	// Exit information. A concrete object marks the terminal as exited.
-	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
-	// The terminal size the command runs with, when known.
-	//
-	// Clients can render output at this size so that column layouts, progress bars,
-	// and cursor-positioned output display as the program wrote them.
-	Size wire.Opt[TerminalSize] `json:"size,omitzero"`
-	// Client-initiated controls this terminal currently supports, such as cancellation.
-	//
-	// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-	// the whole previous value. A new terminal starts with none.
-	Capabilities wire.Opt[TerminalCapabilities] `json:"capabilities,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*TerminalUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [8]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "terminalId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "terminalId")
-			}
-			seen[0] = true
-			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
-			}
-		case "command":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "command")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "command")
-			}
-			if isNull {
-				x.Command = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "command")
-					}
-					v = v1
-				}
-				x.Command = wire.Some(v)
-			}
-		case "cwd":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "cwd")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cwd")
-			}
-			if isNull {
-				x.Cwd = wire.Null[AbsolutePath]()
-			} else {
-				var v AbsolutePath
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
-				}
-				x.Cwd = wire.Some(v)
-			}
-		case "output":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "output")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "output")
-			}
-			if isNull {
-				x.Output = wire.Null[TerminalOutput]()
-			} else {
-				var v TerminalOutput
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "output")
-				}
-				x.Output = wire.Some(v)
-			}
-		case "exitStatus":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "exitStatus")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "exitStatus")
-			}
-			if isNull {
-				x.ExitStatus = wire.Null[TerminalExitStatus]()
-			} else {
-				var v TerminalExitStatus
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "exitStatus")
-				}
-				x.ExitStatus = wire.Some(v)
-			}
-		case "size":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "size")
-			}
-			seen[5] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "size")
-			}
-			if isNull {
-				x.Size = wire.Null[TerminalSize]()
-			} else {
-				var v TerminalSize
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "size")
-				}
-				x.Size = wire.Some(v)
-			}
-		case "capabilities":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "capabilities")
-			}
-			seen[6] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "capabilities")
-			}
-			if isNull {
-				x.Capabilities = wire.Null[TerminalCapabilities]()
-			} else {
-				var v TerminalCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
-				}
-				x.Capabilities = wire.Some(v)
-			}
-		case "_meta":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[7] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "terminalId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"terminalId\":")
-	x.TerminalID.EncodeWire(e)
-	if !x.Command.IsAbsent() {
-		e.RawKey("\"command\":")
-		if v, ok := x.Command.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Cwd.IsAbsent() {
-		e.RawKey("\"cwd\":")
-		if v, ok := x.Cwd.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Output.IsAbsent() {
-		e.RawKey("\"output\":")
-		if v, ok := x.Output.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.ExitStatus.IsAbsent() {
-		e.RawKey("\"exitStatus\":")
-		if v, ok := x.ExitStatus.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Size.IsAbsent() {
-		e.RawKey("\"size\":")
-		if v, ok := x.Size.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Capabilities.IsAbsent() {
-		e.RawKey("\"capabilities\":")
-		if v, ok := x.Capabilities.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Output.Get(); ok {
-		p := wire.Join(p, "output")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.ExitStatus.Get(); ok {
-		p := wire.Join(p, "exitStatus")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Size.Get(); ok {
-		p := wire.Join(p, "size")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Capabilities.Get(); ok {
-		p := wire.Join(p, "capabilities")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An authoritative replacement snapshot of terminal output bytes.
-type TerminalOutput struct {
-	// Base64-encoded replacement terminal output bytes.
-	Data string `json:"data"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalOutput{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "data":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "data")
-				}
-				x.Data = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "data")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalOutput) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalOutput) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"data\":")
-	e.String(x.Data)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalOutput) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalOutput) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalOutput) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalOutput) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Exit information for an agent-owned terminal.
-//
-// The presence of this object marks the terminal as exited, even when neither
-// an exit code nor a signal is known.
-type TerminalExitStatus struct {
-	// Process exit code as the platform reports it, when known. Negative values are
-	// allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
-	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
-	// Signal that terminated the process, when known.
-	//
-	// Agents should use the conventional platform signal name. POSIX examples
-	// include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
-	// platform-specific name. Omitted and `null` are equivalent.
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalExitStatus{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "exitCode":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "exitCode")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "exitCode")
-			}
-			if isNull {
-				x.ExitCode = wire.Null[int64]()
-			} else {
-				var v int64
-				{
-					v1, err := d.Int64()
-					if err != nil {
-						return wire.At(err, "exitCode")
-					}
-					v = v1
-				}
-				x.ExitCode = wire.Some(v)
-			}
-		case "signal":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "signal")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "signal")
-			}
-			if isNull {
-				x.Signal = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "signal")
-					}
-					v = v1
-				}
-				x.Signal = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalExitStatus) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalExitStatus) EncodeWireFields(e *wire.Encoder) {
-	if !x.ExitCode.IsAbsent() {
-		e.RawKey("\"exitCode\":")
-		if v, ok := x.ExitCode.Get(); ok {
-			e.Int64(int64(v))
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Signal.IsAbsent() {
-		e.RawKey("\"signal\":")
-		if v, ok := x.Signal.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalExitStatus) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalExitStatus) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalExitStatus) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The size of an agent-owned terminal in character cells.
-type TerminalSize struct {
-	// Number of columns.
-	Cols uint16 `json:"cols"`
-	// Number of rows.
-	Rows uint16 `json:"rows"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalSize{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "cols":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "cols")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Uint16()
-				if err != nil {
-					return wire.At(err, "cols")
-				}
-				x.Cols = v0
-			}
-		case "rows":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "rows")
-			}
-			seen[1] = true
-			{
-				v0, err := d.Uint16()
-				if err != nil {
-					return wire.At(err, "rows")
-				}
-				x.Rows = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "cols")
-	}
-	if !seen[1] {
-		missing = append(missing, "rows")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalSize) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalSize) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"cols\":")
-	e.Uint64(uint64(x.Cols))
-	e.RawKey("\"rows\":")
-	e.Uint64(uint64(x.Rows))
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalSize) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cols")
-		if uint16(x.Cols) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint16(x.Cols))
-		}
-	}
-	{
-		p := wire.Join(p, "rows")
-		if uint16(x.Rows) < 1 {
-			c.Fail(p, "%d is less than the minimum 1", uint16(x.Rows))
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalSize) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalSize) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalSize) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Client-initiated controls a terminal currently supports.
-//
-// A malformed value falls back to no controls, so the Client never sends a request the
-// Agent did not advertise.
-//
-// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-type TerminalCapabilities struct {
-	// Permits the Client to cancel this terminal with `terminal/cancel`.
-	//
-	// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-	// means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
-	Cancel wire.Opt[TerminalCancelCapabilities] `json:"cancel,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "cancel":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "cancel")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cancel")
-			}
-			if isNull {
-				x.Cancel = wire.Null[TerminalCancelCapabilities]()
-			} else {
-				var v TerminalCancelCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cancel")
-				}
-				x.Cancel = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Cancel.IsAbsent() {
-		e.RawKey("\"cancel\":")
-		if v, ok := x.Cancel.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Cancel.Get(); ok {
-		p := wire.Join(p, "cancel")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Capability to cancel a terminal with `terminal/cancel`.
-//
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-type TerminalCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalCancelCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalCancelCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalCancelCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalCancelCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalCancelCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalCancelCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A chunk of bytes appended to an agent-owned terminal's output.
-type TerminalOutputChunk struct {
-	// The terminal receiving these bytes.
-	TerminalID TerminalID `json:"terminalId"`
-	// Independently base64-encoded terminal output bytes.
-	Data string `json:"data"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*TerminalOutputChunk) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalOutputChunk) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalOutputChunk{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "terminalId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "terminalId")
-			}
-			seen[0] = true
-			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
-			}
-		case "data":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "data")
-				}
-				x.Data = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "terminalId")
-	}
-	if !seen[1] {
-		missing = append(missing, "data")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalOutputChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalOutputChunk) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"terminalId\":")
-	x.TerminalID.EncodeWire(e)
-	e.RawKey("\"data\":")
-	e.String(x.Data)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalOutputChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalOutputChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalOutputChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalOutputChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A content update for a plan identified by ID.
-type PlanUpdate struct {
-	// The updated plan content.
-	Plan PlanUpdateContent `json:"plan"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*PlanUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *PlanUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PlanUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "plan":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "plan")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodePlanUpdateContent(d)
-				if err != nil {
-					return wire.At(err, "plan")
-				}
-				x.Plan = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "plan")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PlanUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PlanUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"plan\":")
-	EncodePlanUpdateContent(e, x.Plan)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "plan")
-		CheckPlanUpdateContent(c, p, x.Plan)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PlanUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PlanUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PlanUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Updated content for a plan.
-//
-// It is a union tagged by the member "type". Its variants are PlanItems; a tag this package does not know decodes to UnknownPlanUpdateContent, which keeps the JSON as it was.
-type PlanUpdateContent interface {
-	isPlanUpdateContent()
-}
-
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPlanUpdateContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownPlanUpdateContent) isPlanUpdateContent() {}
-
-// DecodePlanUpdateContent decodes a PlanUpdateContent from d.
-func DecodePlanUpdateContent(d *wire.Decoder) (PlanUpdateContent, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "items":
-		v := new(PlanItems)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownPlanUpdateContent{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodePlanUpdateContent encodes v to e; a nil v is null.
-func EncodePlanUpdateContent(e *wire.Encoder, v PlanUpdateContent) {
-	switch v := v.(type) {
-	case *PlanItems:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"items\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownPlanUpdateContent:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckPlanUpdateContent records in c every constraint v breaks, under the JSON pointer p.
-func CheckPlanUpdateContent(c *wire.Checker, p string, v PlanUpdateContent) {
-	switch v := v.(type) {
-	case *PlanItems:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalPlanUpdateContent decodes a PlanUpdateContent from data, strictly.
-func UnmarshalPlanUpdateContent(data []byte) (PlanUpdateContent, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodePlanUpdateContent(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalPlanUpdateContent encodes v.
-func MarshalPlanUpdateContent(v PlanUpdateContent) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodePlanUpdateContent(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidatePlanUpdateContent checks v against its schema's constraints and returns every violation.
-func ValidatePlanUpdateContent(v PlanUpdateContent) error {
-	var c wire.Checker
-	CheckPlanUpdateContent(&c, "", v)
-	return c.Err()
-}
-
-// A plan represented as structured entries.
-type PlanItems struct {
-	// The plan ID to update.
-	PlanID PlanID `json:"planId"`
-	// The list of tasks to be accomplished.
-	//
-	// When updating an item-based plan, the agent must send a complete list of all entries
-	// with their current status. The client replaces that plan with each update.
-	Entries []PlanEntry `json:"entries"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*PlanItems) isPlanUpdateContent() {}
-
-// DecodeWire decodes the value from d.
-func (x *PlanItems) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PlanItems{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "planId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "planId")
-			}
-			seen[0] = true
-			if err := x.PlanID.DecodeWire(d); err != nil {
-				return wire.At(err, "planId")
-			}
-		case "entries":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "entries")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "entries")
-				}
-				s0 := make([]PlanEntry, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "entries")
-					}
-					if !more {
-						break
-					}
-					var e0 PlanEntry
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "entries")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Entries = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "planId")
-	}
-	if !seen[1] {
-		missing = append(missing, "entries")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PlanItems) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PlanItems) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"planId\":")
-	x.PlanID.EncodeWire(e)
-	e.RawKey("\"entries\":")
-	e.BeginArray()
-	for i0 := range x.Entries {
-		x.Entries[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanItems) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "planId")
-		x.PlanID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "entries")
-		for i0 := range x.Entries {
-			p := wire.JoinIndex(p, i0)
-			x.Entries[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PlanItems) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PlanItems) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PlanItems) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a plan within a session.
-type PlanID string
-
-// DecodeWire decodes the value from d.
-func (x *PlanID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = PlanID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PlanID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PlanID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PlanID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PlanID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A single entry in the execution plan.
-//
-// Represents a task or goal that the assistant intends to accomplish
-// as part of fulfilling the user's request.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-type PlanEntry struct {
-	// Human-readable description of what this task aims to accomplish.
-	Content string `json:"content"`
-	// The relative importance of this task.
-	// Used to indicate which tasks are most critical to the overall goal.
-	Priority PlanEntryPriority `json:"priority"`
-	// Current execution status of this task.
-	Status PlanEntryStatus `json:"status"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *PlanEntry) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PlanEntry{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "content":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "content")
-				}
-				x.Content = v0
-			}
-		case "priority":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[1] = true
-			if err := x.Priority.DecodeWire(d); err != nil {
-				return wire.At(err, "priority")
-			}
-		case "status":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "status")
-			}
-			seen[2] = true
-			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "content")
-	}
-	if !seen[1] {
-		missing = append(missing, "priority")
-	}
-	if !seen[2] {
-		missing = append(missing, "status")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PlanEntry) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PlanEntry) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"content\":")
-	e.String(x.Content)
-	e.RawKey("\"priority\":")
-	x.Priority.EncodeWire(e)
-	e.RawKey("\"status\":")
-	x.Status.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanEntry) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "priority")
-		x.Priority.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "status")
-		x.Status.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PlanEntry) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PlanEntry) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PlanEntry) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Priority levels for plan entries.
-//
-// Used to indicate the relative importance or urgency of different
-// tasks in the execution plan.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PlanEntryPriority string
-
-const (
-	// High priority task - critical to the overall goal.
-	PlanEntryPriorityHigh PlanEntryPriority = "high"
-	// Medium priority task - important but not critical.
-	PlanEntryPriorityMedium PlanEntryPriority = "medium"
-	// Low priority task - nice to have but not essential.
-	PlanEntryPriorityLow PlanEntryPriority = "low"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v PlanEntryPriority) Valid() bool {
-	switch v {
-	case PlanEntryPriorityHigh, PlanEntryPriorityMedium, PlanEntryPriorityLow:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *PlanEntryPriority) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = PlanEntryPriority(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *PlanEntryPriority) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanEntryPriority) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PlanEntryPriority) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PlanEntryPriority) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Status of a plan entry in the execution flow.
-//
-// Tracks the lifecycle of each task from planning through completion.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PlanEntryStatus string
-
-const (
-	// The task has not started yet.
-	PlanEntryStatusPending PlanEntryStatus = "pending"
-	// The task is currently being worked on.
-	PlanEntryStatusInProgress PlanEntryStatus = "in_progress"
-	// The task has been successfully completed.
-	PlanEntryStatusCompleted PlanEntryStatus = "completed"
-	// The task was cancelled before it completed.
-	PlanEntryStatusCancelled PlanEntryStatus = "cancelled"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v PlanEntryStatus) Valid() bool {
-	switch v {
-	case PlanEntryStatusPending, PlanEntryStatusInProgress, PlanEntryStatusCompleted, PlanEntryStatusCancelled:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *PlanEntryStatus) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = PlanEntryStatus(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *PlanEntryStatus) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PlanEntryStatus) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PlanEntryStatus) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Available commands are ready or have changed
-type AvailableCommandsUpdate struct {
-	// Commands the agent can execute.
-	AvailableCommands []AvailableCommand `json:"availableCommands"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*AvailableCommandsUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *AvailableCommandsUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = AvailableCommandsUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "availableCommands":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "availableCommands")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "availableCommands")
-				}
-				s0 := make([]AvailableCommand, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "availableCommands")
-					}
-					if !more {
-						break
-					}
-					var e0 AvailableCommand
-					{
-						v1, err := DecodeAvailableCommand(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "availableCommands")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.AvailableCommands = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "availableCommands")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *AvailableCommandsUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AvailableCommandsUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"availableCommands\":")
-	e.BeginArray()
-	for i0 := range x.AvailableCommands {
-		EncodeAvailableCommand(e, x.AvailableCommands[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AvailableCommandsUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "availableCommands")
-		for i0 := range x.AvailableCommands {
-			p := wire.JoinIndex(p, i0)
-			CheckAvailableCommand(c, p, x.AvailableCommands[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AvailableCommandsUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Session configuration options have been updated.
-type ConfigOptionUpdate struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ConfigOptionUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *ConfigOptionUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ConfigOptionUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "configOptions":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "configOptions")
-			}
-			seen[0] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "configOptions")
-				}
-				s0 := make([]SessionConfigOption, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "configOptions")
-					}
-					if !more {
-						break
-					}
-					var e0 SessionConfigOption
-					{
-						v1, err := DecodeSessionConfigOption(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "configOptions")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.ConfigOptions = s0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "configOptions")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ConfigOptionUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ConfigOptionUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"configOptions\":")
-	e.BeginArray()
-	for i0 := range x.ConfigOptions {
-		EncodeSessionConfigOption(e, x.ConfigOptions[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ConfigOptionUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "configOptions")
-		for i0 := range x.ConfigOptions {
-			p := wire.JoinIndex(p, i0)
-			CheckSessionConfigOption(c, p, x.ConfigOptions[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ConfigOptionUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Update to session metadata. All fields are optional to support partial updates.
-//
-// Agents send this notification to update session information like title or custom metadata.
-// Clients can use it to keep session titles and state current.
-//
-// Omitted fields leave the existing session info unchanged. `null` clears the
-// corresponding value. A concrete `_meta` object patches the stored metadata by
-// top-level key.
-type SessionInfoUpdate struct {
-	// Human-readable title for the session. Set to null to clear.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// RFC 3339 timestamp of last activity. Set to null to clear.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*SessionInfoUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *SessionInfoUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionInfoUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "title":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "title")
-			}
-			if isNull {
-				x.Title = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "title")
-					}
-					v = v1
-				}
-				x.Title = wire.Some(v)
-			}
-		case "updatedAt":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "updatedAt")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "updatedAt")
-			}
-			if isNull {
-				x.UpdatedAt = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "updatedAt")
-					}
-					v = v1
-				}
-				x.UpdatedAt = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionInfoUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionInfoUpdate) EncodeWireFields(e *wire.Encoder) {
-	if !x.Title.IsAbsent() {
-		e.RawKey("\"title\":")
-		if v, ok := x.Title.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.UpdatedAt.IsAbsent() {
-		e.RawKey("\"updatedAt\":")
-		if v, ok := x.UpdatedAt.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionInfoUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.UpdatedAt.Get(); ok {
-		p := wire.Join(p, "updatedAt")
-		if !wire.IsDateTime(string(v)) {
-			c.Fail(p, "%q is not a valid date-time", string(v))
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionInfoUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Context window and cost update for a session.
-type UsageUpdate struct {
-	// Tokens currently in context.
-	Used uint64 `json:"used"`
-	// Total context window size in tokens.
-	Size uint64 `json:"size"`
-	// Cumulative session cost.
-	//
-	// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
-	Cost wire.Opt[Cost] `json:"cost,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*UsageUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *UsageUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UsageUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "used":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "used")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "used")
-				}
-				x.Used = v0
-			}
-		case "size":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "size")
-			}
-			seen[1] = true
-			{
-				v0, err := d.Uint64()
-				if err != nil {
-					return wire.At(err, "size")
-				}
-				x.Size = v0
-			}
-		case "cost":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "cost")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cost")
-			}
-			if isNull {
-				x.Cost = wire.Null[Cost]()
-			} else {
-				var v Cost
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cost")
-				}
-				x.Cost = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "used")
-	}
-	if !seen[1] {
-		missing = append(missing, "size")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UsageUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UsageUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"used\":")
-	e.Uint64(uint64(x.Used))
-	e.RawKey("\"size\":")
-	e.Uint64(uint64(x.Size))
-	if !x.Cost.IsAbsent() {
-		e.RawKey("\"cost\":")
-		if v, ok := x.Cost.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UsageUpdate) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Cost.Get(); ok {
-		p := wire.Join(p, "cost")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UsageUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UsageUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UsageUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Cost information for a session.
-type Cost struct {
-	// Total cumulative cost for session.
-	Amount float64 `json:"amount"`
-	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-	// unit such as "credits".
-	Currency string `json:"currency"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Cost) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Cost{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "amount":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "amount")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Float64()
-				if err != nil {
-					return wire.At(err, "amount")
-				}
-				x.Amount = v0
-			}
-		case "currency":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "currency")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "currency")
-				}
-				x.Currency = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "amount")
-	}
-	if !seen[1] {
-		missing = append(missing, "currency")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Cost) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Cost) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"amount\":")
-	e.Float64(x.Amount)
-	e.RawKey("\"currency\":")
-	e.String(x.Currency)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Cost) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Cost) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Cost) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Cost) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Fire-and-forget information for the user.
-//
-// Notices are live events rather than session history. Agents must not rely on
-// a notice being received, displayed, or seen by the user.
-// No Client capability is required, and unsupported Clients may ignore notices.
-//
-// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
-type Notice struct {
-	// Presentation severity hint.
-	Severity NoticeSeverity `json:"severity"`
-	// Required non-empty plain-text title that can stand alone.
-	Title string `json:"title"`
-	// Optional plain-text detail or guidance.
-	//
-	// Omitted and `null` are equivalent and mean no description was supplied.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*Notice) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *Notice) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Notice{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "severity":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "severity")
-			}
-			seen[0] = true
-			if err := x.Severity.DecodeWire(d); err != nil {
-				return wire.At(err, "severity")
-			}
-		case "title":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "title")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "title")
-				}
-				x.Title = v0
-			}
-		case "description":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "description")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "description")
-			}
-			if isNull {
-				x.Description = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "description")
-					}
-					v = v1
-				}
-				x.Description = wire.Some(v)
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "severity")
-	}
-	if !seen[1] {
-		missing = append(missing, "title")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Notice) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Notice) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"severity\":")
-	x.Severity.EncodeWire(e)
-	e.RawKey("\"title\":")
-	e.String(x.Title)
-	if !x.Description.IsAbsent() {
-		e.RawKey("\"description\":")
-		if v, ok := x.Description.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Notice) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "severity")
-		x.Severity.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "title")
-		if utf8.RuneCountInString(string(x.Title)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Notice) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Notice) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Notice) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Severity hint for a session notice.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type NoticeSeverity string
-
-const (
-	// Informational notice.
-	NoticeSeverityInfo NoticeSeverity = "info"
-	// Warning notice.
-	NoticeSeverityWarning NoticeSeverity = "warning"
-	// Error notice.
-	NoticeSeverityError NoticeSeverity = "error"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v NoticeSeverity) Valid() bool {
-	switch v {
-	case NoticeSeverityInfo, NoticeSeverityWarning, NoticeSeverityError:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *NoticeSeverity) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = NoticeSeverity(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *NoticeSeverity) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NoticeSeverity) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *NoticeSeverity) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A context compaction upsert. The first notification fixes the compaction's
-// timeline position. Later updates with the same ID patch that entity in place.
-//
-// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-// stored value unchanged, `null` clears it, and a concrete value replaces it.
-// `summary: []` also clears the summary. A concrete `_meta` object patches the
-// stored metadata by top-level key instead of replacing it.
-type CompactionUpdate struct {
-	// The Agent-owned ID of this compaction, unique within the session.
-	CompactionID CompactionID `json:"compactionId"`
-	// Current lifecycle status.
-	Status CompactionStatus `json:"status"`
-	// Complete replacement user-displayable summary content for the compaction.
-	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
-	// Human-readable error details for the compaction.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*CompactionUpdate) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *CompactionUpdate) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CompactionUpdate{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "compactionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "compactionId")
-			}
-			seen[0] = true
-			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
-			}
-		case "status":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "status")
-			}
-			seen[1] = true
-			if err := x.Status.DecodeWire(d); err != nil {
-				return wire.At(err, "status")
-			}
-		case "summary":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "summary")
-			}
-			seen[2] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "summary")
-			}
-			if isNull {
-				x.Summary = wire.Null[[]ContentBlock]()
-			} else {
-				var v []ContentBlock
-				{
-					if err := d.BeginArray(); err != nil {
-						return wire.At(err, "summary")
-					}
-					s1 := make([]ContentBlock, 0)
-					for i1 := 0; ; i1++ {
-						more, err := d.NextElem()
-						if err != nil {
-							return wire.At(err, "summary")
-						}
-						if !more {
-							break
-						}
-						var e1 ContentBlock
-						{
-							v2, err := DecodeContentBlock(d)
-							if err != nil {
-								return wire.At(wire.AtIndex(err, i1), "summary")
-							}
-							e1 = v2
-						}
-						s1 = append(s1, e1)
-					}
-					v = s1
-				}
-				x.Summary = wire.Some(v)
-			}
-		case "error":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[3] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "error")
-			}
-			if isNull {
-				x.Error = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "error")
-					}
-					v = v1
-				}
-				x.Error = wire.Some(v)
-			}
-		case "_meta":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[4] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "compactionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "status")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CompactionUpdate) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompactionUpdate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"compactionId\":")
-	x.CompactionID.EncodeWire(e)
-	e.RawKey("\"status\":")
-	x.Status.EncodeWire(e)
-	if !x.Summary.IsAbsent() {
-		e.RawKey("\"summary\":")
-		if v, ok := x.Summary.Get(); ok {
-			e.BeginArray()
-			for i1 := range v {
-				EncodeContentBlock(e, v[i1])
-			}
-			e.EndArray()
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Error.IsAbsent() {
-		e.RawKey("\"error\":")
-		if v, ok := x.Error.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionUpdate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "status")
-		x.Status.CheckWire(c, p)
-	}
-	if v, ok := x.Summary.Get(); ok {
-		p := wire.Join(p, "summary")
-		for i1 := range v {
-			p := wire.JoinIndex(p, i1)
-			CheckContentBlock(c, p, v[i1])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompactionUpdate) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompactionUpdate) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Unique identifier for a context compaction within a session.
-type CompactionID string
-
-// DecodeWire decodes the value from d.
-func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = CompactionID(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CompactionID) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionID) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompactionID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompactionID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CompactionID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Lifecycle state of a context compaction.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CompactionStatus string
-
-const (
-	// Compaction has started and has not finished.
-	CompactionStatusInProgress CompactionStatus = "in_progress"
-	// Compaction finished successfully.
-	CompactionStatusCompleted CompactionStatus = "completed"
-	// Compaction finished unsuccessfully.
-	CompactionStatusFailed CompactionStatus = "failed"
-	// Compaction was cancelled before it finished.
-	CompactionStatusCancelled CompactionStatus = "cancelled"
-)
-
-// Valid reports whether v is one of the listed values.
-func (v CompactionStatus) Valid() bool {
-	switch v {
-	case CompactionStatusInProgress, CompactionStatusCompleted, CompactionStatusFailed, CompactionStatusCancelled:
-		return true
-	}
-	return false
-}
-
-// DecodeWire decodes the value from d.
-func (x *CompactionStatus) DecodeWire(d *wire.Decoder) error {
-	v, err := d.String()
-	*x = CompactionStatus(v)
-	return err
-}
-
-// EncodeWire encodes the value to e.
-func (x *CompactionStatus) EncodeWire(e *wire.Encoder) {
-	e.String(string(*x))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionStatus) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompactionStatus) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CompactionStatus) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A content block appended to a compaction's summary. A first-seen ID creates
-// an in-progress compaction. Chunks append in receive order.
-type CompactionSummaryChunk struct {
-	// ID of the compaction whose summary receives this content.
-	CompactionID CompactionID `json:"compactionId"`
-	// One content block to append.
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*CompactionSummaryChunk) isSessionUpdate() {}
-
-// DecodeWire decodes the value from d.
-func (x *CompactionSummaryChunk) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CompactionSummaryChunk{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "compactionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "compactionId")
-			}
-			seen[0] = true
-			if err := x.CompactionID.DecodeWire(d); err != nil {
-				return wire.At(err, "compactionId")
-			}
-		case "content":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "content")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeContentBlock(d)
-				if err != nil {
-					return wire.At(err, "content")
-				}
-				x.Content = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "compactionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "content")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CompactionSummaryChunk) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompactionSummaryChunk) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"compactionId\":")
-	x.CompactionID.EncodeWire(e)
-	e.RawKey("\"content\":")
-	EncodeContentBlock(e, x.Content)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompactionSummaryChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "compactionId")
-		x.CompactionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "content")
-		CheckContentBlock(c, p, x.Content)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompactionSummaryChunk) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Notification that a URL-based elicitation has completed.
-//
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
-type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*CompleteElicitationNotification) isAgentNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CompleteElicitationNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "elicitationId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "elicitationId")
-			}
-			seen[0] = true
-			if err := x.ElicitationID.DecodeWire(d); err != nil {
-				return wire.At(err, "elicitationId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "elicitationId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"elicitationId\":")
-	x.ElicitationID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "elicitationId")
-		x.ElicitationID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Handles extension notifications from the agent.
-//
-// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ExtNotification) isAgentNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -30667,7 +37293,7 @@ type ClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
+	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -30798,4246 +37424,6 @@ func (x *ClientRequest) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ClientRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// All possible requests that a client can send to an agent.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from client to agent.
-//
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/4 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientRequestParams json.RawMessage
-
-// DecodeWire decodes the value from d.
-func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
-	var v json.RawMessage
-	{
-		v1, err := wire.DecodeRaw(d)
-		if err != nil {
-			return err
-		}
-		v = v1
-	}
-	*x = ClientRequestParams(v)
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientRequestParams) EncodeWire(e *wire.Encoder) {
-	v := json.RawMessage(*x)
-	e.Raw(v)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientRequestParams) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientRequestParams) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for the initialize method.
-//
-// Sent by the client to establish connection and negotiate capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-type InitializeRequest struct {
-	// The latest protocol version supported by the client.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Information about the implementation sending this initialize request.
-	Info Implementation `json:"info"`
-	// Capabilities supported by the client.
-	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = InitializeRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "protocolVersion":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "protocolVersion")
-			}
-			seen[0] = true
-			if err := x.ProtocolVersion.DecodeWire(d); err != nil {
-				return wire.At(err, "protocolVersion")
-			}
-		case "info":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "info")
-			}
-			seen[1] = true
-			if err := x.Info.DecodeWire(d); err != nil {
-				return wire.At(err, "info")
-			}
-		case "capabilities":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "capabilities")
-			}
-			seen[2] = true
-			{
-				v := new(ClientCapabilities)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "capabilities")
-				}
-				x.Capabilities = v
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "protocolVersion")
-	}
-	if !seen[1] {
-		missing = append(missing, "info")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *InitializeRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"protocolVersion\":")
-	x.ProtocolVersion.EncodeWire(e)
-	e.RawKey("\"info\":")
-	x.Info.EncodeWire(e)
-	if x.Capabilities != nil {
-		e.RawKey("\"capabilities\":")
-		(*x.Capabilities).EncodeWire(e)
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "protocolVersion")
-		x.ProtocolVersion.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "info")
-		x.Info.CheckWire(c, p)
-	}
-	if x.Capabilities != nil {
-		p := wire.Join(p, "capabilities")
-		(*x.Capabilities).CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent about
-// available features and methods.
-//
-// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
-type ClientCapabilities struct {
-	// Authentication capabilities supported by the client.
-	// Determines which authentication method types the agent may include
-	// in its `InitializeResponse`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise any
-	// authentication-method extensions.
-	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
-	// Elicitation capabilities supported by the client.
-	// Determines which elicitation modes the agent may use.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise
-	// elicitation support.
-	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "auth":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "auth")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "auth")
-			}
-			if isNull {
-				x.Auth = wire.Null[ClientAuthCapabilities]()
-			} else {
-				var v ClientAuthCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "auth")
-				}
-				x.Auth = wire.Some(v)
-			}
-		case "elicitation":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "elicitation")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "elicitation")
-			}
-			if isNull {
-				x.Elicitation = wire.Null[ElicitationCapabilities]()
-			} else {
-				var v ElicitationCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "elicitation")
-				}
-				x.Elicitation = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Auth.IsAbsent() {
-		e.RawKey("\"auth\":")
-		if v, ok := x.Auth.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Elicitation.IsAbsent() {
-		e.RawKey("\"elicitation\":")
-		if v, ok := x.Elicitation.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Auth.Get(); ok {
-		p := wire.Join(p, "auth")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Elicitation.Get(); ok {
-		p := wire.Join(p, "elicitation")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Authentication capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent which authentication
-// method types the client can handle. This governs opt-in types that require
-// additional client-side support.
-type ClientAuthCapabilities struct {
-	// Whether the client supports `terminal` authentication methods.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-	// The client should supply `{}` only when it can reproduce the configured
-	// agent invocation in an interactive terminal. Supplying `{}` means the
-	// agent may include `terminal` entries in its authentication methods.
-	Terminal wire.Opt[TerminalAuthCapabilities] `json:"terminal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientAuthCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "terminal":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "terminal")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "terminal")
-			}
-			if isNull {
-				x.Terminal = wire.Null[TerminalAuthCapabilities]()
-			} else {
-				var v TerminalAuthCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "terminal")
-				}
-				x.Terminal = wire.Some(v)
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientAuthCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Terminal.IsAbsent() {
-		e.RawKey("\"terminal\":")
-		if v, ok := x.Terminal.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientAuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Terminal.Get(); ok {
-		p := wire.Join(p, "terminal")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientAuthCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Capabilities for terminal authentication methods.
-//
-// Supplying `{}` means the client can reproduce the configured agent
-// invocation in an interactive terminal and supports terminal authentication
-// methods.
-type TerminalAuthCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TerminalAuthCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TerminalAuthCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TerminalAuthCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TerminalAuthCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TerminalAuthCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TerminalAuthCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Elicitation capabilities supported by the client.
-type ElicitationCapabilities struct {
-	// Whether the client supports form-based elicitation.
-	//
-	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-	// Supplying `{}` explicitly advertises form support.
-	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
-	// Whether the client supports URL-based elicitation.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-	// Supplying `{}` means the client supports URL-based elicitation.
-	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "form":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "form")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "form")
-			}
-			if isNull {
-				x.Form = wire.Null[ElicitationFormCapabilities]()
-			} else {
-				var v ElicitationFormCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "form")
-				}
-				x.Form = wire.Some(v)
-			}
-		case "url":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "url")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "url")
-			}
-			if isNull {
-				x.URL = wire.Null[ElicitationURLCapabilities]()
-			} else {
-				var v ElicitationURLCapabilities
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "url")
-				}
-				x.URL = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if !x.Form.IsAbsent() {
-		e.RawKey("\"form\":")
-		if v, ok := x.Form.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.URL.IsAbsent() {
-		e.RawKey("\"url\":")
-		if v, ok := x.URL.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationCapabilities) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Form.Get(); ok {
-		p := wire.Join(p, "form")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.URL.Get(); ok {
-		p := wire.Join(p, "url")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Form-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports form-based elicitation.
-type ElicitationFormCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationFormCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationFormCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationFormCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationFormCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationFormCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationFormCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// URL-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports URL-based elicitation.
-type ElicitationURLCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ElicitationURLCapabilities{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ElicitationURLCapabilities) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ElicitationURLCapabilities) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ElicitationURLCapabilities) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ElicitationURLCapabilities) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for the `auth/login` method.
-//
-// Specifies which authentication method to use.
-//
-// Agents MUST support this method when their `initialize` response included
-// a non-empty `authMethods` list. Clients MUST NOT call this method
-// when `authMethods` was omitted or empty.
-type LoginAuthRequest struct {
-	// The ID of the authentication method to use.
-	// Must be one of the methods advertised in the initialize response.
-	MethodID AuthMethodID `json:"methodId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *LoginAuthRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LoginAuthRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "methodId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "methodId")
-			}
-			seen[0] = true
-			if err := x.MethodID.DecodeWire(d); err != nil {
-				return wire.At(err, "methodId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "methodId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LoginAuthRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LoginAuthRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"methodId\":")
-	x.MethodID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LoginAuthRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "methodId")
-		x.MethodID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LoginAuthRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LoginAuthRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LoginAuthRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for the `auth/logout` method.
-//
-// Terminates the current authenticated session.
-//
-// Agents MUST support this method when their `initialize` response included
-// a non-empty `authMethods` list. Clients MUST NOT call this method
-// when `authMethods` was omitted or empty.
-type LogoutAuthRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *LogoutAuthRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = LogoutAuthRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *LogoutAuthRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *LogoutAuthRequest) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *LogoutAuthRequest) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *LogoutAuthRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x LogoutAuthRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for creating a new session.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-type NewSessionRequest struct {
-	// The working directory for this session. Must be an absolute path.
-	Cwd AbsolutePath `json:"cwd"`
-	// Additional workspace roots for this session. Each path must be absolute.
-	//
-	// These expand the session's workspace scope without changing `cwd`, which
-	// remains the base for relative paths. When omitted or empty, no
-	// additional roots are activated for the new session.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// List of MCP (Model Context Protocol) servers the agent should connect to.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = NewSessionRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "cwd":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "cwd")
-			}
-			seen[0] = true
-			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
-			}
-		case "additionalDirectories":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "additionalDirectories")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
-				}
-				s0 := make([]AbsolutePath, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "additionalDirectories")
-					}
-					if !more {
-						break
-					}
-					var e0 AbsolutePath
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
-					}
-					s0 = append(s0, e0)
-				}
-				x.AdditionalDirectories = s0
-			}
-		case "mcpServers":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "mcpServers")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
-				}
-				s0 := make([]MCPServer, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "mcpServers")
-					}
-					if !more {
-						break
-					}
-					var e0 MCPServer
-					{
-						v1, err := DecodeMCPServer(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.MCPServers = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "cwd")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *NewSessionRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *NewSessionRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"cwd\":")
-	x.Cwd.EncodeWire(e)
-	if x.AdditionalDirectories != nil {
-		e.RawKey("\"additionalDirectories\":")
-		e.BeginArray()
-		for i0 := range x.AdditionalDirectories {
-			x.AdditionalDirectories[i0].EncodeWire(e)
-		}
-		e.EndArray()
-	}
-	if x.MCPServers != nil {
-		e.RawKey("\"mcpServers\":")
-		e.BeginArray()
-		for i0 := range x.MCPServers {
-			EncodeMCPServer(e, x.MCPServers[i0])
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *NewSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
-	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
-		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
-			CheckMCPServer(c, p, x.MCPServers[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *NewSessionRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *NewSessionRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Configuration for connecting to an MCP (Model Context Protocol) server.
-//
-// MCP servers provide tools and context that the agent can use when
-// processing prompts.
-//
-// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerStdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownMCPServer) isMCPServer() {}
-
-// DecodeMCPServer decodes a MCPServer from d.
-func DecodeMCPServer(d *wire.Decoder) (MCPServer, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "http":
-		v := new(MCPServerHTTP)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "stdio":
-		v := new(MCPServerStdio)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownMCPServer{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeMCPServer encodes v to e; a nil v is null.
-func EncodeMCPServer(e *wire.Encoder, v MCPServer) {
-	switch v := v.(type) {
-	case *MCPServerHTTP:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"http\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *MCPServerStdio:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"stdio\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownMCPServer:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckMCPServer records in c every constraint v breaks, under the JSON pointer p.
-func CheckMCPServer(c *wire.Checker, p string, v MCPServer) {
-	switch v := v.(type) {
-	case *MCPServerHTTP:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *MCPServerStdio:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalMCPServer decodes a MCPServer from data, strictly.
-func UnmarshalMCPServer(data []byte) (MCPServer, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeMCPServer(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalMCPServer encodes v.
-func MarshalMCPServer(v MCPServer) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeMCPServer(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateMCPServer checks v against its schema's constraints and returns every violation.
-func ValidateMCPServer(v MCPServer) error {
-	var c wire.Checker
-	CheckMCPServer(&c, "", v)
-	return c.Err()
-}
-
-// HTTP transport configuration for MCP.
-type MCPServerHTTP struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// URL to the MCP server.
-	URL string `json:"url"`
-	// HTTP headers to set when making requests to the MCP server. Headers the MCP transport
-	// defines are owned by the transport, and Agents use the transport's values for them.
-	Headers []HTTPHeader `json:"headers,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*MCPServerHTTP) isMCPServer() {}
-
-// DecodeWire decodes the value from d.
-func (x *MCPServerHTTP) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MCPServerHTTP{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "url":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "url")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "url")
-				}
-				x.URL = v0
-			}
-		case "headers":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "headers")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "headers")
-				}
-				s0 := make([]HTTPHeader, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "headers")
-					}
-					if !more {
-						break
-					}
-					var e0 HTTPHeader
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "headers")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Headers = s0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "url")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MCPServerHTTP) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"url\":")
-	e.String(x.URL)
-	if x.Headers != nil {
-		e.RawKey("\"headers\":")
-		e.BeginArray()
-		for i0 := range x.Headers {
-			x.Headers[i0].EncodeWire(e)
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
-			c.Fail(p, "%q is not a valid uri", string(x.URL))
-		}
-	}
-	if x.Headers != nil {
-		p := wire.Join(p, "headers")
-		for i0 := range x.Headers {
-			p := wire.JoinIndex(p, i0)
-			x.Headers[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MCPServerHTTP) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MCPServerHTTP) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An HTTP header to set when making requests to the MCP server.
-type HTTPHeader struct {
-	// The name of the HTTP header.
-	Name string `json:"name"`
-	// The value to set for the HTTP header.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = HTTPHeader{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "value":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "value")
-				}
-				x.Value = v0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "value")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *HTTPHeader) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *HTTPHeader) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"value\":")
-	e.String(x.Value)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *HTTPHeader) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *HTTPHeader) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x HTTPHeader) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Stdio transport configuration for MCP.
-type MCPServerStdio struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// Absolute path to the MCP server executable.
-	Command AbsolutePath `json:"command"`
-	// Command-line arguments to pass to the MCP server.
-	Args []string `json:"args,omitempty"`
-	// Environment variables to set when launching the MCP server. Names SHOULD be unique.
-	// Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
-	Env []EnvVariable `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*MCPServerStdio) isMCPServer() {}
-
-// DecodeWire decodes the value from d.
-func (x *MCPServerStdio) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = MCPServerStdio{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "name":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "name")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "name")
-				}
-				x.Name = v0
-			}
-		case "command":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "command")
-			}
-			seen[1] = true
-			if err := x.Command.DecodeWire(d); err != nil {
-				return wire.At(err, "command")
-			}
-		case "args":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "args")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "args")
-				}
-				s0 := make([]string, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "args")
-					}
-					if !more {
-						break
-					}
-					var e0 string
-					{
-						v1, err := d.String()
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "args")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Args = s0
-			}
-		case "env":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "env")
-			}
-			seen[3] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "env")
-				}
-				s0 := make([]EnvVariable, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "env")
-					}
-					if !more {
-						break
-					}
-					var e0 EnvVariable
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "env")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Env = s0
-			}
-		case "_meta":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[4] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "name")
-	}
-	if !seen[1] {
-		missing = append(missing, "command")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *MCPServerStdio) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MCPServerStdio) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"name\":")
-	e.String(x.Name)
-	e.RawKey("\"command\":")
-	x.Command.EncodeWire(e)
-	if x.Args != nil {
-		e.RawKey("\"args\":")
-		e.BeginArray()
-		for i0 := range x.Args {
-			e.String(x.Args[i0])
-		}
-		e.EndArray()
-	}
-	if x.Env != nil {
-		e.RawKey("\"env\":")
-		e.BeginArray()
-		for i0 := range x.Env {
-			x.Env[i0].EncodeWire(e)
-		}
-		e.EndArray()
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MCPServerStdio) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "command")
-		x.Command.CheckWire(c, p)
-	}
-	if x.Env != nil {
-		p := wire.Join(p, "env")
-		for i0 := range x.Env {
-			p := wire.JoinIndex(p, i0)
-			x.Env[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MCPServerStdio) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MCPServerStdio) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for listing existing sessions.
-type ListSessionsRequest struct {
-	// Filter sessions by working directory. Must be an absolute path.
-	//
-	// Only sessions whose `cwd` is this same directory match. Subdirectories and
-	// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
-	//
-	// Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
-	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
-	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-	//
-	// Omitted and `null` are equivalent and mean the first page is requested.
-	Cursor wire.Opt[SessionListCursor] `json:"cursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ListSessionsRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "cwd":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "cwd")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cwd")
-			}
-			if isNull {
-				x.Cwd = wire.Null[AbsolutePath]()
-			} else {
-				var v AbsolutePath
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cwd")
-				}
-				x.Cwd = wire.Some(v)
-			}
-		case "cursor":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "cursor")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "cursor")
-			}
-			if isNull {
-				x.Cursor = wire.Null[SessionListCursor]()
-			} else {
-				var v SessionListCursor
-				if err := v.DecodeWire(d); err != nil {
-					return wire.At(err, "cursor")
-				}
-				x.Cursor = wire.Some(v)
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ListSessionsRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ListSessionsRequest) EncodeWireFields(e *wire.Encoder) {
-	if !x.Cwd.IsAbsent() {
-		e.RawKey("\"cwd\":")
-		if v, ok := x.Cwd.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if !x.Cursor.IsAbsent() {
-		e.RawKey("\"cursor\":")
-		if v, ok := x.Cursor.Get(); ok {
-			v.EncodeWire(e)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ListSessionsRequest) CheckWire(c *wire.Checker, p string) {
-	if v, ok := x.Cwd.Get(); ok {
-		p := wire.Join(p, "cwd")
-		v.CheckWire(c, p)
-	}
-	if v, ok := x.Cursor.Get(); ok {
-		p := wire.Join(p, "cursor")
-		v.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ListSessionsRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ListSessionsRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for deleting an existing session from `session/list`.
-//
-// Only available if the Agent supports the `session.delete` capability.
-type DeleteSessionRequest struct {
-	// The ID of the session to delete.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = DeleteSessionRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *DeleteSessionRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DeleteSessionRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DeleteSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DeleteSessionRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for resuming an existing session.
-//
-// Resumes an existing session and optionally replays retained conversation
-// history according to `replayFrom`.
-type ResumeSessionRequest struct {
-	// The ID of the session to resume.
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	//
-	// Clients MUST send the session's working directory. Agents MAY reject a different directory
-	// with `-32602`, and MAY normalize paths when comparing.
-	Cwd AbsolutePath `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the resumed
-	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// List of MCP servers to connect to for this session.
-	//
-	// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
-	// NOT restore servers from earlier requests.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// Inclusive cursor describing where conversation replay should begin.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent should resume without
-	// replaying previous conversation history. Replay cursors are inclusive:
-	// replay includes the position identified by the cursor. Supplying
-	// `{ "type": "start" }` means the Agent should replay all retained
-	// conversation history before responding.
-	//
-	// Agents MUST reject unsupported cursor types or malformed cursor values
-	// with `-32602` (Invalid params), rather than substituting another cursor
-	// or resuming without replay.
-	ReplayFrom wire.Opt[ReplayFrom] `json:"replayFrom,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *ResumeSessionRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ResumeSessionRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [6]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "cwd":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "cwd")
-			}
-			seen[1] = true
-			if err := x.Cwd.DecodeWire(d); err != nil {
-				return wire.At(err, "cwd")
-			}
-		case "additionalDirectories":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "additionalDirectories")
-			}
-			seen[2] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "additionalDirectories")
-				}
-				s0 := make([]AbsolutePath, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "additionalDirectories")
-					}
-					if !more {
-						break
-					}
-					var e0 AbsolutePath
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "additionalDirectories")
-					}
-					s0 = append(s0, e0)
-				}
-				x.AdditionalDirectories = s0
-			}
-		case "mcpServers":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "mcpServers")
-			}
-			seen[3] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "mcpServers")
-				}
-				s0 := make([]MCPServer, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "mcpServers")
-					}
-					if !more {
-						break
-					}
-					var e0 MCPServer
-					{
-						v1, err := DecodeMCPServer(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "mcpServers")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.MCPServers = s0
-			}
-		case "replayFrom":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "replayFrom")
-			}
-			seen[4] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "replayFrom")
-			}
-			if isNull {
-				x.ReplayFrom = wire.Null[ReplayFrom]()
-			} else {
-				var v ReplayFrom
-				{
-					v1, err := DecodeReplayFrom(d)
-					if err != nil {
-						return wire.At(err, "replayFrom")
-					}
-					v = v1
-				}
-				x.ReplayFrom = wire.Some(v)
-			}
-		case "_meta":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[5] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "cwd")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ResumeSessionRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ResumeSessionRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"cwd\":")
-	x.Cwd.EncodeWire(e)
-	if x.AdditionalDirectories != nil {
-		e.RawKey("\"additionalDirectories\":")
-		e.BeginArray()
-		for i0 := range x.AdditionalDirectories {
-			x.AdditionalDirectories[i0].EncodeWire(e)
-		}
-		e.EndArray()
-	}
-	if x.MCPServers != nil {
-		e.RawKey("\"mcpServers\":")
-		e.BeginArray()
-		for i0 := range x.MCPServers {
-			EncodeMCPServer(e, x.MCPServers[i0])
-		}
-		e.EndArray()
-	}
-	if !x.ReplayFrom.IsAbsent() {
-		e.RawKey("\"replayFrom\":")
-		if v, ok := x.ReplayFrom.Get(); ok {
-			EncodeReplayFrom(e, v)
-		} else {
-			e.Null()
-		}
-	}
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ResumeSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "cwd")
-		x.Cwd.CheckWire(c, p)
-	}
-	if x.AdditionalDirectories != nil {
-		p := wire.Join(p, "additionalDirectories")
-		for i0 := range x.AdditionalDirectories {
-			p := wire.JoinIndex(p, i0)
-			x.AdditionalDirectories[i0].CheckWire(c, p)
-		}
-	}
-	if x.MCPServers != nil {
-		p := wire.Join(p, "mcpServers")
-		for i0 := range x.MCPServers {
-			p := wire.JoinIndex(p, i0)
-			CheckMCPServer(c, p, x.MCPServers[i0])
-		}
-	}
-	if v, ok := x.ReplayFrom.Get(); ok {
-		p := wire.Join(p, "replayFrom")
-		CheckReplayFrom(c, p, v)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ResumeSessionRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ResumeSessionRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Inclusive cursor describing where replayed session history should begin.
-//
-// Replay includes the position identified by the cursor.
-//
-// It is a union tagged by the member "type". Its variants are ReplayFromStart; a tag this package does not know decodes to UnknownReplayFrom, which keeps the JSON as it was.
-type ReplayFrom interface {
-	isReplayFrom()
-}
-
-// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownReplayFrom struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownReplayFrom) isReplayFrom() {}
-
-// DecodeReplayFrom decodes a ReplayFrom from d.
-func DecodeReplayFrom(d *wire.Decoder) (ReplayFrom, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "start":
-		v := new(ReplayFromStart)
-		d.SkipKey("type")
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownReplayFrom{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeReplayFrom encodes v to e; a nil v is null.
-func EncodeReplayFrom(e *wire.Encoder, v ReplayFrom) {
-	switch v := v.(type) {
-	case *ReplayFromStart:
-		if v == nil {
-			e.Null()
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.RawValue("\"start\"")
-		v.EncodeWireFields(e)
-		e.EndObject()
-	case *UnknownReplayFrom:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckReplayFrom records in c every constraint v breaks, under the JSON pointer p.
-func CheckReplayFrom(c *wire.Checker, p string, v ReplayFrom) {
-	switch v := v.(type) {
-	case *ReplayFromStart:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalReplayFrom decodes a ReplayFrom from data, strictly.
-func UnmarshalReplayFrom(data []byte) (ReplayFrom, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeReplayFrom(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalReplayFrom encodes v.
-func MarshalReplayFrom(v ReplayFrom) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeReplayFrom(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateReplayFrom checks v against its schema's constraints and returns every violation.
-func ValidateReplayFrom(v ReplayFrom) error {
-	var c wire.Checker
-	CheckReplayFrom(&c, "", v)
-	return c.Err()
-}
-
-// Inclusive replay cursor requesting replay from the start of retained conversation history.
-type ReplayFromStart struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ReplayFromStart) isReplayFrom() {}
-
-// DecodeWire decodes the value from d.
-func (x *ReplayFromStart) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ReplayFromStart{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [1]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "_meta":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[0] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ReplayFromStart) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ReplayFromStart) EncodeWireFields(e *wire.Encoder) {
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ReplayFromStart) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ReplayFromStart) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ReplayFromStart) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ReplayFromStart) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for closing an active session.
-//
-// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
-// was called, then free the resources associated with the session. Unlike `session/cancel`,
-// closing also stops the session's background work. After the close response, the Agent
-// sends no other messages for the session on that connection.
-//
-// Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
-// treat a `-32002` response as a successful close.
-//
-// When closing cancels active foreground work, the Agent MUST send the final
-// updates for that work and the idle `state_update` with `stopReason: "cancelled"`
-// before responding successfully to `session/close`. Closing an idle session
-// does not itself require another idle update.
-//
-// Closing also cancels pending `session/prompt` requests whose messages have not
-// been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
-// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
-// has already been inserted, the Agent MUST respond successfully with its
-// `messageId`. Prompt responses need not precede the close response.
-type CloseSessionRequest struct {
-	// The ID of the session to close.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CloseSessionRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CloseSessionRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CloseSessionRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CloseSessionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CloseSessionRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CloseSessionRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for cancelling one tool call.
-//
-// Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
-//
-// The Agent responds once it has accepted the cancellation. The response does not mean
-// the work has stopped. The Agent confirms it with a `tool_call_update` to a final
-// status: normally `cancelled`, or `completed` or `failed` if the work finished first.
-//
-// The Agent responds with `-32602` if the tool call is unknown, already final, or not
-// cancellable. Cancelling a tool call does not change the foreground state by itself.
-//
-// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-type CancelToolCallRequest struct {
-	// The ID of the session that owns the tool call.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the tool call to cancel.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *CancelToolCallRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelToolCallRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "toolCallId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "toolCallId")
-			}
-			seen[1] = true
-			if err := x.ToolCallID.DecodeWire(d); err != nil {
-				return wire.At(err, "toolCallId")
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "toolCallId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelToolCallRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelToolCallRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"toolCallId\":")
-	x.ToolCallID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelToolCallRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "toolCallId")
-		x.ToolCallID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelToolCallRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelToolCallRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for cancelling one terminal.
-//
-// Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
-//
-// The Agent responds once it has accepted the cancellation. The response does not mean
-// the work has stopped. The Agent confirms it with a `terminal_update` that sets
-// `exitStatus`. Cancelling stops the process but does not release the terminal, and does
-// not change the status of a tool call that references it.
-//
-// The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
-// cancellable. Cancelling a terminal does not change the foreground state by itself.
-//
-// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-type CancelTerminalRequest struct {
-	// The ID of the session that owns the terminal.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to cancel.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelTerminalRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "terminalId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "terminalId")
-			}
-			seen[1] = true
-			if err := x.TerminalID.DecodeWire(d); err != nil {
-				return wire.At(err, "terminalId")
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "terminalId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelTerminalRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelTerminalRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"terminalId\":")
-	x.TerminalID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelTerminalRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "terminalId")
-		x.TerminalID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelTerminalRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelTerminalRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelTerminalRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for setting a session configuration option.
-//
-// Agents MUST support this method for any session where they advertise config options.
-// Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
-// configuration unchanged.
-//
-// See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
-//
-// It is a union tagged by the member "type". Its variants are ID, SetSessionConfigOptionRequestBoolean; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was.
-type SetSessionConfigOptionRequest interface {
-	isSetSessionConfigOptionRequest()
-}
-
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSetSessionConfigOptionRequest struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
-func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
-
-// DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
-func DecodeSetSessionConfigOptionRequest(d *wire.Decoder) (SetSessionConfigOptionRequest, error) {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "missing the tag member \"type\"",
-			Offset: d.Offset(),
-		}
-	}
-	switch tag {
-	case "id":
-		v := new(ID)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	case "boolean":
-		v := new(SetSessionConfigOptionRequestBoolean)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	raw, err := d.Raw()
-	if err != nil {
-		return nil, err
-	}
-	return &UnknownSetSessionConfigOptionRequest{
-		Raw: json.RawMessage(raw),
-		Tag: tag,
-	}, nil
-}
-
-// EncodeSetSessionConfigOptionRequest encodes v to e; a nil v is null.
-func EncodeSetSessionConfigOptionRequest(e *wire.Encoder, v SetSessionConfigOptionRequest) {
-	switch v := v.(type) {
-	case *ID:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *SetSessionConfigOptionRequestBoolean:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *UnknownSetSessionConfigOptionRequest:
-		if v == nil {
-			e.Null()
-			return
-		}
-		if v.Raw != nil {
-			e.Raw(v.Raw)
-			return
-		}
-		e.BeginObject()
-		e.RawKey("\"type\":")
-		e.String(v.Tag)
-		e.EndObject()
-	default:
-		e.Null()
-	}
-}
-
-// CheckSetSessionConfigOptionRequest records in c every constraint v breaks, under the JSON pointer p.
-func CheckSetSessionConfigOptionRequest(c *wire.Checker, p string, v SetSessionConfigOptionRequest) {
-	switch v := v.(type) {
-	case *ID:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *SetSessionConfigOptionRequestBoolean:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from data, strictly.
-func UnmarshalSetSessionConfigOptionRequest(data []byte) (SetSessionConfigOptionRequest, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeSetSessionConfigOptionRequest(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalSetSessionConfigOptionRequest encodes v.
-func MarshalSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeSetSessionConfigOptionRequest(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateSetSessionConfigOptionRequest checks v against its schema's constraints and returns every violation.
-func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
-	var c wire.Checker
-	CheckSetSessionConfigOptionRequest(&c, "", v)
-	return c.Err()
-}
-
-// A `SessionConfigValueId` string value (`type: "id"`).
-type ID struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The value ID.
-	Value SessionConfigValueID `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ID) isSetSessionConfigOptionRequest() {}
-
-// DecodeWire decodes the value from d.
-func (x *ID) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ID{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "id" {
-				return wire.At(wire.ConstError(d.Offset(), "\"id\""), "type")
-			}
-		case "sessionId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[1] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "configId":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "configId")
-			}
-			seen[2] = true
-			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "value":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[4] = true
-			if err := x.Value.DecodeWire(d); err != nil {
-				return wire.At(err, "value")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[2] {
-		missing = append(missing, "configId")
-	}
-	if !seen[4] {
-		missing = append(missing, "value")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ID) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ID) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"id\"")
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"configId\":")
-	x.ConfigID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"value\":")
-	x.Value.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ID) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-	{
-		p := wire.Join(p, "value")
-		x.Value.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ID) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ID) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ID) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A boolean value (`type: "boolean"`).
-type SetSessionConfigOptionRequestBoolean struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The boolean value.
-	Value bool `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*SetSessionConfigOptionRequestBoolean) isSetSessionConfigOptionRequest() {}
-
-// DecodeWire decodes the value from d.
-func (x *SetSessionConfigOptionRequestBoolean) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SetSessionConfigOptionRequestBoolean{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [5]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "type":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "type")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "type")
-			}
-			if v != "boolean" {
-				return wire.At(wire.ConstError(d.Offset(), "\"boolean\""), "type")
-			}
-		case "sessionId":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[1] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "configId":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "configId")
-			}
-			seen[2] = true
-			if err := x.ConfigID.DecodeWire(d); err != nil {
-				return wire.At(err, "configId")
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		case "value":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "value")
-			}
-			seen[4] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "value")
-				}
-				x.Value = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "type")
-	}
-	if !seen[1] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[2] {
-		missing = append(missing, "configId")
-	}
-	if !seen[4] {
-		missing = append(missing, "value")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SetSessionConfigOptionRequestBoolean) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SetSessionConfigOptionRequestBoolean) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"type\":")
-	e.RawValue("\"boolean\"")
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"configId\":")
-	x.ConfigID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	e.RawKey("\"value\":")
-	e.Bool(x.Value)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SetSessionConfigOptionRequestBoolean) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "configId")
-		x.ConfigID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SetSessionConfigOptionRequestBoolean) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SetSessionConfigOptionRequestBoolean) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Request parameters for sending a user prompt to the agent.
-//
-// Contains the user's message and any additional context.
-//
-// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
-type PromptRequest struct {
-	// The ID of the session to send this user message to
-	SessionID SessionID `json:"sessionId"`
-	// The blocks of content that compose the user's message.
-	//
-	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-	// while other variants are optionally enabled via `PromptCapabilities`.
-	//
-	// The Client MUST adapt its interface according to `PromptCapabilities`.
-	//
-	// The client MAY include referenced pieces of context as either
-	// `resource` or `resource_link` content blocks.
-	//
-	// When available, `resource` is preferred
-	// as it avoids extra round-trips and allows the message to include
-	// pieces of context from sources the agent may not have access to.
-	//
-	// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
-	// inserting it.
-	Prompt []ContentBlock `json:"prompt"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = PromptRequest{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "prompt":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "prompt")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "prompt")
-				}
-				s0 := make([]ContentBlock, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "prompt")
-					}
-					if !more {
-						break
-					}
-					var e0 ContentBlock
-					{
-						v1, err := DecodeContentBlock(d)
-						if err != nil {
-							return wire.At(wire.AtIndex(err, i0), "prompt")
-						}
-						e0 = v1
-					}
-					s0 = append(s0, e0)
-				}
-				x.Prompt = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if !seen[1] {
-		missing = append(missing, "prompt")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *PromptRequest) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *PromptRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	e.RawKey("\"prompt\":")
-	e.BeginArray()
-	for i0 := range x.Prompt {
-		EncodeContentBlock(e, x.Prompt[i0])
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PromptRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "prompt")
-		if len(x.Prompt) < 1 {
-			c.Fail(p, "has %d items, want at least 1", len(x.Prompt))
-		}
-		for i0 := range x.Prompt {
-			p := wire.JoinIndex(p, i0)
-			CheckContentBlock(c, p, x.Prompt[i0])
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PromptRequest) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PromptRequest) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -35265,7 +37651,7 @@ func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is kept as raw JSON: its variants cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
@@ -35308,309 +37694,89 @@ func (x ClientResponseResultResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A failed JSON-RPC response.
-type ClientResponseError struct {
-	// The id of the request this response answers.
-	//
-	// Required. `null` only when the request's id could not be determined, such as
-	// for a parse error or an invalid request.
-	ID ClientResponseErrorID `json:"id"`
-	// Method-specific error data.
-	Error Error2 `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ClientResponseError) isClientResponse() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientResponseError{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
+// AsRequestPermissionResponse decodes the value strictly as RequestPermissionResponse (the session/request_permission alternative); it does not Validate it.
+func (x ClientResponseResultResult) AsRequestPermissionResponse() (RequestPermissionResponse, error) {
+	var v RequestPermissionResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
 			return err
 		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "id":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeClientResponseErrorID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "error":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[1] = true
-			if err := x.Error.DecodeWire(d); err != nil {
-				return wire.At(err, "error")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "id")
-	}
-	if !seen[1] {
-		missing = append(missing, "error")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientResponseError) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"id\":")
-	EncodeClientResponseErrorID(e, x.ID)
-	e.RawKey("\"error\":")
-	x.Error.EncodeWire(e)
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckClientResponseErrorID(c, p, x.ID)
-	}
-	{
-		p := wire.Join(p, "error")
-		x.Error.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseError) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The id of the request this response answers.
-//
-// Required. `null` only when the request's id could not be determined, such as
-// for a parse error or an invalid request.
-//
-// It is a union decided by the JSON type of the value. Its variants are ClientResponseErrorIDNull, ClientResponseErrorIDNumber, ClientResponseErrorIDStr.
-type ClientResponseErrorID interface {
-	isClientResponseErrorID()
-}
-
-// DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
-func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
-	switch d.Kind() {
-	case wire.KindNull:
-		if err := d.Skip(); err != nil {
-			return nil, err
-		}
-		return ClientResponseErrorIDNull{}, nil
-	case wire.KindNumber:
-		v := new(ClientResponseErrorIDNumber)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	case wire.KindString:
-		v := new(ClientResponseErrorIDStr)
-		if err := v.DecodeWire(d); err != nil {
-			return nil, err
-		}
-		return *v, nil
-	}
-	return nil, d.TypeError("null or integer or string")
-}
-
-// EncodeClientResponseErrorID encodes v to e; a nil v is null.
-func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case ClientResponseErrorIDNull:
-		e.Null()
-	case ClientResponseErrorIDNumber:
-		v.EncodeWire(e)
-	case ClientResponseErrorIDStr:
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientResponseErrorID(c *wire.Checker, p string, v ClientResponseErrorID) {
-	switch v := v.(type) {
-	case ClientResponseErrorIDNumber:
-		v.CheckWire(c, p)
-	case ClientResponseErrorIDStr:
-		v.CheckWire(c, p)
-	}
-}
-
-// UnmarshalClientResponseErrorID decodes a ClientResponseErrorID from data, strictly.
-func UnmarshalClientResponseErrorID(data []byte) (ClientResponseErrorID, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientResponseErrorID(d)
-	if err == nil {
-		err = d.End()
-	}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
 	return v, err
 }
 
-// MarshalClientResponseErrorID encodes v.
-func MarshalClientResponseErrorID(v ClientResponseErrorID) ([]byte, error) {
+// FromRequestPermissionResponse sets the value to the encoding of v.
+func (x *ClientResponseResultResult) FromRequestPermissionResponse(v RequestPermissionResponse) error {
 	e := wire.NewEncoder(nil)
-	EncodeClientResponseErrorID(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientResponseErrorID checks v against its schema's constraints and returns every violation.
-func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
-	var c wire.Checker
-	CheckClientResponseErrorID(&c, "", v)
-	return c.Err()
-}
-
-type ClientResponseErrorIDNull struct{}
-
-func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
-
-// A numeric request ID.
-type ClientResponseErrorIDNumber int64
-
-func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
-	var v int64
-	{
-		v1, err := d.Int64()
-		if err != nil {
-			return err
-		}
-		v = v1
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
 	}
-	*x = ClientResponseErrorIDNumber(v)
+	*x = ClientResponseResultResult(e.Bytes())
 	return nil
 }
 
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
-	v := int64(*x)
-	e.Int64(int64(v))
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDNumber) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A string request ID.
-type ClientResponseErrorIDStr string
-
-func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
-	var v string
-	{
-		v1, err := d.String()
-		if err != nil {
-			return err
+// AsCreateElicitationResponse decodes the value strictly as CreateElicitationResponse (the elicitation/create alternative); it does not Validate it.
+func (x ClientResponseResultResult) AsCreateElicitationResponse() (CreateElicitationResponse, error) {
+	var v CreateElicitationResponse
+	err := func(d *wire.Decoder) error {
+		{
+			v1, err := DecodeCreateElicitationResponse(d)
+			if err != nil {
+				return err
+			}
+			v = v1
 		}
-		v = v1
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
+}
+
+// FromCreateElicitationResponse sets the value to the encoding of v.
+func (x *ClientResponseResultResult) FromCreateElicitationResponse(v CreateElicitationResponse) error {
+	e := wire.NewEncoder(nil)
+	EncodeCreateElicitationResponse(e, v)
+	if err := e.Err(); err != nil {
+		return err
 	}
-	*x = ClientResponseErrorIDStr(v)
+	*x = ClientResponseResultResult(e.Bytes())
 	return nil
 }
 
-// EncodeWire encodes the value to e.
-func (x *ClientResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
-	v := string(*x)
-	e.String(v)
+// AsExtMethodResponse decodes the value strictly as ExtMethodResponse; it does not Validate it.
+func (x ClientResponseResultResult) AsExtMethodResponse() (ExtResponse, error) {
+	var v ExtResponse
+	err := func(d *wire.Decoder) error {
+		if err := v.DecodeWire(d); err != nil {
+			return err
+		}
+		return d.End()
+	}(wire.NewDecoder([]byte(x)))
+	return v, err
 }
 
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientResponseErrorIDStr) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
+// FromExtMethodResponse sets the value to the encoding of v.
+func (x *ClientResponseResultResult) FromExtMethodResponse(v ExtResponse) error {
+	e := wire.NewEncoder(nil)
+	v.EncodeWire(e)
+	if err := e.Err(); err != nil {
+		return err
+	}
+	*x = ClientResponseResultResult(e.Bytes())
+	return nil
 }
 
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+// DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
+func (x ClientResponseResultResult) DecodeMethod(method string) (any, error) {
+	switch method {
+	case "session/request_permission":
+		return x.AsRequestPermissionResponse()
+	case "elicitation/create":
+		return x.AsCreateElicitationResponse()
+	default:
+		return nil, fmt.Errorf("no alternative of ClientResponseResultResult belongs to the method %q", method)
+	}
 }
 
 // Response to a permission request.
@@ -37123,6 +39289,311 @@ func (x Cancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// A failed JSON-RPC response.
+type ClientResponseError struct {
+	// The id of the request this response answers.
+	//
+	// Required. `null` only when the request's id could not be determined, such as
+	// for a parse error or an invalid request.
+	ID ClientResponseErrorID `json:"id"`
+	// Method-specific error data.
+	Error Error2 `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ClientResponseError) isClientResponse() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseError) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ClientResponseError{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "id":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[0] = true
+			{
+				v0, err := DecodeClientResponseErrorID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "error":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[1] = true
+			if err := x.Error.DecodeWire(d); err != nil {
+				return wire.At(err, "error")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "id")
+	}
+	if !seen[1] {
+		missing = append(missing, "error")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseError) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ClientResponseError) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"id\":")
+	EncodeClientResponseErrorID(e, x.ID)
+	e.RawKey("\"error\":")
+	x.Error.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseError) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckClientResponseErrorID(c, p, x.ID)
+	}
+	{
+		p := wire.Join(p, "error")
+		x.Error.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseError) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseError) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The id of the request this response answers.
+//
+// Required. `null` only when the request's id could not be determined, such as
+// for a parse error or an invalid request.
+//
+// It is a union decided by the JSON type of the value. Its variants are ClientResponseErrorIDNull, ClientResponseErrorIDNumber, ClientResponseErrorIDStr.
+type ClientResponseErrorID interface {
+	isClientResponseErrorID()
+}
+
+// DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
+func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
+	switch d.Kind() {
+	case wire.KindNull:
+		if err := d.Skip(); err != nil {
+			return nil, err
+		}
+		return ClientResponseErrorIDNull{}, nil
+	case wire.KindNumber:
+		v := new(ClientResponseErrorIDNumber)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	case wire.KindString:
+		v := new(ClientResponseErrorIDStr)
+		if err := v.DecodeWire(d); err != nil {
+			return nil, err
+		}
+		return *v, nil
+	}
+	return nil, d.TypeError("null or integer or string")
+}
+
+// EncodeClientResponseErrorID encodes v to e; a nil v is null.
+func EncodeClientResponseErrorID(e *wire.Encoder, v ClientResponseErrorID) {
+	switch v := v.(type) {
+	case ClientResponseErrorIDNull:
+		e.Null()
+	case ClientResponseErrorIDNumber:
+		v.EncodeWire(e)
+	case ClientResponseErrorIDStr:
+		v.EncodeWire(e)
+	default:
+		e.Null()
+	}
+}
+
+// CheckClientResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientResponseErrorID(c *wire.Checker, p string, v ClientResponseErrorID) {
+	switch v := v.(type) {
+	case ClientResponseErrorIDNumber:
+		v.CheckWire(c, p)
+	case ClientResponseErrorIDStr:
+		v.CheckWire(c, p)
+	}
+}
+
+// UnmarshalClientResponseErrorID decodes a ClientResponseErrorID from data, strictly.
+func UnmarshalClientResponseErrorID(data []byte) (ClientResponseErrorID, error) {
+	buf := append([]byte(nil), data...)
+	d := wire.NewDecoder(buf)
+	v, err := DecodeClientResponseErrorID(d)
+	if err == nil {
+		err = d.End()
+	}
+	return v, err
+}
+
+// MarshalClientResponseErrorID encodes v.
+func MarshalClientResponseErrorID(v ClientResponseErrorID) ([]byte, error) {
+	e := wire.NewEncoder(nil)
+	EncodeClientResponseErrorID(e, v)
+	return e.Bytes(), e.Err()
+}
+
+// ValidateClientResponseErrorID checks v against its schema's constraints and returns every violation.
+func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
+	var c wire.Checker
+	CheckClientResponseErrorID(&c, "", v)
+	return c.Err()
+}
+
+type ClientResponseErrorIDNull struct{}
+
+func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
+
+// A numeric request ID.
+type ClientResponseErrorIDNumber int64
+
+func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+	var v int64
+	{
+		v1, err := d.Int64()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ClientResponseErrorIDNumber(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
+	v := int64(*x)
+	e.Int64(int64(v))
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseErrorIDNumber) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A string request ID.
+type ClientResponseErrorIDStr string
+
+func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
+
+// DecodeWire decodes the value from d.
+func (x *ClientResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
+	var v string
+	{
+		v1, err := d.String()
+		if err != nil {
+			return err
+		}
+		v = v1
+	}
+	*x = ClientResponseErrorIDStr(v)
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ClientResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
+	v := string(*x)
+	e.String(v)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ClientResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ClientResponseErrorIDStr) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
 // The user accepted the elicitation and provided content.
 type ElicitationAcceptAction struct {
 	// The user-provided content, if any, as an object matching the requested schema.
@@ -37276,7 +39747,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -37321,11 +39792,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[ClientNotificationParams]()
+				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
 			} else {
-				var v ClientNotificationParams
+				var v AgentClientProtocolClientNotificationParams
 				{
-					v1, err := DecodeClientNotificationParams(d)
+					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -37374,7 +39845,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeClientNotificationParams(e, v)
+			EncodeAgentClientProtocolClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -37386,7 +39857,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckClientNotificationParams(c, p, v)
+		CheckAgentClientProtocolClientNotificationParams(c, p, v)
 	}
 }
 
@@ -37404,350 +39875,6 @@ func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// All possible notifications that a client can send to an agent.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CancelSessionNotification, ClientNotificationParamsExtNotification.
-type ClientNotificationParams interface {
-	isClientNotificationParams()
-}
-
-// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
-func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
-	switch d.Kind() {
-	case wire.KindObject:
-		set, err := d.PeekKeys([]string{"sessionId"})
-		if err != nil {
-			return nil, err
-		}
-		if set&uint64(0x1) == uint64(0x1) {
-			v := new(CancelSessionNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ClientNotificationParamsExtNotification)
-			if err := v.DecodeWire(d); err != nil {
-				return nil, err
-			}
-			return v, nil
-		}
-		return nil, &wire.Error{
-			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: CancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
-			Offset: d.Offset(),
-		}
-	}
-	return nil, d.TypeError("object")
-}
-
-// EncodeClientNotificationParams encodes v to e; a nil v is null.
-func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
-	switch v := v.(type) {
-	case *CancelSessionNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	case *ClientNotificationParamsExtNotification:
-		if v == nil {
-			e.Null()
-			return
-		}
-		v.EncodeWire(e)
-	default:
-		e.Null()
-	}
-}
-
-// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
-	switch v := v.(type) {
-	case *CancelSessionNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	case *ClientNotificationParamsExtNotification:
-		if v != nil {
-			v.CheckWire(c, p)
-		}
-	}
-}
-
-// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
-func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
-	buf := append([]byte(nil), data...)
-	d := wire.NewDecoder(buf)
-	v, err := DecodeClientNotificationParams(d)
-	if err == nil {
-		err = d.End()
-	}
-	return v, err
-}
-
-// MarshalClientNotificationParams encodes v.
-func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
-	e := wire.NewEncoder(nil)
-	EncodeClientNotificationParams(e, v)
-	return e.Bytes(), e.Err()
-}
-
-// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateClientNotificationParams(v ClientNotificationParams) error {
-	var c wire.Checker
-	CheckClientNotificationParams(&c, "", v)
-	return c.Err()
-}
-
-// Cancels a session's foreground work and its prompts not yet inserted.
-//
-// Work in the latest `background` list is not covered and keeps running. The
-// Agent MAY stop background activity it does not list.
-//
-// Upon receiving this notification, the Agent SHOULD stop all language model
-// requests and all tool call invocations of the cancelled foreground work as soon
-// as possible.
-//
-// The Agent MUST stop waiting for pending `session/request_permission` requests of
-// the cancelled work and treat them as not approved. It SHOULD cancel each of them
-// with `$/cancel_request`.
-//
-// After all ongoing operations have been successfully aborted and pending
-// updates have been sent, the Agent MUST send an idle `state_update` session
-// update with the `cancelled` stop reason if cancellation ended active
-// foreground work. No additional completion update is required if no
-// foreground work was active.
-//
-// After cancellation completes, the Agent SHOULD ignore late answers rather
-// than use them to resume the cancelled work.
-//
-// Agents MUST catch errors caused by aborting cancelled work and report the
-// `cancelled` stop reason, not `error`.
-//
-// The Agent MAY send content or tool call updates after receiving
-// `session/cancel`, but MUST send them before the idle `state_update` that
-// reports cancellation.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-type CancelSessionNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*CancelSessionNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelSessionNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelSessionNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelSessionNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Handles extension notifications from the client.
-//
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
-
-// DecodeWire decodes the value from d.
-func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = ClientNotificationParamsExtNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	_ = start
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ClientNotificationParamsExtNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -37881,143 +40008,8 @@ func (x CancelSessionNotification2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification to cancel an ongoing request.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
-type CancelRequestNotification struct {
-	// The ID of the request to cancel: a request that the sender of this notification issued.
-	// Receivers match it only against requests they received from that sender.
-	RequestID RequestID `json:"requestId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = CancelRequestNotification{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requestId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requestId")
-			}
-			seen[0] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "requestId")
-				}
-				x.RequestID = v0
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "_meta")
-				}
-				x.Meta = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requestId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *CancelRequestNotification) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelRequestNotification) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requestId\":")
-	EncodeRequestID(e, x.RequestID)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		e.Raw(x.Meta)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelRequestNotification) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requestId")
-		CheckRequestID(c, p, x.RequestID)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		if !wire.RawIs(x.Meta, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelRequestNotification) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// completeAgentNotificationParams reports whether Validate checks everything the schema asks of v's variant.
-func completeAgentNotificationParams(v AgentNotificationParams) bool {
+// completeNotificationParams reports whether Validate checks everything the schema asks of v's variant.
+func completeNotificationParams(v NotificationParams) bool {
 	switch v.(type) {
 	case *UpdateSessionNotification:
 		return false
@@ -38029,8 +40021,8 @@ func completeAgentNotificationParams(v AgentNotificationParams) bool {
 	return false
 }
 
-// completeAgentRequestParams reports whether Validate checks everything the schema asks of v's variant.
-func completeAgentRequestParams(v AgentRequestParams) bool {
+// completeRequestParams reports whether Validate checks everything the schema asks of v's variant.
+func completeRequestParams(v RequestParams) bool {
 	switch v.(type) {
 	case *RequestPermissionRequest:
 		return true
@@ -38142,6 +40134,21 @@ func completeStateUpdate2(v StateUpdate2) bool {
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
+	case "#":
+		return wire.Codec{
+			Check: func(c *wire.Checker, p string, v any) {
+				v.(*AgentClientProtocol).CheckWire(c, p)
+			},
+			Complete: false,
+			Decode: func(d *wire.Decoder) (any, error) {
+				v := new(AgentClientProtocol)
+				return v, v.DecodeWire(d)
+			},
+			Encode: func(e *wire.Encoder, v any) {
+				v.(*AgentClientProtocol).EncodeWire(e)
+			},
+			Name: "AgentClientProtocol",
+		}, true
 	case "#/$defs/AbsolutePath":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
@@ -38212,7 +40219,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentNotification)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeAgentNotificationParams(u)
+					return !ok || completeNotificationParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -38234,7 +40241,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentRequest)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeAgentRequestParams(u)
+					return !ok || completeRequestParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
