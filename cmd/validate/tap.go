@@ -83,7 +83,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fl.Var(&maxLine, "max-line", "longest line validated, in bytes (suffixes KiB, MiB, GiB)")
 	fl.Var(&backlog, "backlog", "most traffic held for a validator that falls behind, in bytes; past it live validation stops (the relay never waits)")
 	fl.IntVar(&o.maxDepth, "max-depth", 0, fmt.Sprintf("deepest nesting of a message (default %d)", jsonscan.DefaultMaxDepth))
-	fl.IntVar(&o.workers, "workers", 0, "goroutines that parse and validate (default: all cores)")
+	fl.IntVar(&o.workers, "workers", 1, "goroutines that parse and validate (the other cores are left to the relay and the agent)")
 	fl.BoolVar(&o.fast, "fast", true, "check messages with the generated Go types first")
 	fl.BoolVar(&o.summary, "summary", true, "print the summary (text format) when the agent exits")
 	fl.BoolVar(&o.live, "check", true, "validate the traffic as it flows (false: only relay and record)")

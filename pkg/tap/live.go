@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/agentproto/agentproto/pkg/validate"
 )
@@ -134,6 +135,10 @@ func (l *Live) Close() (validate.Summary, LiveStats, error) {
 // queue is a byte pipe whose writer never blocks: push fails instead when
 // more than limit bytes wait (limit 0: no limit). Read blocks until there
 // are bytes or the queue is closed.
+//
+// The reader is woken when wakeBytes wait or wakeDelay after the first
+// byte arrived, not on every push: waking the validator for each message
+// would take the CPU the relay needs at the moment it forwards.
 type queue struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
@@ -141,12 +146,29 @@ type queue struct {
 	off    int
 	limit  int
 	closed bool
+	ready  bool        // the reader may take what waits
+	timer  *time.Timer // makes the queue ready wakeDelay after it filled
 }
+
+const (
+	wakeBytes = 64 << 10
+	wakeDelay = 2 * time.Millisecond
+)
 
 func newQueue(limit int) *queue {
 	q := &queue{limit: limit}
 	q.cond = sync.NewCond(&q.mu)
+	q.timer = time.AfterFunc(time.Hour, q.wake)
+	q.timer.Stop()
 	return q
+}
+
+// wake lets the reader take what waits.
+func (q *queue) wake() {
+	q.mu.Lock()
+	q.ready = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
 }
 
 func (q *queue) push(p []byte) bool {
@@ -162,15 +184,22 @@ func (q *queue) push(p []byte) bool {
 		n := copy(q.buf, q.buf[q.off:])
 		q.buf, q.off = q.buf[:n], 0
 	}
+	was := len(q.buf) - q.off
 	q.buf = append(q.buf, p...)
-	q.cond.Signal()
+	switch {
+	case len(q.buf)-q.off >= wakeBytes:
+		q.ready = true
+		q.cond.Broadcast()
+	case was == 0:
+		q.timer.Reset(wakeDelay)
+	}
 	return true
 }
 
 func (q *queue) Read(p []byte) (int, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	for q.off == len(q.buf) && !q.closed {
+	for (q.off == len(q.buf) || !q.ready) && !q.closed {
 		q.cond.Wait()
 	}
 	if q.off == len(q.buf) {
@@ -179,7 +208,7 @@ func (q *queue) Read(p []byte) (int, error) {
 	n := copy(p, q.buf[q.off:])
 	q.off += n
 	if q.off == len(q.buf) {
-		q.buf, q.off = q.buf[:0], 0
+		q.buf, q.off, q.ready = q.buf[:0], 0, false
 	}
 	return n, nil
 }
@@ -187,6 +216,7 @@ func (q *queue) Read(p []byte) (int, error) {
 func (q *queue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.timer.Stop()
 	q.cond.Broadcast()
 	q.mu.Unlock()
 }
