@@ -85,6 +85,7 @@ function named(errors) {
 }
 
 export const oneDefect = JSON.parse(readFileSync(path.join(here, "published", "one-defect.json"), "utf8"));
+export const valid = JSON.parse(readFileSync(path.join(here, "published", "valid.json"), "utf8"));
 
 describe("one defect, one error", { concurrency: true }, () => {
   const ajvs = new Map();
@@ -108,6 +109,18 @@ describe("one defect, one error", { concurrency: true }, () => {
       assert.equal(found.length, 1, `one error, got:\n${shown}`);
       assert.equal(found[0].instancePath, c.at, shown);
       assert.ok(named(validate.errors).has(c.names), `the errors name ${c.names}: ${[...named(validate.errors)].join(", ")}\n${shown}`);
+    });
+  }
+});
+
+describe("valid messages pass", { concurrency: true }, () => {
+  for (const c of valid) {
+    test(`${c.bundle}: ${c.why}`, () => {
+      const doc = readBundle(c.bundle);
+      const ajv = plainAjv();
+      ajv.addSchema(doc);
+      const validate = ajv.getSchema(doc.$id + (c.def ? `#/$defs/${c.def}` : ""));
+      assert.equal(validate(c.message), true, JSON.stringify(validate.errors?.slice(0, 4)));
     });
   }
 });
