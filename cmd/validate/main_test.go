@@ -55,7 +55,7 @@ func TestTextOutputAndExitCodes(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("invalid trace: exit %d, want 1", code)
 	}
-	want := bad + `:5: error: /params/update/content/type: "txt" is not one of text, image, audio, resource_link, resource (acp: ContentBlock) [schema]`
+	want := bad + `:5: error: /params/update/content/type: "txt" is not one of text, image, audio, resource_link, resource; did you mean "text"? (acp: ContentBlock) [schema]`
 	if !strings.Contains(out, want+"\n") {
 		t.Fatalf("output lacks\n%s\ngot:\n%s", want, out)
 	}

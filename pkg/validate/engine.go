@@ -520,6 +520,7 @@ func (r *fileRun) process(items []*item) error {
 				it.out = append(it.out, f)
 			}
 		}
+		it.out = oneCause(it.out)
 		if e.opts.Roundtrip != nil && it.bad == nil && m.RTSchema != "" && len(it.out) == 0 {
 			// Only for messages valid by their schema: an invalid one
 			// is explained by its schema findings already.
@@ -639,6 +640,35 @@ func cutPointer(p string) string {
 		}
 	}
 	return strings.Join(toks, "/")
+}
+
+// oneCause drops a schema finding that repeats an earlier one at the same
+// pointer with the same words, but for the schema named in parentheses: an
+// envelope and its payload schema both rejecting an array payload are one
+// mistake, reported once.
+func oneCause(out []Finding) []Finding {
+	if len(out) < 2 {
+		return out
+	}
+	seen := make(map[string]bool, len(out))
+	keep := out[:0]
+	for _, f := range out {
+		k := f.Pointer + "\x00" + f.Rule + "\x00" + causeText(f.Message)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		keep = append(keep, f)
+	}
+	return keep
+}
+
+// causeText is a schema message without its trailing "(proto: Type)".
+func causeText(msg string) string {
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		return msg[:i]
+	}
+	return msg
 }
 
 // samePointers reports whether two lists of findings point at the same

@@ -37,7 +37,7 @@ func Example() {
 	// line 5 error schema /params/update
 	//   missing required field "currentModeId"; found "modeId": did you mean "currentModeId"? (acp: CurrentModeUpdate)
 	// line 6 error schema /params/update/content/type
-	//   "txt" is not one of text, image, audio, resource_link, resource (acp: ContentBlock)
+	//   "txt" is not one of text, image, audio, resource_link, resource; did you mean "text"? (acp: ContentBlock)
 	// line 6 error unknown-session /params/sessionId
 	//   unknown session "sess_9": no answer to a request that creates, loads, resumes, forks or lists sessions introduced it in this trace
 	// line 7 error duplicate-response /id

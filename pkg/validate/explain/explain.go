@@ -162,7 +162,13 @@ func (x *explainer) collect(e *jsonschema.ValidationError, value any) []issue {
 		return x.union(e, value)
 	}
 	if len(e.Causes) == 0 {
-		return x.leaf(e, value)
+		out := x.leaf(e, value)
+		if cond := x.condition(e, value); cond != "" {
+			for i := range out {
+				out[i].msg = withCondition(out[i].msg, cond)
+			}
+		}
+		return out
 	}
 	var out []issue
 	for _, c := range e.Causes {
@@ -240,7 +246,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 			}
 		}
 		tloc := append(append([]string(nil), loc...), tag)
-		return []issue{{tloc, fmt.Sprintf("%s is not one of %s (%s)", protocol.Display(got), strings.Join(want, ", "), x.where(e.SchemaURL))}}
+		return []issue{{tloc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(got), strings.Join(want, ", "), didYouMean(got, want), x.where(e.SchemaURL))}}
 	}
 	// Alternatives that lost on a discriminating property or on the value's
 	// own type are out of the running.
@@ -301,6 +307,7 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 			if len(types) > 0 {
 				msg += " (or a " + strings.Join(types, " or ") + ")"
 			}
+			msg += didYouMean(got, values)
 			return []issue{{loc, fmt.Sprintf("%s (%s)", msg, x.where(e.SchemaURL))}}
 		case all && len(types) > 0:
 			return []issue{{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", gotType, strings.Join(types, " or "), x.where(e.SchemaURL))}}
@@ -367,21 +374,28 @@ func (x *explainer) leaf(e *jsonschema.ValidationError, value any) []issue {
 		}
 		return out
 	}
-	return []issue{x.leafOne(e)}
+	return []issue{x.leafOne(e, value)}
 }
 
-func (x *explainer) leafOne(e *jsonschema.ValidationError) issue {
+func (x *explainer) leafOne(e *jsonschema.ValidationError, value any) issue {
 	loc := e.InstanceLocation
 	where := x.where(e.SchemaURL)
 	switch k := e.ErrorKind.(type) {
 	case *kind.Type:
-		return issue{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", k.Got, strings.Join(k.Want, " or "), where)}
+		if k.Got == "number" && contains(k.Want, "integer") {
+			// 4.5 where an integer is allowed: "got number, want
+			// integer" reads as a contradiction.
+			return issue{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(protocol.Lookup(value, loc)), listOr(k.Want), where)}
+		}
+		return issue{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", k.Got, listOr(k.Want), where)}
 	case *kind.Enum:
 		var want []string
 		for _, w := range k.Want {
 			want = append(want, bare(w))
 		}
-		return issue{loc, fmt.Sprintf("%s is not one of %s (%s)", protocol.Display(k.Got), strings.Join(want, ", "), where)}
+		return issue{loc, fmt.Sprintf("%s is not one of %s%s (%s)", protocol.Display(k.Got), strings.Join(want, ", "), didYouMean(k.Got, want), where)}
+	case *kind.Format:
+		return issue{loc, fmt.Sprintf("%s is not %s (%s)", protocol.Display(k.Got), formatHint(k.Want), where)}
 	case *kind.Const:
 		return issue{loc, fmt.Sprintf("%s must be %s (%s)", protocol.Display(k.Got), protocol.Display(k.Want), where)}
 	case *kind.AdditionalProperties:
@@ -403,6 +417,9 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError) issue {
 				names = append(names, fmt.Sprintf("%q", r))
 			}
 			msg := fmt.Sprintf("%s must not be present here", strings.Join(names, " and "))
+			if len(names) > 1 {
+				msg = fmt.Sprintf("%s must not both be present", strings.Join(names, " and "))
+			}
 			if desc != "" {
 				msg += ": " + strings.TrimSuffix(desc, ".")
 			}
@@ -434,6 +451,171 @@ func (x *explainer) leafOne(e *jsonschema.ValidationError) issue {
 		return issue{loc, fmt.Sprintf("%s does not match the pattern %s (%s)", protocol.Display(k.Got), k.Want, where)}
 	}
 	return issue{loc, fmt.Sprintf("%s (%s)", e.ErrorKind.LocalizedString(x.printer), where)}
+}
+
+// didYouMean is "; did you mean X?" when got is a string that misspells
+// one of the allowed values (end-turn for end_turn), or the start of one or
+// two of them (allow for allow_once and allow_always); "" otherwise.
+func didYouMean(got any, want []string) string {
+	s, ok := got.(string)
+	if !ok || s == "" {
+		return ""
+	}
+	if near := suggest.Near(s, want); near != "" && near != s {
+		return fmt.Sprintf("; did you mean %s?", protocol.Quote(near))
+	}
+	f := suggest.Fold(s)
+	if len(f) < 3 {
+		return ""
+	}
+	var starts []string
+	for _, w := range want {
+		if strings.HasPrefix(suggest.Fold(w), f) {
+			starts = append(starts, protocol.Quote(w))
+		}
+	}
+	if len(starts) == 0 || len(starts) > 2 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(starts, " or ") + "?"
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// listOr joins "a", "b", "c" as "a, b or c".
+func listOr(list []string) string {
+	if len(list) <= 1 {
+		return strings.Join(list, "")
+	}
+	return strings.Join(list[:len(list)-1], ", ") + " or " + list[len(list)-1]
+}
+
+// formatHint says what a string of a JSON Schema format looks like.
+func formatHint(format string) string {
+	switch format {
+	case "date-time":
+		return "an RFC 3339 date-time such as 2026-05-13T09:30:00Z (date, \"T\", time and a Z or ±hh:mm offset)"
+	case "date":
+		return "an RFC 3339 full-date such as 2026-05-13"
+	case "time":
+		return "an RFC 3339 time such as 09:30:00Z"
+	case "uri":
+		return "an absolute URI such as file:///home/user/project or https://example.com/x"
+	case "uri-reference":
+		return "a URI reference"
+	case "uuid":
+		return "a UUID such as 0190f0e2-7b1c-7cc4-a1b2-3c4d5e6f7a8b"
+	case "email":
+		return "an email address"
+	case "duration":
+		return "an ISO 8601 duration such as PT30S"
+	}
+	return "a valid " + format
+}
+
+// condition describes, for a keyword inside an if/then/else, the if that
+// selected it, with the values the message actually has: `code is
+// "LEASE_EXPIRED"`. It returns "" for a keyword outside one, or an if it
+// cannot put in words.
+func (x *explainer) condition(e *jsonschema.ValidationError, value any) string {
+	file, frag, _ := strings.Cut(e.SchemaURL, "#")
+	toks := protocol.SplitPointer(frag)
+	for i := len(toks) - 1; i > 0; i-- {
+		if toks[i] != "then" && toks[i] != "else" {
+			continue
+		}
+		parent := x.schemaAt(file + "#" + protocol.Pointer(toks[:i]))
+		ifs, ok := parent["if"].(map[string]any)
+		if !ok {
+			continue
+		}
+		depth := instanceDepth(toks[i+1:])
+		if depth > len(e.InstanceLocation) {
+			return ""
+		}
+		obj, _ := protocol.Lookup(value, e.InstanceLocation[:len(e.InstanceLocation)-depth]).(map[string]any)
+		desc := describeIf(ifs, obj)
+		if desc == "" {
+			return ""
+		}
+		if toks[i] == "else" {
+			return "unless " + desc
+		}
+		return "because " + desc
+	}
+	return ""
+}
+
+// instanceDepth is how many levels into the instance a schema path below a
+// then or else goes.
+func instanceDepth(toks []string) int {
+	d := 0
+	for i := 0; i < len(toks); i++ {
+		switch toks[i] {
+		case "properties", "patternProperties", "prefixItems", "$defs", "dependentSchemas":
+			if toks[i] != "$defs" && toks[i] != "dependentSchemas" {
+				d++
+			}
+			i++ // the name or index
+		case "items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames":
+			d++
+		}
+	}
+	return d
+}
+
+// describeIf puts an if of const, enum and required members in words, with
+// the values obj has.
+func describeIf(ifs, obj map[string]any) string {
+	props, _ := ifs["properties"].(map[string]any)
+	for k := range ifs {
+		switch k {
+		case "properties", "required", "description", "$comment":
+		default:
+			return ""
+		}
+	}
+	var names []string
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		sub, _ := props[n].(map[string]any)
+		if _, ok := sub["const"]; !ok {
+			if _, ok := sub["enum"]; !ok {
+				return ""
+			}
+		}
+		v, ok := obj[n]
+		if !ok {
+			return ""
+		}
+		parts = append(parts, fmt.Sprintf("%s is %s", n, protocol.Display(v)))
+	}
+	if len(parts) == 0 {
+		for _, r := range protocol.Strings(ifs, "/required") {
+			parts = append(parts, protocol.Quote(r)+" is present")
+		}
+	}
+	return strings.Join(parts, " and ")
+}
+
+// withCondition inserts a condition before the trailing "(proto: Type)"
+// of a message.
+func withCondition(msg, cond string) string {
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		return msg[:i] + " " + cond + msg[i:]
+	}
+	return msg + " " + cond
 }
 
 // where names the schema a keyword belongs to: "acp: ContentBlock".

@@ -469,7 +469,7 @@ func (s *state) features(m *protocol.Message, r *registry.ARCPRule, ss *session,
 					continue
 				}
 			}
-			m.Add(finding.Error, r.ID, protocol.Pointer(f.Loc), "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", protocol.Pointer(f.Loc), ff.Feature, featureList(ss.features))
+			m.Add(finding.Error, r.ID, protocol.Pointer(f.Loc), "%s needs the %q feature, which was not negotiated (hello and welcome share: %s)", memberName(f.Loc), ff.Feature, featureList(ss.features))
 			break
 		}
 	}
@@ -700,4 +700,13 @@ func stringSet(l []any) map[string]bool {
 		}
 	}
 	return out
+}
+
+// memberName names the member at loc for a message whose pointer already
+// says where it is: "lease_constraints" rather than the pointer again.
+func memberName(loc []string) string {
+	if len(loc) == 0 {
+		return "the message"
+	}
+	return protocol.Quote(loc[len(loc)-1])
 }
