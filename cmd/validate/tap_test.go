@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The tap tests run the official ACP SDK's client and agent apps (the
+// recorder's, in conformance/acp-recorder) as two processes, first joined
+// directly and then with `validate -- AGENT` between them, and compare what
+// each side saw.
+
+// recorderDir is conformance/acp-recorder, relative to this package.
+var recorderDir = filepath.Join("..", "..", "conformance", "acp-recorder")
+
+// needSDK skips the test unless node and the recorder's npm packages are
+// installed.
+func needSDK(t *testing.T) string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the tap tests run the official ACP SDK's apps with it")
+	}
+	if _, err := os.Stat(filepath.Join(recorderDir, "node_modules", "@agentclientprotocol", "sdk", "package.json")); err != nil {
+		t.Skip("the ACP SDK is not installed: run npm ci --prefix conformance/acp-recorder")
+	}
+	return node
+}
+
+// session is one run of the SDK client against the SDK agent.
+type session struct {
+	code int    // the client's exit status (the agent's, passed on)
+	logs string // folder of client-in, client-out, agent-in, agent-out
+}
+
+// runSession runs the client script through scenario against the agent
+// script (with agentArgs), with tap (the validate arguments up to and
+// including "--") in between when it is not empty.
+func runSession(t *testing.T, node, scenario string, tap []string, agentArgs ...string) session {
+	t.Helper()
+	logs := t.TempDir()
+	abs, err := filepath.Abs(recorderDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{filepath.Join(abs, "stdio-client.mjs"), "--scenario", scenario, "--log", logs, "--"}
+	env := os.Environ()
+	if len(tap) > 0 {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(append(args, exe), tap...)
+		env = append(env, asMain+"=1")
+	}
+	args = append(args, node, filepath.Join(abs, "stdio-agent.mjs"), "--log", logs)
+	args = append(args, agentArgs...)
+	cmd := exec.Command(node, args...)
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running the client: %v", err)
+	}
+	t.Logf("%s (tap %v): exit %d, stderr:\n%s", scenario, tap != nil, code, stderr.String())
+	return session{code: code, logs: logs}
+}
+
+func (s session) read(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(s.logs, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// splitRecording returns the bytes the recording holds for each direction.
+func splitRecording(t *testing.T, trace string) (c2a, a2c []byte) {
+	t.Helper()
+	rec, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := os.ReadFile(trace + ".dir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(rec), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	ds := strings.Fields(string(dirs))
+	if len(ds) != len(lines) {
+		t.Fatalf("the recording has %d lines and its sidecar %d", len(lines), len(ds))
+	}
+	for i, l := range lines {
+		switch ds[i] {
+		case "c2a":
+			c2a = append(c2a, l...)
+		case "a2c":
+			a2c = append(a2c, l...)
+		default:
+			t.Fatalf("sidecar line %d is %q", i+1, ds[i])
+		}
+	}
+	return c2a, a2c
+}
+
+func TestTapIsTransparentToTheSDKAndRecordsWhatFlows(t *testing.T) {
+	node := needSDK(t)
+	for _, scenario := range []string{"01-handshake", "02-prompt-all-updates", "06-errors"} {
+		t.Run(scenario, func(t *testing.T) {
+			direct := runSession(t, node, scenario, nil)
+			if direct.code != 0 {
+				t.Fatalf("without the tap the session fails (exit %d)", direct.code)
+			}
+			dir := t.TempDir()
+			trace := filepath.Join(dir, "session.jsonl")
+			findings := filepath.Join(dir, "findings.json")
+			tapped := runSession(t, node, scenario, []string{"--record", trace, "--findings", findings, "--format", "json", "--"})
+			if tapped.code != 0 {
+				t.Fatalf("through the tap the session fails (exit %d)", tapped.code)
+			}
+			// Both sides see the same bytes with and without the tap.
+			for _, f := range []string{"client-out", "client-in", "agent-in", "agent-out"} {
+				if a, b := direct.read(t, f), tapped.read(t, f); !bytes.Equal(a, b) {
+					t.Errorf("%s differs through the tap: %d bytes direct, %d tapped", f, len(a), len(b))
+				}
+			}
+			// The recording is the traffic, direction by direction.
+			c2a, a2c := splitRecording(t, trace)
+			if !bytes.Equal(c2a, tapped.read(t, "agent-in")) || !bytes.Equal(c2a, tapped.read(t, "client-out")) {
+				t.Errorf("the recording's c2a lines are not what the client sent and the agent read")
+			}
+			if !bytes.Equal(a2c, tapped.read(t, "agent-out")) || !bytes.Equal(a2c, tapped.read(t, "client-in")) {
+				t.Errorf("the recording's a2c lines are not what the agent wrote and the client read")
+			}
+			// The live findings are those of a later validate of the
+			// recording; and the SDK's traffic has no error.
+			live, err := os.ReadFile(findings)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, later, _ := runCLI(t, "", "--format", "json", trace)
+			if string(live) != later {
+				t.Errorf("live findings differ from a later validate:\nlive:\n%s\nlater:\n%s", live, later)
+			}
+			if code != exitOK {
+				t.Errorf("validate of the SDK's traffic exits %d:\n%s", code, later)
+			}
+		})
+	}
+}
+
+// jsonFindings decodes the findings (not the summary) of --format json.
+func jsonFindings(t *testing.T, out []byte) []jsonFinding {
+	t.Helper()
+	var fs []jsonFinding
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		if bytes.HasPrefix(line, []byte(`{"summary"`)) || len(line) == 0 {
+			continue
+		}
+		var f jsonFinding
+		if err := json.Unmarshal(line, &f); err != nil {
+			t.Fatalf("findings line %q: %v", line, err)
+		}
+		fs = append(fs, f)
+	}
+	return fs
+}
+
+func TestTapReportsAWrongAgentMessage(t *testing.T) {
+	node := needSDK(t)
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "session.jsonl")
+	findings := filepath.Join(dir, "findings.json")
+	s := runSession(t, node, "01-handshake", []string{"--record", trace, "--findings", findings, "--format", "json", "--"}, "--bad")
+	if s.code != 0 {
+		t.Fatalf("the session fails (exit %d): the SDK client ignores the bad notification", s.code)
+	}
+	live, err := os.ReadFile(findings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The agent wrote the bad update right after its first message: it
+	// is line 3 of the recording (initialize, its answer, the update).
+	found := false
+	for _, f := range jsonFindings(t, live) {
+		if f.Line == 3 && f.Severity == "error" && f.Rule == "schema" && f.Pointer == "/params/update" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the session/update without content (line 3) was not reported:\n%s", live)
+	}
+	if _, later, _ := runCLI(t, "", "--format", "json", trace); string(live) != later {
+		t.Errorf("live findings differ from a later validate:\nlive:\n%s\nlater:\n%s", live, later)
+	}
+}
+
+func TestTapCrashingAgentLeavesItsRecordingAndStatus(t *testing.T) {
+	node := needSDK(t)
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "session.jsonl")
+	s := runSession(t, node, "02-prompt-all-updates", []string{"--record", trace, "--findings", filepath.Join(dir, "f.txt"), "--"}, "--crash-after", "5")
+	if s.code != 7 {
+		t.Errorf("exit status %d, want the agent's 7 passed on by the tap", s.code)
+	}
+	_, a2c := splitRecording(t, trace)
+	out := s.read(t, "agent-out")
+	if !bytes.Equal(a2c, out) || bytes.Count(a2c, []byte("\n")) != 5 {
+		t.Errorf("the recording holds %d agent lines, want the 5 the agent wrote before it crashed", bytes.Count(a2c, []byte("\n")))
+	}
+}
+
+func TestTapUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "sarif", "--", "true"}, "want text, json or github"},
+		{[]string{"trace.jsonl", "--", "true"}, "must follow --"},
+		{[]string{"--no-such-flag", "--", "true"}, "no-such-flag"},
+	} {
+		code, stdout, stderr := runCLI(t, "", tc.args...)
+		if code != exitUsage || !strings.Contains(stderr, tc.want) || stdout != "" {
+			t.Errorf("validate %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}
+
+func TestTapPassesTheAgentsStatusOnAndKeepsStdoutForTheProtocol(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on this system")
+	}
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "s.jsonl")
+	in := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{}}}` + "\n"
+	reply := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`
+	code, stdout, stderr := runCLI(t, in, "--record", trace, "--", sh, "-c", "read line; echo '"+reply+"'; echo oops >&2; exit 5")
+	if code != 5 {
+		t.Errorf("exit %d, want the agent's 5", code)
+	}
+	if stdout != reply+"\n" {
+		t.Errorf("stdout %q, want only the agent's output", stdout)
+	}
+	if !strings.Contains(stderr, "oops") || !strings.Contains(stderr, "summary: 1 file, 2 lines") {
+		t.Errorf("stderr %q, want the agent's stderr and the findings summary", stderr)
+	}
+	rec, err := os.ReadFile(trace)
+	if err != nil || string(rec) != in+reply+"\n" {
+		t.Errorf("recording %q (%v)", rec, err)
+	}
+	if code, _, stderr := runCLI(t, "", "--", filepath.Join(dir, "no-such-agent")); code != 127 || !strings.Contains(stderr, "no-such-agent") {
+		t.Errorf("missing agent: exit %d, stderr %q; want 127 and its name", code, stderr)
+	}
+}
