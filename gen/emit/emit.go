@@ -835,10 +835,17 @@ func (g *gen) checkField(f *model.Field) []jen.Code {
 		}
 		return append(out, jen.If(cond).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, target, 0)...)...))
 	case model.Pointer:
-		if !g.needsCheck(f.Type) {
-			return nil
+		var out []jen.Code
+		if f.Required && !f.Nullable {
+			// A required member held by pointer (it closes a cycle of
+			// required members): nil would be written as null.
+			out = append(out, jen.If(target.Clone().Op("==").Nil()).Block(
+				jen.Id("c").Dot("Fail").Call(ptr, jen.Lit("a value is required"))))
 		}
-		return []jen.Code{jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...)}
+		if !g.needsCheck(f.Type) {
+			return out
+		}
+		return append(out, jen.If(target.Clone().Op("!=").Nil()).Block(append([]jen.Code{jen.Id("p").Op(":=").Add(ptr)}, g.checkValue(f.Type, jen.Parens(jen.Op("*").Add(target.Clone())), 0)...)...))
 	case model.Opt:
 		if !g.needsCheck(f.Type) {
 			return nil

@@ -8,6 +8,7 @@ package load
 import (
 	"encoding/json"
 	"fmt"
+	"go/token"
 	"sort"
 	"strconv"
 	"strings"
@@ -303,6 +304,9 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 			s.Description, err = str(k)
 		case "x-go-name":
 			s.GoName, err = str(k)
+			if err == nil && !(token.IsIdentifier(s.GoName) && token.IsExported(s.GoName)) {
+				return loc.Child(k).Errorf("x-go-name %q is not an exported Go identifier: write a name that starts with a capital letter, made of letters, digits and underscores", s.GoName)
+			}
 		case "x-method":
 			s.Method, err = str(k)
 		case "format":

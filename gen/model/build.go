@@ -65,6 +65,9 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 			}
 		}
 	}
+	if err := breakCycles(b.pkg); err != nil {
+		return nil, err
+	}
 	decideCompleteness(b.pkg)
 	return b.pkg, nil
 }
@@ -527,6 +530,7 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 		e.Base = &Ref{Kind: Builtin, Builtin: it}
 	}
 	consts := newNamer(t.Name)
+	seenValues := map[string]bool{}
 	for _, v := range vals {
 		var lit, suffix string
 		switch x := v.v.(type) {
@@ -541,8 +545,13 @@ func (b *builder) fillEnum(t *Type, s *load.Schema) error {
 		if v.name != "" {
 			suffix = v.name
 		}
-		name := consts.take(t.Name + GoName(suffix))
 		raw, _ := json.Marshal(v.v)
+		if seenValues[string(raw)] {
+			// A value listed twice is one constant.
+			continue
+		}
+		seenValues[string(raw)] = true
+		name := consts.take(t.Name + GoName(suffix))
 		e.Values = append(e.Values, &EnumValue{Name: name, Go: lit, JSON: string(raw), Doc: v.doc})
 	}
 	t.Kind, t.Enum = Enum, e
@@ -846,7 +855,7 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		fields.used[name] = true
 	}
 	for _, p := range ps {
-		if p.Name == skip {
+		if skip != "" && p.Name == skip {
 			continue
 		}
 		f, err := b.field(t, p, req[p.Name], fields)
@@ -1082,6 +1091,10 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 	goName := GoName(p.Name)
 	if s.GoName != "" {
 		goName = s.GoName
+	}
+	if p.Name == "" && s.GoName == "" {
+		// The empty member name is a member like any other.
+		goName = "Empty"
 	}
 	f := &Field{JSON: p.Name, Doc: s.Description, Loc: s.Loc, Required: required}
 	if forbidden(s) {

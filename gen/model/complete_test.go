@@ -67,3 +67,48 @@ func TestCompleteness(t *testing.T) {
 		t.Error("Unique is incomplete by its own keyword: no value can be proved")
 	}
 }
+
+func field(t *testing.T, ty *model.Type, json string) *model.Field {
+	t.Helper()
+	for _, f := range ty.Struct.Fields {
+		if f.JSON == json {
+			return f
+		}
+	}
+	t.Fatalf("%s has no member %q", ty.Name, json)
+	return nil
+}
+
+// TestShapesGoCanHold: the shapes that used to give code Go rejects are
+// modelled so that it accepts them.
+func TestShapesGoCanHold(t *testing.T) {
+	// A required self-reference is held by pointer, which Validate
+	// requires to be set.
+	p := build(t, `{"title":"Node","type":"object","properties":{"next":{"$ref":"#"},"v":{"type":"string"}},"required":["next","v"]}`)
+	node := typeNamed(t, p, "Node")
+	if f := field(t, node, "next"); !f.Indirect || f.Repr() != model.Pointer {
+		t.Errorf("next: Indirect %v, Repr %v; want a pointer", f.Indirect, f.Repr())
+	}
+	if f := field(t, node, "v"); f.Indirect || f.Repr() != model.Value {
+		t.Errorf("v is not on a cycle but is held as %v", f.Repr())
+	}
+	// Required mutual recursion: one member of the cycle is a pointer.
+	p = build(t, `{"$defs":{"A":{"type":"object","properties":{"b":{"$ref":"#/$defs/B"}},"required":["b"]},"B":{"type":"object","properties":{"a":{"$ref":"#/$defs/A"}},"required":["a"]}}}`)
+	if a, b := field(t, typeNamed(t, p, "A"), "b"), field(t, typeNamed(t, p, "B"), "a"); a.Indirect == b.Indirect {
+		t.Errorf("A.b indirect %v, B.a indirect %v: want exactly one pointer", a.Indirect, b.Indirect)
+	}
+	// A value listed twice is one constant.
+	p = build(t, `{"title":"E","enum":["a","b","a"]}`)
+	if vals := typeNamed(t, p, "E").Enum.Values; len(vals) != 2 {
+		t.Errorf("%d constants, want 2", len(vals))
+	}
+	// Non-ASCII and empty member names get exported Go names; "" is kept.
+	p = build(t, `{"title":"N","type":"object","properties":{"日本":{"type":"string"},"":{"type":"integer"}}}`)
+	n := typeNamed(t, p, "N")
+	if f := field(t, n, "日本"); f.Name != "X日本" {
+		t.Errorf("日本 is field %s", f.Name)
+	}
+	if f := field(t, n, ""); f.Name != "Empty" {
+		t.Errorf(`"" is field %s`, f.Name)
+	}
+}

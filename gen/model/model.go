@@ -227,6 +227,10 @@ type Field struct {
 	// Forbidden members (schema false) are not stored; decoding rejects
 	// them.
 	Forbidden bool
+	// Indirect makes a required member a pointer: its type contains the
+	// member's struct again through required members, which Go cannot
+	// hold by value. Validate reports it when nil.
+	Indirect bool
 }
 
 // Repr is how a field is held in Go.
@@ -252,6 +256,8 @@ func (f *Field) Repr() Repr {
 		return Nilable
 	}
 	switch {
+	case f.Required && !f.Nullable && f.Indirect:
+		return Pointer
 	case f.Required && !f.Nullable:
 		return Value
 	case !f.Required && f.Nullable:

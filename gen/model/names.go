@@ -78,6 +78,9 @@ func GoName(s string) string {
 	}
 	if r := []rune(name)[0]; !unicode.IsLetter(r) {
 		name = "N" + name
+	} else if !unicode.IsUpper(r) {
+		// A letter without case (日本) does not export a name.
+		name = "X" + name
 	}
 	return name
 }
