@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +149,38 @@ func TestStrict(t *testing.T) {
 	code, out, stderr = runCLI("-pkg", "u", "-strict", schema)
 	if code != 2 || out != "" || !strings.Contains(stderr, "undecidable.json#/$defs/U: this union cannot be discriminated") {
 		t.Errorf("-strict: exit %d, stdout %d bytes, stderr %q", code, len(out), stderr)
+	}
+}
+
+// TestNoCopiesOfMappedSchemas: a schema that refers to agentproto's ACP
+// definitions by $id gets package acp's types, and no copy of anything
+// inside them (the variants of the mapped union ContentBlock, the resource
+// structs of EmbeddedResource): only its own types are declared.
+func TestNoCopiesOfMappedSchemas(t *testing.T) {
+	code, out, stderr := runCLI("-pkg", "downstream", filepath.Join("..", "..", "gen", "testdata", "downstream"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "downstream_gen.go", out, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, d := range f.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+			for _, s := range g.Specs {
+				types = append(types, s.(*ast.TypeSpec).Name.Name)
+			}
+		}
+	}
+	// Note and its union Part (with the Unknown variant that keeps unknown
+	// tags), whose two variants are ACP's TextContent and Plan.
+	if want := "Note Part UnknownPart Text Plan"; strings.Join(types, " ") != want {
+		t.Errorf("declared types %v, want %s", types, want)
+	}
+	for _, want := range []string{"Content acp.ContentBlock", "type Text acp.TextContent", "type Plan acp.Plan"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output has no %q", want)
+		}
 	}
 }

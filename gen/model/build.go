@@ -140,10 +140,32 @@ func (b *builder) named(s *load.Schema) (*Type, error) {
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
 	b.byNode[s] = t
+	start := len(b.pkg.Types)
 	if err := b.fill(t, s); err != nil {
 		return nil, err
 	}
+	if t.External != nil {
+		b.dropCopies(start)
+	}
 	return t, nil
+}
+
+// dropCopies removes the types made from the inside of a type of another
+// package (the variants of a mapped union, the inline types of a mapped
+// struct) since start: they exist in that package, and the model of the
+// mapped type only needs its shape. Their names become free again.
+func (b *builder) dropCopies(start int) {
+	dropped := map[*Type]bool{}
+	for _, t := range b.pkg.Types[start:] {
+		dropped[t] = true
+		delete(b.names.used, t.Name)
+	}
+	b.pkg.Types = b.pkg.Types[:start]
+	for s, t := range b.byNode {
+		if dropped[t] {
+			delete(b.byNode, s)
+		}
+	}
 }
 
 // schemaID is the absolute $id and pointer of a named schema, or only the

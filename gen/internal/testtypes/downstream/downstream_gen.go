@@ -176,621 +176,9 @@ func (x Note) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Text, plain or Markdown. Every agent accepts it in prompts; clients should render it as Markdown.
-type Text acp.TextContent
-
-func (*Text) isContentBlock() {}
-
-// DecodeWire decodes the value from d; the tag "type", if present, must be "text".
-func (x *Text) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "text" {
-		return wire.At(wire.ConstError(d.Offset(), "\"text\""), "type")
-	}
-	d.SkipKey("type")
-	return (*acp.TextContent)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *Text) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"type\":")
-	e.RawValue("\"text\"")
-	(*acp.TextContent)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *Text) EncodeWireFields(e *wire.Encoder) {
-	(*acp.TextContent)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Text) CheckWire(c *wire.Checker, p string) {
-	(*acp.TextContent)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Text) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Text) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Text) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// An image. In prompts it needs the `image` prompt capability.
-type Image acp.ImageContent
-
-func (*Image) isContentBlock() {}
-
-// DecodeWire decodes the value from d; the tag "type", if present, must be "image".
-func (x *Image) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "image" {
-		return wire.At(wire.ConstError(d.Offset(), "\"image\""), "type")
-	}
-	d.SkipKey("type")
-	return (*acp.ImageContent)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *Image) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"type\":")
-	e.RawValue("\"image\"")
-	(*acp.ImageContent)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *Image) EncodeWireFields(e *wire.Encoder) {
-	(*acp.ImageContent)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Image) CheckWire(c *wire.Checker, p string) {
-	(*acp.ImageContent)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Image) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Image) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Image) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Audio. In prompts it needs the `audio` prompt capability.
-type Audio acp.AudioContent
-
-func (*Audio) isContentBlock() {}
-
-// DecodeWire decodes the value from d; the tag "type", if present, must be "audio".
-func (x *Audio) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "audio" {
-		return wire.At(wire.ConstError(d.Offset(), "\"audio\""), "type")
-	}
-	d.SkipKey("type")
-	return (*acp.AudioContent)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *Audio) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"type\":")
-	e.RawValue("\"audio\"")
-	(*acp.AudioContent)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *Audio) EncodeWireFields(e *wire.Encoder) {
-	(*acp.AudioContent)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Audio) CheckWire(c *wire.Checker, p string) {
-	(*acp.AudioContent)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Audio) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Audio) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Audio) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A reference to a resource the agent can fetch itself. Every agent accepts it in prompts.
-type ResourceLink acp.ResourceLink
-
-func (*ResourceLink) isContentBlock() {}
-
-// DecodeWire decodes the value from d; the tag "type", if present, must be "resource_link".
-func (x *ResourceLink) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "resource_link" {
-		return wire.At(wire.ConstError(d.Offset(), "\"resource_link\""), "type")
-	}
-	d.SkipKey("type")
-	return (*acp.ResourceLink)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *ResourceLink) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"type\":")
-	e.RawValue("\"resource_link\"")
-	(*acp.ResourceLink)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
-	(*acp.ResourceLink)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
-	(*acp.ResourceLink)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ResourceLink) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Contents given as text.
-type TextResourceContents struct {
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// The contents.
-	Text string `json:"text"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*TextResourceContents) isEmbeddedResourceResource() {}
-
-// DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TextResourceContents{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "mimeType":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "mimeType")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mimeType")
-			}
-			if isNull {
-				x.MIMEType = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "mimeType")
-					}
-					v = v1
-				}
-				x.MIMEType = wire.Some(v)
-			}
-		case "text":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "text")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "text")
-				}
-				x.Text = v0
-			}
-		case "uri":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "uri")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "uri")
-				}
-				x.URI = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[1] {
-		missing = append(missing, "text")
-	}
-	if !seen[2] {
-		missing = append(missing, "uri")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
-	if !x.MIMEType.IsAbsent() {
-		e.RawKey("\"mimeType\":")
-		if v, ok := x.MIMEType.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"text\":")
-	e.String(x.Text)
-	e.RawKey("\"uri\":")
-	e.String(x.URI)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Contents given as base64-encoded bytes.
-type BlobResourceContents struct {
-	// The contents, base64-encoded.
-	Blob string `json:"blob"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
-
-// DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BlobResourceContents{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "blob":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "blob")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "blob")
-				}
-				x.Blob = v0
-			}
-		case "mimeType":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "mimeType")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mimeType")
-			}
-			if isNull {
-				x.MIMEType = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "mimeType")
-					}
-					v = v1
-				}
-				x.MIMEType = wire.Some(v)
-			}
-		case "uri":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "uri")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "uri")
-				}
-				x.URI = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "blob")
-	}
-	if !seen[2] {
-		missing = append(missing, "uri")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"blob\":")
-	e.String(x.Blob)
-	if !x.MIMEType.IsAbsent() {
-		e.RawKey("\"mimeType\":")
-		if v, ok := x.MIMEType.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"uri\":")
-	e.String(x.URI)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A resource whose contents travel inside the message, which spares the agent a round trip. In prompts it needs the `embeddedContext` prompt capability.
-type Resource acp.EmbeddedResource
-
-func (*Resource) isContentBlock() {}
-
-// DecodeWire decodes the value from d; the tag "type", if present, must be "resource".
-func (x *Resource) DecodeWire(d *wire.Decoder) error {
-	tag, ok, err := d.PeekTag("type")
-	if err != nil {
-		return err
-	}
-	if ok && tag != "resource" {
-		return wire.At(wire.ConstError(d.Offset(), "\"resource\""), "type")
-	}
-	d.SkipKey("type")
-	return (*acp.EmbeddedResource)(x).DecodeWire(d)
-}
-
-// EncodeWire encodes the value to e, tag first.
-func (x *Resource) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	e.RawKey("\"type\":")
-	e.RawValue("\"resource\"")
-	(*acp.EmbeddedResource)(x).EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces.
-func (x *Resource) EncodeWireFields(e *wire.Encoder) {
-	(*acp.EmbeddedResource)(x).EncodeWireFields(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Resource) CheckWire(c *wire.Checker, p string) {
-	(*acp.EmbeddedResource)(x).CheckWire(c, p)
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Resource) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Resource) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Resource) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // A text block or a plan, tagged by kind; each variant is only an ACP type.
 //
-// It is a union tagged by the member "kind". Its variants are PartText, Plan; a tag this package does not know decodes to UnknownPart, which keeps the JSON as it was.
+// It is a union tagged by the member "kind". Its variants are Text, Plan; a tag this package does not know decodes to UnknownPart, which keeps the JSON as it was.
 type Part interface {
 	isPart()
 }
@@ -820,7 +208,7 @@ func DecodePart(d *wire.Decoder) (Part, error) {
 	}
 	switch tag {
 	case "text":
-		v := new(PartText)
+		v := new(Text)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -845,7 +233,7 @@ func DecodePart(d *wire.Decoder) (Part, error) {
 // EncodePart encodes v to e; a nil v is null.
 func EncodePart(e *wire.Encoder, v Part) {
 	switch v := v.(type) {
-	case *PartText:
+	case *Text:
 		if v == nil {
 			e.Null()
 			return
@@ -878,7 +266,7 @@ func EncodePart(e *wire.Encoder, v Part) {
 // CheckPart records in c every constraint v breaks, under the JSON pointer p.
 func CheckPart(c *wire.Checker, p string, v Part) {
 	switch v := v.(type) {
-	case *PartText:
+	case *Text:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -919,12 +307,12 @@ func ValidatePart(v Part) error {
 }
 
 // ACP text.
-type PartText acp.TextContent
+type Text acp.TextContent
 
-func (*PartText) isPart() {}
+func (*Text) isPart() {}
 
 // DecodeWire decodes the value from d; the tag "kind", if present, must be "text".
-func (x *PartText) DecodeWire(d *wire.Decoder) error {
+func (x *Text) DecodeWire(d *wire.Decoder) error {
 	tag, ok, err := d.PeekTag("kind")
 	if err != nil {
 		return err
@@ -937,7 +325,7 @@ func (x *PartText) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e, tag first.
-func (x *PartText) EncodeWire(e *wire.Encoder) {
+func (x *Text) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	e.RawKey("\"kind\":")
 	e.RawValue("\"text\"")
@@ -946,29 +334,29 @@ func (x *PartText) EncodeWire(e *wire.Encoder) {
 }
 
 // EncodeWireFields writes the members of the value, without braces.
-func (x *PartText) EncodeWireFields(e *wire.Encoder) {
+func (x *Text) EncodeWireFields(e *wire.Encoder) {
 	(*acp.TextContent)(x).EncodeWireFields(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *PartText) CheckWire(c *wire.Checker, p string) {
+func (x *Text) CheckWire(c *wire.Checker, p string) {
 	(*acp.TextContent)(x).CheckWire(c, p)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *PartText) Validate() error {
+func (x *Text) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *PartText) UnmarshalJSON(data []byte) error {
+func (x *Text) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x PartText) MarshalJSON() ([]byte, error) {
+func (x Text) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
