@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/pkg/validate/explain"
+	"github.com/agentproto/agentproto/pkg/validate/internal/suggest"
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
@@ -37,6 +38,15 @@ func (r *fileRun) decide(items []*item) error {
 	if rules == nil {
 		r.undetected(items)
 		return nil
+	}
+	if r.e.opts.Protocol == "" && rules.Name() == "acp" {
+		if line, msg := r.e.otherJSONRPC(items); msg != "" {
+			// JSON-RPC, but not ACP: one finding that says what it
+			// is, rather than a finding per message.
+			r.skipAll = true
+			r.emit(Finding{Line: line, Severity: Error, Rule: RuleUnknownProtocol, Message: msg})
+			return nil
+		}
 	}
 	first := make([]*protocol.Message, 0, len(items))
 	for _, it := range items {
@@ -71,6 +81,11 @@ func (r *fileRun) undetected(items []*item) {
 	}
 	if first == nil {
 		// Nothing parsed as JSON.
+		if enc := utf16Text(items); enc != "" {
+			r.skipAll = true
+			r.emit(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: fmt.Sprintf("this is UTF-16 text (%s), not UTF-8: JSON Lines and SSE traces are UTF-8; convert the file first, for example with iconv -f UTF-16 -t UTF-8 (Windows PowerShell's > writes UTF-16: use Out-File -Encoding utf8)", enc)})
+			return
+		}
 		if looksBinary(items) {
 			r.skipAll = true
 			r.emit(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: "binary data, not a text trace: a trace is JSON Lines or SSE text (gzip is read too); is the file compressed some other way, or not a trace at all?"})
@@ -172,4 +187,149 @@ func collectKeys(v any, into map[string]bool, depth int) {
 			collectKeys(c, into, depth+1)
 		}
 	}
+}
+
+// utf16Text reports whether the records are UTF-16 text: a UTF-16 byte
+// order mark, or ASCII with a NUL beside every character. It returns
+// "little-endian" or "big-endian", or "".
+func utf16Text(items []*item) string {
+	if len(items) == 0 {
+		return ""
+	}
+	d := items[0].rec.Data
+	switch {
+	case bytes.HasPrefix(d, []byte{0xff, 0xfe}):
+		return "little-endian"
+	case bytes.HasPrefix(d, []byte{0xfe, 0xff}):
+		return "big-endian"
+	}
+	// Without a mark: of the first bytes, the odd (or even) ones are all
+	// NUL and the others printable ASCII.
+	if len(d) > 512 {
+		d = d[:512]
+	}
+	if len(d) < 8 {
+		return ""
+	}
+	var nulEven, nulOdd, textEven, textOdd int
+	for i, b := range d {
+		switch {
+		case b == 0 && i%2 == 0:
+			nulEven++
+		case b == 0:
+			nulOdd++
+		case b >= 0x20 && b < 0x7f || b == '\t' || b == '\r':
+			if i%2 == 0 {
+				textEven++
+			} else {
+				textOdd++
+			}
+		}
+	}
+	half := len(d) / 2
+	switch {
+	case nulOdd*10 >= half*9 && textEven*10 >= half*9:
+		return "little-endian"
+	case nulEven*10 >= half*9 && textOdd*10 >= half*9:
+		return "big-endian"
+	}
+	return ""
+}
+
+// mcpMethods are methods of the Model Context Protocol that ACP does not
+// define: their presence says a JSON-RPC trace is MCP traffic.
+var mcpMethods = map[string]bool{
+	"notifications/initialized": true, "tools/list": true, "tools/call": true,
+	"resources/list": true, "resources/read": true, "resources/templates/list": true,
+	"resources/subscribe": true, "prompts/list": true, "prompts/get": true,
+	"logging/setLevel": true, "completion/complete": true, "sampling/createMessage": true,
+	"roots/list": true, "elicitation/create": true, "notifications/tools/list_changed": true,
+	"notifications/resources/updated": true, "notifications/progress": true, "notifications/message": true,
+}
+
+// otherJSONRPC looks at the first batch of a file detected as ACP (by its
+// "jsonrpc" member) and says, when its requests and notifications show it
+// is another JSON-RPC protocol, what it looks like: MCP (by its methods, or
+// an initialize whose protocolVersion is a date), or JSON-RPC none of whose
+// methods is an ACP method or a near miss of one. A batch without methods
+// (only answers) or with any ACP method, extension method or misspelt ACP
+// method is ACP. It returns the line of the first request and the message.
+func (e *Engine) otherJSONRPC(items []*item) (int, string) {
+	known := e.acpMethodNames()
+	var methods []string
+	seen := map[string]bool{}
+	line := 0
+	var mcp, mcpM []string
+	for _, it := range items {
+		o := it.m.Obj
+		if o == nil {
+			continue
+		}
+		if _, ok := o["jsonrpc"]; !ok {
+			return 0, "" // an ACP record of a dialect without JSON-RPC
+		}
+		m, ok := o["method"].(string)
+		if !ok {
+			continue
+		}
+		if line == 0 {
+			line = it.m.Line
+		}
+		if seen[m] {
+			continue // judged already
+		}
+		if m == "initialize" {
+			if v, ok := protocol.Lookup(o, []string{"params", "protocolVersion"}).(string); ok && len(v) == 10 && strings.Count(v, "-") == 2 {
+				mcp = append(mcp, fmt.Sprintf("an initialize whose protocolVersion is the date %s", protocol.Quote(v)))
+				continue
+			}
+		}
+		if strings.HasPrefix(m, "_") || knownContains(known, m) || suggest.Near(m, known) != "" {
+			return 0, ""
+		}
+		if mcpMethods[m] && len(mcpM) < 3 {
+			mcpM = append(mcpM, protocol.Quote(m))
+		}
+		seen[m] = true
+		if len(methods) < 4 {
+			methods = append(methods, protocol.Quote(m))
+		}
+	}
+	if len(mcpM) > 0 {
+		mcp = append(mcp, "the methods "+strings.Join(mcpM, ", "))
+	}
+	switch {
+	case len(mcp) > 0:
+		return line, fmt.Sprintf("this looks like MCP (Model Context Protocol) traffic, not the Agent Client Protocol: JSON-RPC 2.0 with %s. agentproto checks ACP, ARCP and Arcan traces, so this file is not checked further; check MCP traffic with an MCP tool, or use --protocol acp if it really is ACP", strings.Join(mcp, " and "))
+	case len(methods) > 0:
+		return line, fmt.Sprintf("this is JSON-RPC 2.0, but none of its methods is an ACP method (it uses %s): agentproto checks ACP, ARCP and Arcan traces, so this file is not checked further; if it is ACP of a version agentproto does not know yet, use --protocol acp to check it anyway", strings.Join(methods, ", "))
+	}
+	return 0, ""
+}
+
+// acpMethodNames lists the methods of every ACP version.
+func (e *Engine) acpMethodNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, v := range e.reg.Versions("acp") {
+		if v.ACP == nil {
+			continue
+		}
+		for _, m := range v.ACP.Methods {
+			if !seen[m.Method] {
+				seen[m.Method] = true
+				out = append(out, m.Method)
+			}
+		}
+	}
+	return out
+}
+
+func knownContains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
 }

@@ -155,6 +155,13 @@ func (x *explainer) collect(e *jsonschema.ValidationError, value any) []issue {
 	switch k := e.ErrorKind.(type) {
 	case *kind.OneOf:
 		if len(k.Subschemas) >= 2 {
+			if o, ok := protocol.Lookup(value, e.InstanceLocation).(map[string]any); ok && o["jsonrpc"] != nil {
+				_, res := o["result"]
+				_, er := o["error"]
+				if res && er {
+					return []issue{{e.InstanceLocation, fmt.Sprintf("has both \"result\" and \"error\": a JSON-RPC response carries exactly one of them, the result of a request that succeeded or the error of one that failed (%s)", x.where(e.SchemaURL))}}
+				}
+			}
 			return []issue{{e.InstanceLocation, fmt.Sprintf("matches more than one alternative of %s (numbers %d and %d); it must match exactly one (%s)", x.name(e.SchemaURL), k.Subschemas[0], k.Subschemas[1], x.where(e.SchemaURL))}}
 		}
 		return x.union(e, value)
@@ -309,8 +316,10 @@ func (x *explainer) union(e *jsonschema.ValidationError, value any) []issue {
 			}
 			msg += didYouMean(got, values)
 			return []issue{{loc, fmt.Sprintf("%s (%s)", msg, x.where(e.SchemaURL))}}
+		case all && len(types) > 0 && gotType == "number" && contains(types, "integer"):
+			return []issue{{loc, fmt.Sprintf("wrong type: got %s, a number with a fraction or an exponent; want %s (%s)", protocol.Display(protocol.Lookup(value, loc)), listOr(types), x.where(e.SchemaURL))}}
 		case all && len(types) > 0:
-			return []issue{{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", gotType, strings.Join(types, " or "), x.where(e.SchemaURL))}}
+			return []issue{{loc, fmt.Sprintf("wrong type: got %s, want %s (%s)", gotType, listOr(types), x.where(e.SchemaURL))}}
 		}
 		for i := range bs {
 			plausible = append(plausible, i)
