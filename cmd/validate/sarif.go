@@ -186,7 +186,7 @@ func (p *printer) sarifEnd(ok bool) {
 		return
 	}
 	// The tail's members continue the run object the results opened.
-	tail := strings.TrimSpace(p.buf.String())
+	tail := strings.TrimSpace(string(escapeJSONLine(p.buf.Bytes())))
 	if _, p.werr = p.w.WriteString("]," + tail[1:len(tail)-1] + "}]}\n"); p.werr != nil {
 		return
 	}

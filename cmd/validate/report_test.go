@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/agentproto/agentproto/pkg/validate"
+)
+
+// renderFiles renders findings as one trace per finding, as run does.
+func renderFiles(t *testing.T, format string, fs []validate.Finding) string {
+	t.Helper()
+	var out bytes.Buffer
+	p := newPrinter(format, &out)
+	for _, f := range fs {
+		p.finding(f)
+		p.file(f.File)
+	}
+	p.summary(validate.Summary{Files: len(fs)})
+	if err := p.err(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// FuzzReportFormats: whatever the strings of a finding, --format sarif is
+// one JSON document and --format junit one XML document, both without raw
+// control characters, and the strings read back (SARIF) or are shown
+// escaped (JUnit).
+func FuzzReportFormats(f *testing.F) {
+	f.Add(hostile.File, hostile.Pointer, hostile.Message, hostile.Rule)
+	f.Add("a b/c%20d.jsonl", "/~0~1", "]]> <x/> & \"'", "deviation:go-output")
+	f.Add("/abs/path.jsonl", "", "\x00\x7f\u0085", "io")
+	f.Add("", "", "", "")
+	f.Fuzz(func(t *testing.T, file, pointer, message, rule string) {
+		fs := []validate.Finding{
+			{File: file, Line: 3, Severity: validate.Error, Protocol: "acp", Dialect: "v1", Rule: rule, Pointer: pointer, Message: message},
+			{File: file, Line: 0, Severity: validate.Warning, Protocol: "", Dialect: pointer, Rule: "schema", Message: pointer},
+		}
+		sarif := renderFiles(t, "sarif", fs)
+		if r := rawControl(sarif); r >= 0 {
+			t.Fatalf("sarif: raw %U", r)
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					RuleID  string    `json:"ruleId"`
+					Message sarifText `json:"message"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		dec := json.NewDecoder(strings.NewReader(sarif))
+		if err := dec.Decode(&log); err != nil || dec.More() {
+			t.Fatalf("sarif: not one JSON document (%v): %q", err, sarif)
+		}
+		if len(log.Runs) != 1 || len(log.Runs[0].Results) != 2 || log.Runs[0].Results[0].RuleID != validUTF8(rule) {
+			t.Fatalf("sarif: results changed: %q", sarif)
+		}
+		junit := renderFiles(t, "junit", fs)
+		if r := rawControl(junit); r >= 0 {
+			t.Fatalf("junit: raw %U", r)
+		}
+		var suites junitSuites
+		if err := xml.Unmarshal([]byte(junit), &suites); err != nil || len(suites.Suites) != 2 {
+			t.Fatalf("junit: not the XML of two suites (%v): %q", err, junit)
+		}
+		if got, want := suites.Suites[0].Name, escapeText(file); got != want {
+			t.Fatalf("junit: suite name %q, want %q", got, want)
+		}
+	})
+}
