@@ -1114,7 +1114,9 @@ func (g *gen) namedType(t *model.Type) error {
 	)
 	var chk []jen.Code
 	r := *t.Under
-	r.Check = t.Check
+	if !t.Check.Empty() {
+		r.Check = t.Check
+	}
 	if g.needsCheck(&r) {
 		chk = append(chk, jen.Id("v").Op(":=").Add(under.Clone()).Parens(jen.Op("*").Id("x")))
 		chk = append(chk, g.checkValue(&r, jen.Id("v"), 1)...)

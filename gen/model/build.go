@@ -1161,6 +1161,7 @@ type variantInfo struct {
 	res      *load.Schema // the alternative with a top-level $ref followed
 	props    []load.Property
 	req      map[string]bool
+	closed   bool // additionalProperties false
 	catchAll bool
 }
 
@@ -1181,11 +1182,11 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 			}
 			vi.res = r
 		}
-		ps, req, _, err := b.props(a, map[*load.Schema]bool{})
+		ps, req, closed, err := b.props(a, map[*load.Schema]bool{})
 		if err != nil {
 			return err
 		}
-		vi.props, vi.req = ps, req
+		vi.props, vi.req, vi.closed = ps, req, closed
 		infos = append(infos, vi)
 	}
 	tag := b.findTag(s, infos)
@@ -1462,6 +1463,11 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	} else {
 		u.By = ByKind
 	}
+	if len(s.OneOf) > 0 {
+		if why := overlap(byKind); why != "" {
+			t.Unchecked = append(t.Unchecked, "oneOf: "+why)
+		}
+	}
 	items := map[*variantInfo]*itemInfo{}
 	if arrays := byKind["array"]; len(arrays) > 1 {
 		var err error
@@ -1669,6 +1675,46 @@ func methodOf(s *load.Schema) string {
 			s = s.AllOf[0]
 		default:
 			return ""
+		}
+	}
+	return ""
+}
+
+// overlap says how a value may fit two alternatives of an untagged oneOf
+// that the decoder tells apart by JSON type and required members, which
+// oneOf forbids and Validate does not check; "" when no value can. Objects
+// are exclusive when one requires a member the other, closed, does not
+// allow.
+func overlap(byKind map[string][]*variantInfo) string {
+	if len(byKind["integer"]) > 0 && len(byKind["number"]) > 0 {
+		return "an integer fits both the integer and the number alternative"
+	}
+	if len(byKind["array"]) > 1 {
+		return "an array may fit more than one array alternative"
+	}
+	objs := byKind["object"]
+	excludes := func(a, b *variantInfo) bool {
+		if !b.closed {
+			return false
+		}
+		for k := range a.req {
+			allowed := false
+			for _, p := range b.props {
+				if p.Name == k && !forbidden(p.Schema) {
+					allowed = true
+				}
+			}
+			if !allowed {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range objs {
+		for _, c := range objs[i+1:] {
+			if !excludes(a, c) && !excludes(c, a) {
+				return fmt.Sprintf("an object may fit both %s and %s", a.s.Loc.Pointer, c.s.Loc.Pointer)
+			}
 		}
 	}
 	return ""

@@ -150,7 +150,9 @@ func (c *completeness) ref(r *Ref) bool {
 // partialUnion reports whether some variant of a union generated here is
 // complete, and lists the union in PartialUnions.
 func (c *completeness) partialUnion(u *Type) bool {
-	if u.External != nil || u.Kind != Union {
+	if u.External != nil || u.Kind != Union || len(u.Unchecked) > 0 {
+		// A union with constraints of its own (oneOf's exactly-one, say)
+		// is not proved by its variant alone.
 		return false
 	}
 	some := false

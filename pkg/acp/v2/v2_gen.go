@@ -14400,6 +14400,9 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) EncodeWi
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
+	if len(v) < 1 {
+		c.Fail(p, "has %d items, want at least 1", len(v))
+	}
 	for i1 := range v {
 		p := wire.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
@@ -14696,6 +14699,9 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) EncodeWire
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
+	if len(v) < 1 {
+		c.Fail(p, "has %d items, want at least 1", len(v))
+	}
 	for i1 := range v {
 		p := wire.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
@@ -32756,7 +32762,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},
@@ -32867,7 +32873,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationURLMode)
 				CheckElicitationURLMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationURLMode(d)
 			},

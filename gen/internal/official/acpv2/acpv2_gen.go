@@ -13740,6 +13740,9 @@ func (x *SessionConfigSelectOptionsUngrouped) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOptionsUngrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectOption(*x)
+	if len(v) < 1 {
+		c.Fail(p, "has %d items, want at least 1", len(v))
+	}
 	for i1 := range v {
 		p := wire.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
@@ -14046,6 +14049,9 @@ func (x *SessionConfigSelectOptionsGrouped) EncodeWire(e *wire.Encoder) {
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionConfigSelectOptionsGrouped) CheckWire(c *wire.Checker, p string) {
 	v := []SessionConfigSelectGroup(*x)
+	if len(v) < 1 {
+		c.Fail(p, "has %d items, want at least 1", len(v))
+	}
 	for i1 := range v {
 		p := wire.JoinIndex(p, i1)
 		v[i1].CheckWire(c, p)
@@ -41133,7 +41139,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},
@@ -41259,7 +41265,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationURLMode)
 				CheckElicitationURLMode(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationURLMode(d)
 			},

@@ -4810,7 +4810,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Shape)
 				CheckShape(c, p, u)
 			},
-			Complete: true,
+			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeShape(d)
 			},

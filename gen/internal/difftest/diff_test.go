@@ -1,0 +1,210 @@
+package difftest_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/agentproto/agentproto/gen/internal/difftest/account"
+	"github.com/agentproto/agentproto/gen/internal/difftest/config"
+	"github.com/agentproto/agentproto/gen/internal/difftest/metrics"
+	"github.com/agentproto/agentproto/gen/internal/difftest/shapes"
+	"github.com/agentproto/agentproto/pkg/wire"
+)
+
+var lookups = map[string]func(string) (wire.Codec, bool){
+	"account": account.Lookup, "config": config.Lookup, "metrics": metrics.Lookup, "shapes": shapes.Lookup,
+}
+
+// subject is one schema of the corpus with examples: a root or a $defs
+// entry.
+type subject struct {
+	id       string // $id with pointer fragment
+	examples []any
+}
+
+func decode(t *testing.T, data []byte) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func subjects(t *testing.T, doc map[string]any) []subject {
+	id := doc["$id"].(string)
+	var out []subject
+	if ex, ok := doc["examples"].([]any); ok {
+		out = append(out, subject{id: id + "#", examples: ex})
+	}
+	defs, _ := doc["$defs"].(map[string]any)
+	names := make([]string, 0, len(defs))
+	for n := range defs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if ex, ok := defs[n].(map[string]any)["examples"].([]any); ok {
+			out = append(out, subject{id: id + "#/$defs/" + n, examples: ex})
+		}
+	}
+	return out
+}
+
+// strings that break one format or another, or pass all of them.
+var probes = []any{
+	nil, true, json.Number("0"), json.Number("-1"), json.Number("1.5"), json.Number("3"), json.Number("600"),
+	"", "x", "ab", "free", "team", "fast", "circle", "rect", "not-a-uuid", "0f8fad5b-d9cb-469f-a165-70867728950", "0f8fad5b-d9cb-469f-a165-70867728950g",
+	"a@", "@b", "a..b@c.d", "a@b", "\"q\"@x.y", "1.2.3.4", "256.1.1.1", "01.2.3.4", "::1", "fe80::1%eth0", "1.2.3",
+	"exa mple.com", "-a.com", "a-.com", strings.Repeat("a", 64) + ".com", "http://[::1]/", "http://::1/", `a\b`, "%zz",
+	"mailto:x@y", "2024-13-01T00:00:00Z", "2024-02-29T23:59:60Z", "node-1", "Node", "9abc", "toolong-string",
+	[]any{}, []any{"x"}, []any{"x", "x"}, []any{json.Number("1"), json.Number("1.0")}, map[string]any{},
+}
+
+// mutations returns v changed in one place at a time: every member and
+// element replaced by each probe, removed, or joined by a new member or a
+// repeated element.
+func mutations(v any) []any {
+	out := append([]any(nil), probes...)
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		with := func(k string, val any, del bool) map[string]any {
+			c := make(map[string]any, len(x)+1)
+			for kk, vv := range x {
+				c[kk] = vv
+			}
+			if del {
+				delete(c, k)
+			} else {
+				c[k] = val
+			}
+			return c
+		}
+		for _, k := range keys {
+			out = append(out, with(k, nil, true))
+			for _, m := range mutations(x[k]) {
+				out = append(out, with(k, m, false))
+			}
+		}
+		for _, k := range []string{"zz", "x-new", "n-new", "plan", "seats", "mode", "paths", "user", "password", "phone", "email", "kind", "r", "w", "h"} {
+			if _, ok := x[k]; ok {
+				continue
+			}
+			for _, p := range []any{json.Number("1"), json.Number("1.5"), "s", "toolong-string", nil, map[string]any{}, "fast", "team"} {
+				out = append(out, with(k, p, false))
+			}
+		}
+	case []any:
+		if len(x) > 0 {
+			out = append(out, append(append([]any(nil), x...), x[0]), x[1:])
+		}
+		for i := range x {
+			for _, m := range mutations(x[i]) {
+				c := append([]any(nil), x...)
+				c[i] = m
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// TestGeneratedAgreesWithV6: over the corpus's examples and their
+// mutations, a strict decode plus Validate never vouches (Codec.Proves) for
+// a value that jsonschema/v6, asserting formats, rejects.
+func TestGeneratedAgreesWithV6(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/differential/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	var schemas, values, vouched, rejectedByV6, falseErrors, disagreements int
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc := decode(t, data).(map[string]any)
+		c := jsonschema.NewCompiler()
+		c.AssertFormat()
+		res, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource(doc["$id"].(string), res); err != nil {
+			t.Fatal(err)
+		}
+		lookup := lookups[strings.TrimSuffix(filepath.Base(f), ".json")]
+		for _, s := range subjects(t, doc) {
+			schemas++
+			sch, err := c.Compile(s.id)
+			if err != nil {
+				t.Fatalf("%s: %v", s.id, err)
+			}
+			codec, ok := lookup(s.id)
+			if !ok {
+				t.Fatalf("no generated type for %s", s.id)
+			}
+			seen := map[string]bool{}
+			var cases []any
+			for _, ex := range s.examples {
+				cases = append(cases, ex)
+				cases = append(cases, mutations(ex)...)
+			}
+			for _, v := range cases {
+				raw, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if seen[string(raw)] {
+					continue
+				}
+				seen[string(raw)] = true
+				values++
+				inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				v6ok := sch.Validate(inst) == nil
+				if !v6ok {
+					rejectedByV6++
+				}
+				got, err := codec.DecodeBytes(raw)
+				fastOK := err == nil
+				if fastOK {
+					var ck wire.Checker
+					codec.Check(&ck, "", got)
+					fastOK = ck.Err() == nil
+				}
+				if fastOK && codec.Proves(got) {
+					vouched++
+					if !v6ok {
+						disagreements++
+						t.Errorf("%s: decode and Validate vouch for %s, which v6 rejects", s.id, raw)
+					}
+				}
+				if !fastOK && v6ok {
+					falseErrors++
+				}
+			}
+		}
+	}
+	t.Logf("corpus: %d schemas, %d distinct values (examples and mutations), %d rejected by v6; the generated code vouched for %d; disagreements %d; values v6 accepts that decode+Validate reject: %d",
+		schemas, values, rejectedByV6, vouched, disagreements, falseErrors)
+	if vouched == 0 {
+		t.Error("the generated code vouched for nothing: the test proves nothing")
+	}
+}
