@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,5 +126,25 @@ func TestUsageMessages(t *testing.T) {
 	code, _, errs := runCLI(t, "", "--dialect", "v9", f)
 	if code != exitUsage || strings.Contains(errs, "validate: validate:") || strings.Count(errs, " v1,") != 1 || strings.Count(errs, "\n") != 1 {
 		t.Errorf("unknown dialect: %q", errs)
+	}
+}
+
+// TestPointerPrintedOnce: over every fixture, no message repeats the
+// pointer it is printed after ("/payload/x: /payload/x needs …").
+func TestPointerPrintedOnce(t *testing.T) {
+	_, out, _ := runCLI(t, "", "--format", "json", filepath.Join("..", "..", "fixtures"))
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var f jsonFinding
+		if err := json.Unmarshal([]byte(l), &f); err != nil || f.Rule == "" {
+			continue
+		}
+		n++
+		if len(f.Pointer) > 1 && (strings.HasPrefix(f.Message, f.Pointer) || strings.HasPrefix(f.Message, `"`+f.Pointer)) {
+			t.Errorf("%s:%d: %s: %s", f.File, f.Line, f.Pointer, f.Message)
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d findings over the fixtures", n)
 	}
 }

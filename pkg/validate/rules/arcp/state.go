@@ -550,7 +550,7 @@ func (s *state) compare(m *protocol.Message, r *registry.ARCPRule, o map[string]
 		ok = c > 0
 	}
 	if !ok {
-		m.Add(finding.Error, r.ID, r.Left, "%s is %s and %s is %s: ARCP v1.1 §%s wants %s %s %s", r.Left, protocol.Display(lv), r.Right, protocol.Display(rv), r.Section, r.Left, r.Op, r.Right)
+		m.Add(finding.Error, r.ID, r.Left, "%s is %s and %s is %s: ARCP v1.1 §%s wants %s %s %s", memberName(protocol.SplitPointer(r.Left)), protocol.Display(lv), r.Right, protocol.Display(rv), r.Section, r.Left, r.Op, r.Right)
 	}
 }
 
