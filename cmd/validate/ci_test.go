@@ -470,3 +470,15 @@ func TestBaseline(t *testing.T) {
 		t.Fatalf("missing baseline: exit %d %q", code, errs)
 	}
 }
+
+// TestNonRegularPath: a device is an io finding, not a trace read forever
+// or an empty one.
+func TestNonRegularPath(t *testing.T) {
+	if _, err := os.Stat(os.DevNull); err != nil {
+		t.Skip("no null device")
+	}
+	code, out, _ := runCLI(t, "", "--format", "json", os.DevNull)
+	if code != exitUsage || !strings.Contains(out, `"rule":"io"`) || !strings.Contains(out, "not a regular file (a device)") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
