@@ -115,11 +115,17 @@ func (p *printer) finding(f validate.Finding) {
 	}
 }
 
-// textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE], each
-// part escaped by escapeText.
+// textFinding renders FILE:LINE: SEVERITY: POINTER: MESSAGE [RULE] (FILE:
+// SEVERITY: … for a finding about the whole file), each part escaped by
+// escapeText.
 func textFinding(f validate.Finding) string {
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "%s:%d: %s: ", escapeText(f.File), f.Line, f.Severity)
+	if f.Line > 0 {
+		fmt.Fprintf(&sb, "%s:%d: %s: ", escapeText(f.File), f.Line, f.Severity)
+	} else {
+		// About the whole file (it could not be read): no line.
+		fmt.Fprintf(&sb, "%s: %s: ", escapeText(f.File), f.Severity)
+	}
 	if f.Pointer != "" {
 		sb.WriteString(escapeText(f.Pointer))
 		sb.WriteString(": ")
