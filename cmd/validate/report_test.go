@@ -72,3 +72,29 @@ func FuzzReportFormats(f *testing.F) {
 		}
 	})
 }
+
+// TestJUnitChildOrder: a trace with findings and then an io failure lists
+// the error before the failures, as the JUnit schemas order a test case.
+func TestJUnitChildOrder(t *testing.T) {
+	fs := []validate.Finding{
+		{File: "t.jsonl", Line: 2, Severity: validate.Warning, Rule: "unstable", Message: "w"},
+		{File: "t.jsonl", Line: 3, Severity: validate.Error, Rule: "schema", Message: "bad"},
+		{File: "t.jsonl", Line: 9, Severity: validate.Error, Rule: validate.RuleIO, Message: "reading stopped"},
+	}
+	var out bytes.Buffer
+	p := newPrinter("junit", &out)
+	for _, f := range fs {
+		p.finding(f)
+	}
+	p.file("t.jsonl")
+	p.summary(validate.Summary{})
+	if err := p.err(); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	e, f, o := strings.Index(s, "<error "), strings.Index(s, "<failure "), strings.Index(s, "<system-out>")
+	if e < 0 || f < 0 || o < 0 || !(e < f && f < o) {
+		t.Fatalf("want error, failure, system-out in that order:\n%s", s)
+	}
+	decodeJUnit(t, s)
+}

@@ -252,14 +252,16 @@ func (p *printer) junitFile(name string) {
 	if p.werr != nil {
 		return
 	}
+	// The order of a test case's children (errors, failures, system-out)
+	// is the one the common JUnit schemas require.
 	var failures, errs int
-	var body, warnings strings.Builder
+	var errBody, body, warnings strings.Builder
 	for _, f := range p.junit.findings {
 		line := textFinding(f)
 		switch {
 		case f.Rule == validate.RuleIO:
 			errs++
-			fmt.Fprintf(&body, "      <error message=\"%s\" type=\"%s\">%s</error>\n", xmlEscape(f.Message), xmlEscape(f.Rule), xmlEscape(line))
+			fmt.Fprintf(&errBody, "      <error message=\"%s\" type=\"%s\">%s</error>\n", xmlEscape(f.Message), xmlEscape(f.Rule), xmlEscape(line))
 		case f.Severity == validate.Warning:
 			warnings.WriteString(line + "\n")
 		default:
@@ -276,7 +278,7 @@ func (p *printer) junitFile(name string) {
 	}
 	n := xmlEscape(name)
 	_, p.werr = fmt.Fprintf(p.w, "  <testsuite name=\"%s\" tests=\"1\" failures=\"%d\" errors=\"%d\" skipped=\"0\">\n    <testcase name=\"%s\" classname=\"agentproto.validate\">\n%s    </testcase>\n  </testsuite>\n",
-		n, failures, errs, n, body.String())
+		n, failures, errs, n, errBody.String()+body.String())
 	p.junit.findings = p.junit.findings[:0]
 }
 
