@@ -104,6 +104,7 @@ func TestFolderIsWalked(t *testing.T) {
 		filepath.Join(sub, "stray.conn"):       "1\n", // a sidecar without its trace is still a sidecar
 		filepath.Join(root, "events.sse"):      "data: {\"part_type\":\"run_started\",\"run_id\":\"r\"}\n\n",
 		filepath.Join(root, "more.ndjson.txt"): "ignored\n",
+		filepath.Join(root, "bundle.tar.gz"):   "\x1f\x8b\x08\x00not a trace",
 	} {
 		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
 			t.Fatal(err)

@@ -134,20 +134,21 @@ func walk(dir string) []input {
 	return out
 }
 
-// traceFile decides whether a file found in a folder is a trace.
+// traceFile decides whether a file found in a folder is a trace: a trace
+// extension (before an optional .gz), or no extension and a start that
+// looks like a trace. Other extensions (.go, .yaml, .tar.gz) are not traces.
 func traceFile(p string) bool {
-	base := filepath.Base(p)
 	if companion(p) {
 		return false
 	}
-	name := strings.ToLower(strings.TrimSuffix(base, ".gz"))
+	inner := strings.TrimSuffix(strings.ToLower(filepath.Base(p)), ".gz")
 	for _, e := range traceExts {
-		if strings.HasSuffix(name, e) {
+		if strings.HasSuffix(inner, e) {
 			return true
 		}
 	}
-	if filepath.Ext(name) != "" && !strings.HasSuffix(strings.ToLower(base), ".gz") {
-		return false // some other kind of file: .go, .yaml, .png
+	if filepath.Ext(inner) != "" {
+		return false
 	}
 	return looksLikeTrace(p)
 }
