@@ -298,6 +298,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(inputs) == 0 {
 		return fail("no trace among the named files: sidecars (.dir, .conn, .expect) and README or Markdown files are not traces")
 	}
+	if o.direction != "" && len(inputs) != 1 {
+		return fail("--direction names the sidecar of one trace, but %d traces were found", len(inputs))
+	}
 	rules, err := ruleSettings(inputs, o, flagRules)
 	if err != nil {
 		return fail("%s", escapeText(err.Error()))
@@ -329,14 +332,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	ioFailed := false
 	for i, in := range inputs {
 		var sum validate.Summary
-		err := in.err
-		if err != nil {
-			// The path cannot be read: an io finding in every format.
-			f := validate.Finding{File: in.name, Severity: validate.Error, Rule: validate.RuleIO, Message: err.Error()}
-			sum = validate.Summary{Files: 1}
-			sum.Add(f)
-			report(f)
-			err = fmt.Errorf("%s: %w", in.name, err)
+		var err error
+		if in.err != nil {
+			sum, err = ioFinding(in.name, in.err, report)
 		} else {
 			sum, err = checkOne(ctx, eng, in.name, o, stdin, stderr, fileChecks{rules: rules[i], baseline: baseline}, report)
 		}
@@ -387,18 +385,11 @@ type fileChecks struct {
 // checkOne validates one named trace.
 func checkOne(ctx context.Context, eng *validate.Engine, name string, o options, stdin io.Reader, stderr io.Writer, fc fileChecks, report func(validate.Finding)) (validate.Summary, error) {
 	fo := validate.FileOptions{Rules: fc.rules, Baseline: fc.baseline}
-	ioFinding := func(err error) (validate.Summary, error) {
-		f := validate.Finding{File: name, Severity: validate.Error, Rule: validate.RuleIO, Message: err.Error()}
-		sum := validate.Summary{Files: 1}
-		sum.Add(f)
-		report(f)
-		return sum, fmt.Errorf("%s: %w", name, err)
-	}
 	var r io.Reader = stdin
 	if name != "-" {
 		f, err := os.Open(name)
 		if err != nil {
-			return ioFinding(fmt.Errorf("cannot open the trace: %w", unwrapPath(err)))
+			return ioFinding(name, fmt.Errorf("cannot open the trace: %w", unwrapPath(err)), report)
 		}
 		defer f.Close()
 		r = f
@@ -410,7 +401,7 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 	if dir != "" {
 		d, err := os.Open(dir)
 		if err != nil {
-			return ioFinding(fmt.Errorf("cannot open the direction sidecar: %w", err))
+			return ioFinding(name, fmt.Errorf("cannot open the direction sidecar: %w", err), report)
 		}
 		defer d.Close()
 		fo.Directions = d
@@ -419,6 +410,16 @@ func checkOne(ctx context.Context, eng *validate.Engine, name string, o options,
 	fo.Progress = prog.update
 	defer prog.done()
 	return eng.Check(ctx, name, r, fo, report)
+}
+
+// ioFinding reports that the trace name could not be checked at all: an io
+// finding, so that every output format says so, and the error for stderr.
+func ioFinding(name string, err error, report func(validate.Finding)) (validate.Summary, error) {
+	f := validate.Finding{File: name, Severity: validate.Error, Rule: validate.RuleIO, Message: err.Error()}
+	sum := validate.Summary{Files: 1}
+	sum.Add(f)
+	report(f)
+	return sum, fmt.Errorf("%s: %w", name, err)
 }
 
 // findSidecar returns NAME.dir beside NAME.jsonl (or NAME.jsonl.gz, or
