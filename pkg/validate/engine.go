@@ -10,6 +10,12 @@
 // first needs them. Lines are parsed and validated on all cores and reported
 // in order, and memory is bounded by the largest line and the protocol
 // state, not by the trace.
+//
+// What a team intends is applied where findings are emitted, before they
+// are counted: a RuleControl (FileOptions.Rules) drops a rule's findings or
+// turns its errors into warnings, and a Baseline (FileOptions.Baseline)
+// holds back the findings already known. A trace that cannot be read to its
+// end is always an io finding, whatever the settings.
 package validate
 
 import (
