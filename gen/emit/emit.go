@@ -24,6 +24,10 @@ import (
 // WirePath is the import path of the runtime package generated code uses.
 const WirePath = "github.com/agentproto/agentproto/pkg/wire"
 
+// CheckPath is the import path of the checks beyond package wire's that
+// generated Validate methods make (formats, uniqueItems).
+const CheckPath = "github.com/agentproto/agentproto/gen/check"
+
 const jsonPath = "encoding/json"
 
 // Header is the first line of every generated file.
@@ -41,6 +45,7 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 		f.HeaderComment("Source schemas: " + strings.Join(sources, ", "))
 	}
 	f.ImportName(WirePath, "wire")
+	f.ImportName(CheckPath, "check")
 	f.ImportName(jsonPath, "json")
 	g := &gen{f: f, serde: p.SerdeFloats, serdeInts: p.SerdeIntegers, patterns: map[string]string{}}
 	for _, t := range p.Types {
@@ -507,6 +512,14 @@ func checkConditions(st *model.StructType) []jen.Code {
 		}
 		out = append(out, jen.If(jen.Add(present(kf)).Op("&&").Parens(any)).Block(then...))
 	}
+	for _, d := range st.Dependent {
+		var then []jen.Code
+		for _, name := range d.Requires {
+			then = append(then, jen.If(jen.Op("!").Parens(present(byJSON[name]))).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("missing member %q, required when %q is present", name, d.Member)))))
+		}
+		out = append(out, jen.If(present(byJSON[d.Member])).Block(then...))
+	}
 	for _, set := range st.NotAll {
 		var cond *jen.Statement
 		for _, name := range set {
@@ -800,7 +813,7 @@ func (g *gen) needsCheck(r *model.Ref) bool {
 	case model.Raw:
 		return len(r.Check.RawKinds) > 0
 	case model.Slice:
-		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || g.needsCheck(r.Elem)
+		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || r.Check.UniqueItems || g.needsCheck(r.Elem)
 	case model.Map:
 		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || g.needsCheck(r.Elem)
 	}
@@ -880,6 +893,10 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("wrong type: want "+strings.Join(r.Check.RawKinds, " or "))))}
 	case model.Slice:
 		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
+		if r.Check.UniqueItems && !r.ElemNullable {
+			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "Unique").Call(expr.Clone()), jen.Id("dup")).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+		}
 		if g.needsCheck(r.Elem) {
 			i := "i" + strconv.Itoa(depth)
 			item := expr.Clone().Index(jen.Id(i))
@@ -937,7 +954,12 @@ func (g *gen) checkBuiltin(b string, c model.Constraints, expr *jen.Statement) [
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit(fmt.Sprintf("is longer than %d characters", *c.MaxLength)))))
 		}
 		if fn, ok := model.CheckedFormats[c.Format]; ok {
-			out = append(out, jen.If(jen.Op("!").Add(wire(fn)).Call(jen.String().Parens(expr))).Block(
+			pkg, name, _ := strings.Cut(fn, ".")
+			f := wire(name)
+			if pkg == "check" {
+				f = jen.Qual(CheckPath, name)
+			}
+			out = append(out, jen.If(jen.Op("!").Add(f).Call(jen.String().Parens(expr))).Block(
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%q is not a valid "+c.Format), jen.String().Parens(expr))))
 		}
 		if c.Pattern != "" && PatternOK(c.Pattern) {

@@ -48,6 +48,13 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Loc.String() + ": " + e.Msg }
 
+// Dependency is one dependentRequired entry: when Member is present, the
+// Requires members must be too.
+type Dependency struct {
+	Member   string
+	Requires []string
+}
+
 // Property is a named sub-schema, in document order.
 type Property struct {
 	Name   string
@@ -94,8 +101,12 @@ type Schema struct {
 	MinLength, MaxLength, MinItems, MaxItems, MinProperties, MaxProperties *uint64
 	Pattern                                                                string
 	UniqueItems                                                            bool
-	Default                                                                any
-	HasDefault                                                             bool
+	// DependentRequired lists, per member, the members required when it
+	// is present (dependentRequired; it is also listed in Unknown, so a
+	// caller that does not model it knows).
+	DependentRequired []Dependency
+	Default           any
+	HasDefault        bool
 
 	// Keywords holds every keyword present, so callers can ask for ones
 	// this struct does not model.
@@ -412,6 +423,28 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 		case "uniqueItems":
 			b, _ := v.(bool)
 			s.UniqueItems = b
+		case "dependentRequired":
+			s.Unknown = append(s.Unknown, k)
+			do, ok := v.(*object)
+			if !ok {
+				return loc.Child(k).Errorf("dependentRequired must be an object of arrays of strings")
+			}
+			for _, m := range do.Keys() {
+				mv, _ := do.Get(m)
+				arr, ok := mv.([]any)
+				if !ok {
+					return loc.Child(k, m).Errorf("dependentRequired must be an object of arrays of strings")
+				}
+				dep := Dependency{Member: m}
+				for _, e := range arr {
+					x, ok := e.(string)
+					if !ok {
+						return loc.Child(k, m).Errorf("dependentRequired must be an object of arrays of strings")
+					}
+					dep.Requires = append(dep.Requires, x)
+				}
+				s.DependentRequired = append(s.DependentRequired, dep)
+			}
 		default:
 			if unmodelled[k] {
 				s.Unknown = append(s.Unknown, k)

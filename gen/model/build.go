@@ -325,10 +325,25 @@ func unchecked(s *load.Schema) []string {
 	if s.Not != nil {
 		out = append(out, "not")
 	}
-	if s.UniqueItems {
+	if s.UniqueItems && !uniqueCheckable(s) {
 		out = append(out, "uniqueItems")
 	}
 	return out
+}
+
+// uniqueCheckable reports whether Validate checks the schema's uniqueItems:
+// its elements are strings, numbers, integers or booleans (never null),
+// which Go compares as JSON does.
+func uniqueCheckable(s *load.Schema) bool {
+	it := s.Items
+	if it == nil || it.Ref != "" || len(it.Type) != 1 || len(it.AllOf)+len(it.AnyOf)+len(it.OneOf) > 0 || len(s.Type) != 1 || s.Type[0] != "array" {
+		return false
+	}
+	switch it.Type[0] {
+	case "string", "number", "integer", "boolean":
+		return true
+	}
+	return false
 }
 
 // normalized is a schema with its wrappers taken off.
@@ -732,6 +747,7 @@ func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 			return nil, s.Loc.Errorf("tuples (prefixItems, or items as an array) are not supported: describe the elements with one items schema, or use an object")
 		}
 		r := &Ref{Kind: Slice, Elem: &Ref{Kind: Raw}, Check: constraints(s)}
+		r.Check.UniqueItems = s.UniqueItems && uniqueCheckable(s)
 		if s.Items != nil {
 			e, nullable, err := b.ref(s.Items, hint+"Item")
 			if err != nil {
@@ -911,6 +927,16 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		t.Unchecked = append(t.Unchecked, "anyOf/oneOf of a merged schema")
 	})
+	if deps, ok := dependencies(st, srcs); ok && len(deps) > 0 {
+		st.Dependent = deps
+		var keep []string
+		for _, u := range t.Unchecked {
+			if u != "dependentRequired" {
+				keep = append(keep, u)
+			}
+		}
+		t.Unchecked = keep
+	}
 	if rules, notAll, ok := b.conditions(st, srcs); ok && (len(rules) > 0 || len(notAll) > 0) {
 		st.Rules, st.NotAll = rules, notAll
 		var keep []string
@@ -922,6 +948,38 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		t.Unchecked = keep
 	}
 	return nil
+}
+
+// dependencies collects the dependentRequired entries of the object's own
+// schemas; ok is false when a member they name is not a field (Validate
+// could not see it) or when a merged allOf member has its own.
+func dependencies(st *StructType, srcs []*load.Schema) ([]load.Dependency, bool) {
+	byJSON := map[string]bool{}
+	for _, f := range st.Fields {
+		if f.Repr() != NoField {
+			byJSON[f.JSON] = true
+		}
+	}
+	var out []load.Dependency
+	for _, src := range srcs {
+		for _, a := range src.AllOf {
+			if len(a.DependentRequired) > 0 {
+				return nil, false
+			}
+		}
+		for _, d := range src.DependentRequired {
+			if !byJSON[d.Member] {
+				return nil, false
+			}
+			for _, r := range d.Requires {
+				if !byJSON[r] {
+					return nil, false
+				}
+			}
+			out = append(out, d)
+		}
+	}
+	return out, true
 }
 
 // conditions reads the if/then and not keywords of an object schema and of

@@ -3,6 +3,7 @@ package model
 import (
 	"regexp"
 	"sort"
+	"strings"
 )
 
 // ValueCheck says how to decide, for one decoded value of a type that is
@@ -104,6 +105,71 @@ func decideCompleteness(p *Package) {
 	for t, ok := range c.memo {
 		t.Complete = ok
 	}
+	for _, t := range p.Types {
+		if t.External != nil {
+			continue
+		}
+		if gaps := ownGaps(t); len(gaps) > 0 {
+			t.Doc = strings.TrimSpace(t.Doc + "\n\nValidate does not check: " + strings.Join(gaps, "; ") + ".")
+			p.Warnings = append(p.Warnings, t.Loc.Errorf("Validate of %s does not check: %s", t.Name, strings.Join(gaps, "; ")))
+		}
+	}
+}
+
+// ownGaps lists the constraints of a type's own schema that Validate does
+// not check: its unchecked keywords, and its members' (a format or pattern
+// Go cannot check, raw JSON that stands for constraints). A gap of a type
+// it refers to is that type's own.
+func ownGaps(t *Type) []string {
+	out := append([]string(nil), t.Unchecked...)
+	refGap := func(r *Ref) string {
+		for r != nil {
+			switch r.Kind {
+			case Raw:
+				if r.Lossy {
+					return "constraints of a value kept as raw JSON"
+				}
+				return ""
+			case Builtin:
+				if c := r.Check; !Checkable(c) {
+					if c.Format != "" {
+						if _, ok := CheckedFormats[c.Format]; !ok {
+							return "format " + c.Format
+						}
+					}
+					return "pattern " + c.Pattern + " (not a Go regular expression)"
+				}
+				return ""
+			case Slice, Map:
+				r = r.Elem
+			default:
+				return ""
+			}
+		}
+		return ""
+	}
+	switch {
+	case t.Struct != nil:
+		for _, f := range t.Struct.Fields {
+			if f.Repr() == NoField {
+				continue
+			}
+			if g := refGap(f.Type); g != "" {
+				out = append(out, f.JSON+": "+g)
+			}
+		}
+	case t.Kind == Named || t.Kind == Scalar:
+		// A raw union has its own warning and doc sentence.
+		if t.RawUnion == nil && t.Under != nil {
+			if g := refGap(t.Under); g != "" {
+				out = append(out, g)
+			}
+		}
+		if !Checkable(t.Check) {
+			out = append(out, "format "+t.Check.Format)
+		}
+	}
+	return out
 }
 
 func (c *completeness) typ(t *Type) bool {

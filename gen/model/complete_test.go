@@ -42,10 +42,10 @@ func typeNamed(t *testing.T, p *model.Package, name string) *model.Type {
 func TestCompleteness(t *testing.T) {
 	p := build(t, `{"$defs":{
 		"Plain":{"type":"object","properties":{"a":{"type":"string","maxLength":3}},"required":["a"]},
-		"Unique":{"type":"object","properties":{"l":{"type":"array","items":{"type":"string"},"uniqueItems":true}}},
+		"Unique":{"type":"object","properties":{"l":{"type":"array","items":{"type":"object"},"uniqueItems":true}}},
 		"Shape":{"oneOf":[
 			{"title":"Dot","type":"object","properties":{"kind":{"const":"dot"}},"required":["kind"]},
-			{"title":"Set","type":"object","properties":{"kind":{"const":"set"},"l":{"type":"array","items":{"type":"string"},"uniqueItems":true}},"required":["kind"]}]},
+			{"title":"Set","type":"object","properties":{"kind":{"const":"set"},"l":{"type":"array","items":{"type":"object"},"uniqueItems":true}},"required":["kind"]}]},
 		"Holder":{"type":"object","properties":{"shape":{"$ref":"#/$defs/Shape"}}}}}`)
 	for name, want := range map[string]bool{"Plain": true, "Unique": false, "Dot": true, "Set": false, "Shape": false, "Holder": false} {
 		if got := typeNamed(t, p, name).Complete; got != want {

@@ -161,17 +161,26 @@ type Constraints struct {
 	// RawKinds are the JSON types raw JSON may have ("object", "null", …);
 	// empty allows any.
 	RawKinds []string
+	// UniqueItems asks that no two elements of a slice be equal; it is set
+	// only on slices whose elements Go compares as JSON does.
+	UniqueItems bool
 }
 
 // CheckedFormats are the string formats generated Validate methods check,
-// the way JSON Schema validators that assert formats do.
-var CheckedFormats = map[string]string{"date-time": "IsDateTime", "uri": "IsURI"}
+// the way JSON Schema validators that assert formats do, each with the
+// function that checks it: "wire." names package wire's, "check." package
+// gen/check's.
+var CheckedFormats = map[string]string{
+	"date-time": "wire.IsDateTime", "uri": "check.IsURI",
+	"email": "check.IsEmail", "uuid": "check.IsUUID", "ipv4": "check.IsIPv4", "ipv6": "check.IsIPv6",
+	"hostname": "check.IsHostname", "uri-reference": "check.IsURIReference",
+}
 
 // Empty reports whether there is nothing to check.
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == "" && len(c.RawKinds) == 0
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems
 }
 
 // StructType is a JSON object.
@@ -194,6 +203,9 @@ type StructType struct {
 	// of members that must not all be present.
 	Rules  []*Rule
 	NotAll [][]string
+	// Dependent are the dependentRequired entries Validate checks: when
+	// the member is present, the others must be.
+	Dependent []load.Dependency
 }
 
 // Rule is an if/then condition on an object: when member IfKey has one of

@@ -5,6 +5,7 @@ package acp
 
 import (
 	"encoding/json"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -15265,6 +15266,8 @@ func (x ElicitationFormMode) MarshalJSON() ([]byte, error) {
 }
 
 // A restricted JSON Schema that describes an elicitation form: one flat object whose properties are strings, numbers, integers, booleans or enumerations.
+//
+// Validate does not check: type: constraints of a value kept as raw JSON.
 type ElicitationSchema struct {
 	// Always `object`; may be omitted.
 	Type json.RawMessage `json:"type,omitempty"`
@@ -18037,7 +18040,7 @@ func (x *ElicitationURLMode) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
@@ -19314,7 +19317,7 @@ func (x *CreateElicitationRequestElicitationURLMode) CheckWire(c *wire.Checker, 
 	}
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}

@@ -5,6 +5,7 @@ package arcp
 
 import (
 	"encoding/json"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"unicode/utf8"
@@ -2341,6 +2342,8 @@ func (x BudgetAmount) MarshalJSON() ([]byte, error) {
 }
 
 // A lease: the complete authority of a job, as capability names mapped to pattern lists. Requested on `job.submit`, granted (possibly narrowed, never widened) on `job.accepted`, and fixed for the life of the job. Capabilities outside the reserved set should use `x-vendor.<vendor>.<capability>` names.
+//
+// Validate does not check: propertyNames; additionalProperties.
 type Lease struct {
 	// Filesystem paths the job may read, as path globs.
 	FSRead CapabilityPatterns `json:"fs.read,omitempty"`
@@ -2718,6 +2721,8 @@ func (x Currency) MarshalJSON() ([]byte, error) {
 }
 
 // Budget counters by currency: the remaining amount of each `cost.budget` currency. Initialised to the budget at acceptance and decremented by `cost.*` metrics; it may go below zero when a reported cost overshoots.
+//
+// Validate does not check: propertyNames.
 type Budget map[string]float64
 
 // DecodeWire decodes the value from d.
@@ -3140,7 +3145,7 @@ func (x *Credential) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(x.Endpoint)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
-		if !wire.IsURI(string(x.Endpoint)) {
+		if !check.IsURI(string(x.Endpoint)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Endpoint))
 		}
 	}
@@ -3768,7 +3773,7 @@ func (x *ArtifactRefBody) CheckWire(c *wire.Checker, p string) {
 		if utf8.RuneCountInString(string(x.URI)) < 1 {
 			c.Fail(p, "is shorter than 1 characters")
 		}
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -3810,6 +3815,8 @@ func (x ArtifactRefBody) MarshalJSON() ([]byte, error) {
 }
 
 // Body of a `delegate` event: the running job asks for a sub-job under a subset of its own lease. Two shapes exist on the wire. The spec's is a request named by `delegate_id`, after which the runtime emits a `job.accepted` for the child carrying `parent_job_id` and `delegate_id`. The Go, Java, Ruby and C# SDKs instead announce an already created child by `child_job_id`; that shape is accepted and reported as a dialect deviation.
+//
+// Validate does not check: oneOf: an object may fit both /oneOf/0 and /oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are DelegateRequest, DelegateChildJob.
 type DelegateBody interface {
@@ -5098,6 +5105,8 @@ func (x ResultChunkBodyEncoding) MarshalJSON() ([]byte, error) {
 }
 
 // Body of a `status` event: a lifecycle or flow-control marker. Two phases are reserved: `back_pressure`, a runtime warning that the client lags behind, and `credential_rotated`, which carries the rotated credential's `id` and new `value` (the Go SDK's form, both inside `details`, is accepted and reported as a dialect deviation).
+//
+// Validate does not check: if.
 type StatusBody struct {
 	// The phase reached.
 	Phase StatusBodyPhase `json:"phase"`

@@ -198,6 +198,9 @@ func TestGeneratedAgreesWithV6(t *testing.T) {
 				}
 				if !fastOK && v6ok {
 					falseErrors++
+					if os.Getenv("DIFFTEST_SHOW") != "" {
+						t.Logf("%s: v6 accepts %s, decode+Validate reject it", s.id, raw)
+					}
 				}
 			}
 		}

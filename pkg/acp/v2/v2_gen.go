@@ -8231,6 +8231,8 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 }
 
 // A text field. With `enum` or `oneOf` it becomes a single choice among fixed values.
+//
+// Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -10012,6 +10014,8 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 }
 
 // Items with a `type` tag.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type TaggedMultiSelectItems struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -10533,6 +10537,8 @@ func (x TitledMultiSelectItems2) MarshalJSON() ([]byte, error) {
 
 // An elicitation answered by filling in a form the client renders from `requestedSchema`. Forms must not ask for secrets such as passwords, API keys or tokens; those go through URL mode.
 //
+// Validate does not check: oneOf: an object may fit both /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
+//
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationFormModeElicitationSessionScope, ElicitationFormModeElicitationRequestScope.
 type ElicitationFormMode interface {
 	isElicitationFormMode()
@@ -10912,6 +10918,8 @@ func (x ElicitationID) MarshalJSON() ([]byte, error) {
 }
 
 // An elicitation carried out outside the connection: the client shows the URL and, with the user's consent, opens it (for example for an OAuth login). Accepting means the user agreed to open the URL, not that the interaction there finished.
+//
+// Validate does not check: oneOf: an object may fit both /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeElicitationSessionScope, ElicitationURLModeElicitationRequestScope.
 type ElicitationURLMode interface {
@@ -18173,6 +18181,8 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 }
 
 // What the session's foreground work is doing now.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type StateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -25942,6 +25952,8 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Input through a form the client renders.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequestElicitationFormMode struct {
 	// Describes the fields of the form.
 	RequestedSchema ElicitationSchema `json:"requestedSchema"`
@@ -26098,6 +26110,8 @@ func (x CreateElicitationRequestElicitationFormMode) MarshalJSON() ([]byte, erro
 }
 
 // Input through a web page the user opens.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequestElicitationURLMode struct {
 	// Identifier of this elicitation; `elicitation/complete` refers to it.
 	ElicitationID ElicitationID `json:"elicitationId"`

@@ -24137,6 +24137,8 @@ func (x SessionOpen) MarshalJSON() ([]byte, error) {
 }
 
 // Payload of `session.open`.
+//
+// Validate does not check: if.
 type SessionOpenPayload struct {
 	// Credentials.
 	Auth Credentials `json:"auth"`

@@ -4,6 +4,7 @@
 package account
 
 import (
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -338,9 +339,45 @@ func (x *Account) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Account) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		if !check.IsUUID(string(x.ID)) {
+			c.Fail(p, "%q is not a valid uuid", string(x.ID))
+		}
+	}
+	{
+		p := wire.Join(p, "email")
+		if !check.IsEmail(string(x.Email)) {
+			c.Fail(p, "%q is not a valid email", string(x.Email))
+		}
+	}
+	if x.Host != nil {
+		p := wire.Join(p, "host")
+		if !check.IsHostname(string((*x.Host))) {
+			c.Fail(p, "%q is not a valid hostname", string((*x.Host)))
+		}
+	}
+	if x.Ipv4 != nil {
+		p := wire.Join(p, "ipv4")
+		if !check.IsIPv4(string((*x.Ipv4))) {
+			c.Fail(p, "%q is not a valid ipv4", string((*x.Ipv4)))
+		}
+	}
+	if x.Ipv6 != nil {
+		p := wire.Join(p, "ipv6")
+		if !check.IsIPv6(string((*x.Ipv6))) {
+			c.Fail(p, "%q is not a valid ipv6", string((*x.Ipv6)))
+		}
+	}
+	if x.Avatar != nil {
+		p := wire.Join(p, "avatar")
+		if !check.IsURIReference(string((*x.Avatar))) {
+			c.Fail(p, "%q is not a valid uri-reference", string((*x.Avatar)))
+		}
+	}
 	if x.Homepage != nil {
 		p := wire.Join(p, "homepage")
-		if !wire.IsURI(string((*x.Homepage))) {
+		if !check.IsURI(string((*x.Homepage))) {
 			c.Fail(p, "%q is not a valid uri", string((*x.Homepage)))
 		}
 	}
@@ -363,6 +400,9 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "tags")
 		if len(x.Tags) > 5 {
 			c.Fail(p, "has %d items, want at most 5", len(x.Tags))
+		}
+		if i, j, dup := check.Unique(x.Tags); dup {
+			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
 		}
 	}
 	if x.Plan != nil {
@@ -390,6 +430,11 @@ func (x *Account) CheckWire(c *wire.Checker, p string) {
 	if x.Plan != nil && (*x.Plan == "team") {
 		if !(x.Seats != nil) {
 			c.Fail(p, "missing required member \"seats\" when plan is \"team\"")
+		}
+	}
+	if x.Seats != nil {
+		if !(x.Plan != nil) {
+			c.Fail(p, "missing member \"plan\", required when \"seats\" is present")
 		}
 	}
 }
@@ -472,7 +517,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Account).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Account)
 				return v, v.DecodeWire(d)

@@ -4,11 +4,14 @@
 package config
 
 import (
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
 
 // A tool's configuration file.
+//
+// Validate does not check: if.
 //
 // The member "version" is always 2; it is written on encoding and checked on decoding.
 type Config struct {
@@ -507,8 +510,13 @@ func (x *ConfigProxy) EncodeWireFields(e *wire.Encoder) {
 func (x *ConfigProxy) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
+		}
+	}
+	if x.Password != nil {
+		if !(x.User != nil) {
+			c.Fail(p, "missing member \"user\", required when \"password\" is present")
 		}
 	}
 }

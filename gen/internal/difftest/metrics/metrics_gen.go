@@ -9,6 +9,8 @@ import (
 )
 
 // A metrics sample: named gauges beside fixed members.
+//
+// Validate does not check: additionalProperties.
 type Sample struct {
 	At     uint64  `json:"at"`
 	Source *string `json:"source,omitempty"`
@@ -135,6 +137,8 @@ func (x Sample) MarshalJSON() ([]byte, error) {
 }
 
 // Labels whose names follow a pattern.
+//
+// Validate does not check: patternProperties ^x-; patternProperties ^n-.
 type Labels struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -215,6 +219,8 @@ func (x Labels) MarshalJSON() ([]byte, error) {
 }
 
 // Open labels: any member, those with a prefix typed.
+//
+// Validate does not check: patternProperties.
 type OpenLabels struct {
 	Kind *string `json:"kind,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -312,6 +318,7 @@ func (x OpenLabels) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: points: uniqueItems.
 type Series struct {
 	Points [][]float64      `json:"points"`
 	Unit   wire.Opt[string] `json:"unit,omitzero"`

@@ -388,6 +388,8 @@ func (x Rect) MarshalJSON() ([]byte, error) {
 
 // An untagged oneOf of two open objects: a value with both members fits both, which oneOf forbids.
 //
+// Validate does not check: oneOf: an object may fit both /$defs/Contact/oneOf/0 and /$defs/Contact/oneOf/1.
+//
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ByEmail, ByPhone.
 type Contact interface {
 	isContact()

@@ -6,6 +6,7 @@ package acpv1
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -6358,6 +6359,8 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -9376,6 +9379,8 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -9545,7 +9550,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
@@ -9658,6 +9663,7 @@ func (x ExtRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -21173,6 +21179,7 @@ func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`

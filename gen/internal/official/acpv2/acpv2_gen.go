@@ -6,6 +6,7 @@ package acpv2
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -3116,7 +3117,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.URI.Get(); ok {
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(v)) {
+		if !check.IsURI(string(v)) {
 			c.Fail(p, "%q is not a valid uri", string(v))
 		}
 	}
@@ -3715,7 +3716,7 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -3986,7 +3987,7 @@ func (x *Icon) EncodeWireFields(e *wire.Encoder) {
 func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "src")
-		if !wire.IsURI(string(x.Src)) {
+		if !check.IsURI(string(x.Src)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Src))
 		}
 	}
@@ -4497,7 +4498,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -4686,7 +4687,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -7609,6 +7610,8 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 // Requests structured user input via a form or URL.
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequest struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -7822,6 +7825,7 @@ func (x ExtMethodRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -9779,6 +9783,8 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 }
 
 // A snapshot of the session's aggregate foreground activity.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type StateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -18564,7 +18570,7 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
@@ -21210,6 +21216,7 @@ func (x ExtRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -22648,7 +22655,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -22835,7 +22842,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -23230,6 +23237,8 @@ func ValidateCreateElicitationRequest2(v CreateElicitationRequest2) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -23962,6 +23971,8 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
+//
+// Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -26247,6 +26258,8 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -26414,7 +26427,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
@@ -26682,6 +26695,8 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 }
 
 // Form-based elicitation mode where the client renders a form from the provided schema.
+//
+// Validate does not check: oneOf: an object may fit both /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, ElicitationFormModeRequest.
 type ElicitationFormMode interface {
@@ -27023,6 +27038,8 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation mode where the client directs the user to a URL.
+//
+// Validate does not check: oneOf: an object may fit both /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeSession, ElicitationURLModeRequest.
 type ElicitationURLMode interface {
@@ -36884,6 +36901,8 @@ func ValidateStateUpdate2(v StateUpdate2) error {
 }
 
 // No foreground work is active. Background activity may continue.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//

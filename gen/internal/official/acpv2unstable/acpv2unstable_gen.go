@@ -6,6 +6,7 @@ package acpv2unstable
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -3160,7 +3161,7 @@ func (x *ImageContent) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.URI.Get(); ok {
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(v)) {
+		if !check.IsURI(string(v)) {
 			c.Fail(p, "%q is not a valid uri", string(v))
 		}
 	}
@@ -3759,7 +3760,7 @@ func (x *ResourceLink) EncodeWireFields(e *wire.Encoder) {
 func (x *ResourceLink) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -4030,7 +4031,7 @@ func (x *Icon) EncodeWireFields(e *wire.Encoder) {
 func (x *Icon) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "src")
-		if !wire.IsURI(string(x.Src)) {
+		if !check.IsURI(string(x.Src)) {
 			c.Fail(p, "%q is not a valid uri", string(x.Src))
 		}
 	}
@@ -4541,7 +4542,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -4730,7 +4731,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -7653,6 +7654,8 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 // Requests structured user input via a form or URL.
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequest struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -8160,6 +8163,7 @@ func (x ExtMethodRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -10218,6 +10222,8 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 }
 
 // A snapshot of the session's aggregate foreground activity.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type StateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -12612,7 +12618,7 @@ func (x *PlanFile) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -18147,6 +18153,8 @@ func (x BackgroundSubagent) MarshalJSON() ([]byte, error) {
 }
 
 // No foreground work is active. Background activity may continue.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
 	// **UNSTABLE**
 	//
@@ -22936,7 +22944,7 @@ func (x *SetProviderRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "baseUrl")
-		if !wire.IsURI(string(x.BaseURL)) {
+		if !check.IsURI(string(x.BaseURL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.BaseURL))
 		}
 	}
@@ -24028,7 +24036,7 @@ func (x *MCPServerHTTP) EncodeWireFields(e *wire.Encoder) {
 func (x *MCPServerHTTP) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
@@ -28119,6 +28127,7 @@ func (x ExtRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -29897,6 +29906,7 @@ func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -30860,7 +30870,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -31047,7 +31057,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
-		if !wire.IsURI(string(x.URI)) {
+		if !check.IsURI(string(x.URI)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URI))
 		}
 	}
@@ -31442,6 +31452,8 @@ func ValidateCreateElicitationRequest2(v CreateElicitationRequest2) error {
 }
 
 // Form-based elicitation where the client renders a form from the provided schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -32174,6 +32186,8 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
+//
+// Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -34459,6 +34473,8 @@ func (x Titled) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation where the client directs the user to a URL.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
@@ -34626,7 +34642,7 @@ func (x *URL) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "url")
-		if !wire.IsURI(string(x.URL)) {
+		if !check.IsURI(string(x.URL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.URL))
 		}
 	}
@@ -34894,6 +34910,8 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 }
 
 // Form-based elicitation mode where the client renders a form from the provided schema.
+//
+// Validate does not check: oneOf: an object may fit both /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, ElicitationFormModeRequest.
 type ElicitationFormMode interface {
@@ -35235,6 +35253,8 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 }
 
 // URL-based elicitation mode where the client directs the user to a URL.
+//
+// Validate does not check: oneOf: an object may fit both /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeSession, ElicitationURLModeRequest.
 type ElicitationURLMode interface {
@@ -41265,7 +41285,7 @@ func (x *ProviderCurrentConfig) CheckWire(c *wire.Checker, p string) {
 	}
 	{
 		p := wire.Join(p, "baseUrl")
-		if !wire.IsURI(string(x.BaseURL)) {
+		if !check.IsURI(string(x.BaseURL)) {
 			c.Fail(p, "%q is not a valid uri", string(x.BaseURL))
 		}
 	}

@@ -2246,6 +2246,8 @@ func (x StdioServer) MarshalJSON() ([]byte, error) {
 
 // Untagged objects decided by required members.
 //
+// Validate does not check: oneOf: an object may fit both /$defs/Shape/oneOf/0 and /$defs/Shape/oneOf/1.
+//
 // It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Rect, Circle.
 type Shape interface {
 	isShape()
@@ -4395,6 +4397,8 @@ func (x Vendored) MarshalJSON() ([]byte, error) {
 }
 
 // patternProperties keep members raw.
+//
+// Validate does not check: patternProperties.
 type Patterned struct {
 	// F.
 	Fixed *bool `json:"fixed,omitempty"`

@@ -5256,6 +5256,8 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 }
 
 // What the session's foreground work is doing now.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type StateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
