@@ -47,13 +47,23 @@ are forwarded to it, and its exit status is this command's. Findings go to
 recording (with its FILE.dir direction sidecar) is written line by line,
 so validate FILE later reports the same findings.
 
-Exit status: the agent's (128+N when signal N ended it); 127 when the agent
-cannot be found, 126 when it cannot be started, 2 for bad flags.
+With --replay TRACE, this command is the client: it sends the recorded
+client messages to the agent in order, answers the agent's requests as the
+recording did, validates everything the agent says and compares the shape
+of its answers (methods, kinds, error codes, update variants; not ids or
+text) with the recording's: any recorded session becomes a regression test.
+
+Exit status: the agent's (128+N when signal N ended it); with --replay, 0
+when the agent's traffic has no error and matches the recording's shape, 1
+otherwise. 127 when the agent cannot be found, 126 when it cannot be
+started, 2 for bad flags.
 
 Flags:
 `
 
 type tapOptions struct {
+	replay   string
+	timeout  time.Duration
 	record   string
 	findings string
 	format   string
@@ -74,6 +84,8 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var o tapOptions
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
 	backlog := byteSizeFlag(tap.DefaultBacklog)
+	fl.StringVar(&o.replay, "replay", "", "play the client side of the ACP `TRACE` (with its .dir sidecar) against the agent, validate what it says and compare the shape of its answers with the recording's; exit 1 on any error or difference")
+	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "with --replay: the longest wait for each answer, and for the agent to exit at the end")
 	fl.StringVar(&o.record, "record", "", "write the traffic to `FILE` as it flows, with the direction sidecar FILE.dir")
 	fl.StringVar(&o.findings, "findings", "", "write findings to `FILE` (default: standard error)")
 	fl.StringVar(&o.format, "format", "text", "findings `format`: text, json or github")
@@ -163,7 +175,11 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		sink = newFindingSink(newPrinter(o.format, out), 4096)
 		name := o.record
-		if name == "" {
+		switch {
+		case name != "":
+		case o.replay != "":
+			name = "replay"
+		default:
 			name = "stdio"
 		}
 		// The relay's own context: an interrupt is forwarded to the
@@ -182,11 +198,35 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		defer signal.Stop(pipes)
 	}
 
-	res, err := tap.Run(context.WithoutCancel(ctx), cfg)
+	var res tap.Result
+	var diffs []tap.Difference
+	var err error
+	if o.replay != "" {
+		var rr tap.ReplayResult
+		rr, err = replay(ctx, o, cfg)
+		res, diffs = rr.Result, rr.Differences
+		for _, d := range diffs {
+			if sink != nil {
+				sink.add(validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: "replay", Message: d.Message})
+			} else {
+				fmt.Fprintf(stderr, "%s:%d: error: %s [replay]\n", escapeText(o.replay), d.Line, escapeText(d.Message))
+			}
+		}
+	} else {
+		res, err = tap.Run(context.WithoutCancel(ctx), cfg)
+	}
 	code := res.ExitCode
+	if o.replay != "" {
+		code = exitOK
+		if len(diffs) > 0 {
+			code = exitFindings
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "validate: %s\n", escapeText(err.Error()))
 		switch {
+		case errors.Is(err, errReplayInput):
+			code = exitUsage
 		case errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist):
 			code = 127
 		case errors.Is(err, tap.ErrStart):
@@ -204,6 +244,9 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		var showSum *validate.Summary
 		if st.Lines > 0 && (o.format != "text" || o.summary) {
 			showSum = &sum
+		}
+		if o.replay != "" && code == exitOK && sum.Errors > 0 {
+			code = exitFindings
 		}
 		if dropped, ok := sink.finish(showSum, 5*time.Second); !ok {
 			fmt.Fprintln(stderr, "validate: the findings output did not take the last findings in time")
@@ -266,4 +309,33 @@ func (s *findingSink) finish(sum *validate.Summary, wait time.Duration) (dropped
 	case <-t.C:
 		return s.dropped.Load(), false
 	}
+}
+
+// errReplayInput marks a recording a replay cannot read.
+var errReplayInput = errors.New("replay")
+
+// replay runs --replay: the recording's client side against the agent.
+func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult, error) {
+	tr, err := os.Open(o.replay)
+	if err != nil {
+		return tap.ReplayResult{}, fmt.Errorf("%w: opening the recording: %w", errReplayInput, err)
+	}
+	defer tr.Close()
+	side := findSidecar(o.replay)
+	if side == "" {
+		return tap.ReplayResult{}, fmt.Errorf("%w: %s has no .dir sidecar: a replay needs each message's direction", errReplayInput, o.replay)
+	}
+	dr, err := os.Open(side)
+	if err != nil {
+		return tap.ReplayResult{}, fmt.Errorf("%w: opening the direction sidecar: %w", errReplayInput, err)
+	}
+	defer dr.Close()
+	rr, err := tap.Replay(context.WithoutCancel(ctx), tap.ReplayConfig{
+		Command: cfg.Command, Stderr: cfg.Stderr, Trace: tr, Directions: dr,
+		Record: cfg.Record, RecordDirections: cfg.Directions, Observer: cfg.Observer, Timeout: o.timeout,
+	})
+	if err != nil && errors.Is(err, tap.ErrRecording) {
+		err = fmt.Errorf("%w: %w", errReplayInput, err)
+	}
+	return rr, err
 }

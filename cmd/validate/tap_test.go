@@ -269,3 +269,52 @@ func TestTapPassesTheAgentsStatusOnAndKeepsStdoutForTheProtocol(t *testing.T) {
 		t.Errorf("missing agent: exit %d, stderr %q; want 127 and its name", code, stderr)
 	}
 }
+
+func TestReplayTurnsARecordingIntoARegressionTest(t *testing.T) {
+	node := needSDK(t)
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "session.jsonl")
+	if s := runSession(t, node, "04-terminals-fs", []string{"--record", trace, "--check=false", "--"}); s.code != 0 {
+		t.Fatalf("recording the session failed (exit %d)", s.code)
+	}
+	abs, err := filepath.Abs(recorderDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent := []string{node, filepath.Join(abs, "stdio-agent.mjs")}
+
+	// The same agent: the same shapes, no error.
+	replayed := filepath.Join(dir, "replayed.jsonl")
+	findings := filepath.Join(dir, "findings.json")
+	args := append([]string{"--replay", trace, "--record", replayed, "--findings", findings, "--format", "json", "--timeout", "20s", "--"}, agent...)
+	code, stdout, stderr := runCLI(t, "", args...)
+	out, _ := os.ReadFile(findings)
+	if code != exitOK || stdout != "" {
+		t.Fatalf("replay against the recorded agent: exit %d, stdout %q, stderr %s, findings:\n%s", code, stdout, stderr, out)
+	}
+	if n := len(jsonFindings(t, out)); n != 0 {
+		t.Errorf("replay against the recorded agent reports %d findings:\n%s", n, out)
+	}
+	rec, _ := os.ReadFile(trace)
+	again, _ := os.ReadFile(replayed)
+	if bytes.Count(rec, []byte("\n")) != bytes.Count(again, []byte("\n")) {
+		t.Errorf("the replayed session has %d lines, the recording %d", bytes.Count(again, []byte("\n")), bytes.Count(rec, []byte("\n")))
+	}
+
+	// An agent that also sends a faulty update: the update is reported
+	// by validation and the extra message by the comparison.
+	args = append([]string{"--replay", trace, "--findings", findings, "--format", "json", "--timeout", "20s", "--"}, append(agent, "--bad")...)
+	code, _, stderr = runCLI(t, "", args...)
+	if code != exitFindings {
+		t.Errorf("replay against a faulty agent: exit %d, want 1 (stderr %s)", code, stderr)
+	}
+	out, _ = os.ReadFile(findings)
+	var schema, replay bool
+	for _, f := range jsonFindings(t, out) {
+		schema = schema || (f.Rule == "schema" && f.Pointer == "/params/update")
+		replay = replay || (f.Rule == "replay" && strings.Contains(f.Message, "notification session/update agent_message_chunk"))
+	}
+	if !schema || !replay {
+		t.Errorf("want the faulty update reported (%v) and the extra notification named (%v):\n%s", schema, replay, out)
+	}
+}

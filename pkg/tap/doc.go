@@ -16,4 +16,11 @@
 // forwarded, and the child's exit status is reported. Live validation
 // (Live) is one Observer: it feeds the validation engine from a bounded
 // queue, so a validator that falls behind never slows the relay.
+//
+// Replay plays the client side of a recorded ACP session against an agent
+// under test: the recorded client messages in order, the agent's requests
+// answered as the recording answered them, the agent's own ids (sessions,
+// terminals) put in place of the recorded ones, and the shape of what the
+// agent says (kinds, methods, error codes, update variants) compared with
+// the recording's.
 package tap

@@ -2,6 +2,7 @@ package tap
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -67,6 +68,8 @@ func child(mode string) int {
 		fmt.Fprint(os.Stdout, `{"jsonrpc":"2.0","id":1,"result":{}}`+"\n"+`{"jsonrpc":"2.0","method":"session/up`)
 		fmt.Fprint(os.Stderr, "child: crashing\n")
 		return 3
+	case "acp", "acp-refuses":
+		return scriptedAgent(mode == "acp-refuses")
 	case "signal":
 		// Wait for SIGTERM and report it in the exit status.
 		c := make(chan os.Signal, 1)
@@ -90,4 +93,48 @@ func child(mode string) int {
 	}
 	fmt.Fprintf(os.Stderr, "unknown TAP_TEST_CHILD %q\n", mode)
 	return 2
+}
+
+// scriptedAgent answers initialize, session/new (with session "live-1") and
+// session/prompt (after asking for a permission, which must name live-1);
+// refusing, it answers session/new with an error.
+func scriptedAgent(refuse bool) int {
+	r := bufio.NewReader(os.Stdin)
+	say := func(s string) { fmt.Fprintln(os.Stdout, s) }
+	var prompt string
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return 0
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				SessionID string `json:"sessionId"`
+			} `json:"params"`
+			Result json.RawMessage `json:"result"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil {
+			return 1
+		}
+		switch {
+		case m.Method == "initialize":
+			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":[]}}`)
+		case m.Method == "session/new" && refuse:
+			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32603,"message":"no"}}`)
+		case m.Method == "session/new":
+			say(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"sessionId":"live-1"}}`)
+		case m.Method == "session/prompt":
+			if m.Params.SessionID != "live-1" {
+				fmt.Fprintf(os.Stderr, "prompt for session %q\n", m.Params.SessionID)
+				return 4
+			}
+			prompt = string(m.ID)
+			say(`{"jsonrpc":"2.0","id":"perm-9","method":"session/request_permission","params":{"sessionId":"live-1","toolCall":{"toolCallId":"t1"},"options":[{"optionId":"ok","name":"OK","kind":"allow_once"}]}}`)
+		case m.Method == "" && string(m.ID) == `"perm-9"`:
+			say(`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"live-1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"done"}}}}`)
+			say(`{"jsonrpc":"2.0","id":` + prompt + `,"result":{"stopReason":"end_turn"}}`)
+		}
+	}
 }
