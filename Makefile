@@ -45,6 +45,7 @@ fuzz:
 	$(GO) test ./gen/internal/testtypes -run='^$$' -fuzz=FuzzEnvelope -fuzztime=$(FUZZTIME)
 	$(GO) test ./pkg/sse -run='^$$' -fuzz=FuzzReader -fuzztime=$(FUZZTIME)
 	$(GO) test ./cmd/validate -run='^$$' -fuzz=FuzzOutput -fuzztime=$(FUZZTIME)
+	$(GO) test ./cmd/validate -run='^$$' -fuzz=FuzzReportFormats -fuzztime=$(FUZZTIME)
 	$(GO) test ./pkg/trace -run='^$$' -fuzz=FuzzReader -fuzztime=$(FUZZTIME)
 	$(GO) test ./internal/jsonscan -run='^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME)
 	$(GO) test ./pkg/validate -run='^$$' -fuzz=FuzzEngine -fuzztime=$(FUZZTIME)
