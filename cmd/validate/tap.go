@@ -146,7 +146,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 
-	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr}
+	cfg := tap.Config{Command: command, Stdin: stdin, Stdout: stdout, Stderr: stderr, Protocol: o.protocol}
 	if o.record != "" {
 		rec, err := os.Create(o.record)
 		if err != nil {
@@ -184,7 +184,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 		// The relay's own context: an interrupt is forwarded to the
 		// agent, which decides when the session ends.
-		live = tap.StartLive(context.WithoutCancel(ctx), eng, name, int(backlog), sink.add)
+		live = tap.StartLive(context.WithoutCancel(ctx), eng, name, o.protocol, int(backlog), sink.add)
 		cfg.Observer = live
 	}
 

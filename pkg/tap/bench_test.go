@@ -226,5 +226,5 @@ func startLive(b *testing.B) *Live {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return StartLive(context.Background(), eng, "s.jsonl", 0, func(validate.Finding) {})
+	return StartLive(context.Background(), eng, "s.jsonl", "", 0, func(validate.Finding) {})
 }

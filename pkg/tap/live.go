@@ -35,6 +35,8 @@ type Live struct {
 	report   func(validate.Finding)
 	start    func() // starts the engine, at the first line
 	started  bool
+	protocol string    // forced, or "" (see SidecarNames)
+	names    [2][]byte // the sidecar's lines, chosen at the first line
 }
 
 // LiveStats say how much of the traffic was validated live.
@@ -48,17 +50,18 @@ type LiveStats struct {
 
 // StartLive starts checking, with eng, the trace named name (the name
 // findings carry: the recording's path, so that they match a later check of
-// it). report is called with each finding in line order from one
+// it). protocol is the one the engine is told to assume, if any: it
+// chooses the direction names as the recorder does (SidecarNames). report is called with each finding in line order from one
 // goroutine; it should not block for long (it delays validation, never the
 // relay). The engine starts with the first line: a run that saw none
 // reports nothing. backlog bounds the bytes queued for the engine (0:
 // DefaultBacklog).
-func StartLive(ctx context.Context, eng *validate.Engine, name string, backlog int, report func(validate.Finding)) *Live {
+func StartLive(ctx context.Context, eng *validate.Engine, name, protocol string, backlog int, report func(validate.Finding)) *Live {
 	if backlog <= 0 {
 		backlog = DefaultBacklog
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	l := &Live{trace: newQueue(backlog), dirs: newQueue(0), cancel: cancel, done: make(chan struct{}), report: report}
+	l := &Live{trace: newQueue(backlog), dirs: newQueue(0), cancel: cancel, done: make(chan struct{}), report: report, protocol: protocol}
 	l.start = func() {
 		go func() {
 			defer close(l.done)
@@ -89,6 +92,8 @@ func (l *Live) Line(d Direction, line []byte) {
 	l.lines++
 	if !l.started {
 		l.started = true
+		n := SidecarNames(l.protocol, line)
+		l.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
 		l.start()
 	}
 	if l.stopping {
@@ -96,7 +101,7 @@ func (l *Live) Line(d Direction, line []byte) {
 		return
 	}
 	// The direction first: the engine reads it after the line.
-	l.dirs.push(dirLine[d])
+	l.dirs.push(l.names[d])
 	if !l.trace.push(line) {
 		l.stopping = true
 		l.stopped = l.lines

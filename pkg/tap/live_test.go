@@ -37,7 +37,7 @@ func TestLiveFindingsEqualALaterCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	var live []validate.Finding
-	l := StartLive(context.Background(), eng, "s.jsonl", 0, func(f validate.Finding) { live = append(live, f) })
+	l := StartLive(context.Background(), eng, "s.jsonl", "", 0, func(f validate.Finding) { live = append(live, f) })
 	var trace, dirs bytes.Buffer
 	for _, m := range session {
 		l.Line(m.d, []byte(m.line+"\n"))
@@ -81,7 +81,7 @@ func TestLiveGivesUpInsteadOfBlocking(t *testing.T) {
 	block := make(chan struct{})
 	// The report callback holds the engine until the lines are all
 	// queued: the queue must overflow, and Line must not wait.
-	l := StartLive(context.Background(), eng, "s.jsonl", 4096, func(validate.Finding) {
+	l := StartLive(context.Background(), eng, "s.jsonl", "", 4096, func(validate.Finding) {
 		<-block
 		reported++
 	})
@@ -99,5 +99,25 @@ func TestLiveGivesUpInsteadOfBlocking(t *testing.T) {
 	}
 	if st.StoppedAt > 5000 || st.StoppedAt < 2 {
 		t.Errorf("StoppedAt = %d", st.StoppedAt)
+	}
+}
+
+func TestARCPTrafficGetsARCPDirections(t *testing.T) {
+	if n := SidecarNames("", []byte(`{"arcp":"1.1","id":"m1","type":"session.hello","payload":{}}`)); n != [2]string{"c2r", "r2c"} {
+		t.Errorf("ARCP envelope: %v", n)
+	}
+	if n := SidecarNames("", []byte(session[0].line)); n != [2]string{"c2a", "a2c"} {
+		t.Errorf("ACP message: %v", n)
+	}
+	if n := SidecarNames("arcp", []byte(session[0].line)); n != [2]string{"c2r", "r2c"} {
+		t.Errorf("forced arcp: %v", n)
+	}
+	var rec, dirs bytes.Buffer
+	r := newRecorder(Config{Record: &rec, Directions: &dirs})
+	r.chunk(ClientToAgent, []byte(`{"arcp":"1.1","id":"m1","type":"session.hello","payload":{}}`+"\n"))
+	r.chunk(AgentToClient, []byte(`{"arcp":"1.1","id":"m2","type":"session.welcome","payload":{}}`+"\n"))
+	r.finish()
+	if dirs.String() != "c2r\nr2c\n" {
+		t.Errorf("sidecar %q, want ARCP's names", dirs.String())
 	}
 }

@@ -62,10 +62,14 @@ type Config struct {
 	// complete. Each write holds whole lines.
 	Record io.Writer
 	// Directions, if set, receives the direction of each recorded line,
-	// one per line, written with it.
+	// one per line, written with it: c2a or a2c, or for ARCP c2r or r2c
+	// (see Protocol).
 	Directions io.Writer
 	// Observer, if set, sees each recorded line.
 	Observer Observer
+	// Protocol names the protocol for the sidecar's direction names
+	// (SidecarNames): "" decides from the first line.
+	Protocol string
 	// MaxLine bounds the part of a line held while its end has not arrived
 	// (0: DefaultMaxLine). A longer line stops the recording (the relay
 	// goes on); Result.RecordErr says so.
@@ -190,8 +194,9 @@ type recorder struct {
 	out     []byte // lines of one chunk, written at once
 	dirs    []byte
 	lines   [2]int
-	err     error // recording stopped
-	done    bool  // the run is over: nothing more is recorded
+	names   [2][]byte // the sidecar's lines, chosen at the first line
+	err     error     // recording stopped
+	done    bool      // the run is over: nothing more is recorded
 }
 
 func newRecorder(cfg Config) *recorder {
@@ -201,8 +206,6 @@ func newRecorder(cfg Config) *recorder {
 	}
 	return r
 }
-
-var dirLine = [2][]byte{[]byte("c2a\n"), []byte("a2c\n")}
 
 // chunk records the lines p completes in direction d.
 func (r *recorder) chunk(d Direction, p []byte) {
@@ -237,10 +240,14 @@ func (r *recorder) chunk(d Direction, p []byte) {
 
 // add records one line (ending in a newline) of direction d.
 func (r *recorder) add(d Direction, line []byte) {
+	if r.names[0] == nil {
+		n := SidecarNames(r.cfg.Protocol, line)
+		r.names = [2][]byte{[]byte(n[0] + "\n"), []byte(n[1] + "\n")}
+	}
 	r.lines[d]++
 	if r.err == nil {
 		r.out = append(r.out, line...)
-		r.dirs = append(r.dirs, dirLine[d]...)
+		r.dirs = append(r.dirs, r.names[d]...)
 	}
 	if r.cfg.Observer != nil {
 		r.cfg.Observer.Line(d, line)

@@ -253,7 +253,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	ran := make(chan runOut, 1)
 	go func() {
 		res, err := Run(ctx, Config{Command: cfg.Command, Env: cfg.Env, Dir: cfg.Dir, Stdin: inR, Stdout: lines, Stderr: cfg.Stderr,
-			Record: cfg.Record, Directions: cfg.RecordDirections, Observer: cfg.Observer, MaxLine: cfg.MaxLine})
+			Record: cfg.Record, Directions: cfg.RecordDirections, Observer: cfg.Observer, MaxLine: cfg.MaxLine, Protocol: "acp"})
 		// Whatever the client side still sends now fails at once.
 		_ = inR.CloseWithError(io.ErrClosedPipe)
 		close(lines.ch)
