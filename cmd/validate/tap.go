@@ -6,9 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -19,12 +23,17 @@ import (
 	"github.com/agentproto/agentproto/pkg/validate/protocol"
 )
 
-// isTap reports whether args ask for the tap form, validate [flags] --
-// AGENT_CMD [ARGS...]: flags, then "--", then a command.
+// isTap reports whether args ask for a tap: validate [flags] -- AGENT_CMD
+// [ARGS...] (flags, then "--", then a command), or a network relay
+// (--listen ADDR).
 func isTap(args []string) bool {
 	for i, a := range args {
 		if a == "--" {
 			return i+1 < len(args)
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && name == "listen" {
+			return true
 		}
 	}
 	return false
@@ -34,6 +43,7 @@ const tapUsage = `validate as a tap: run an agent and check its traffic as it fl
 
 Usage:
   validate [flags] -- AGENT_CMD [ARGS...]
+  validate --listen ADDR --upstream http://HOST [--record DIR]
 
 The agent runs as a child process. This process's standard input goes to
 the agent and the agent's standard output comes back on standard output,
@@ -53,6 +63,13 @@ recording did, validates everything the agent says and compares the shape
 of its answers (methods, kinds, error codes, update variants; not ids or
 text) with the recording's: any recorded session becomes a regression test.
 
+With --listen, this command is an HTTP relay in front of a server that
+streams Server-Sent Events (an Arcan daemon): each request is passed to
+--upstream and each response streamed back unchanged, and with --record DIR
+each event stream is written to DIR as a trace of its own
+(NNNN-PATH.sse), byte for byte as it flows, for validate DIR later. It runs
+until interrupted.
+
 Exit status: the agent's (128+N when signal N ended it); with --replay, 0
 when the agent's traffic has no error and matches the recording's shape, 1
 otherwise. 127 when the agent cannot be found, 126 when it cannot be
@@ -62,6 +79,8 @@ Flags:
 `
 
 type tapOptions struct {
+	listen   string
+	upstream string
 	replay   string
 	timeout  time.Duration
 	record   string
@@ -84,9 +103,11 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	var o tapOptions
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
 	backlog := byteSizeFlag(tap.DefaultBacklog)
+	fl.StringVar(&o.listen, "listen", "", "relay HTTP: accept clients on `ADDR` (host:port) and pass them to --upstream")
+	fl.StringVar(&o.upstream, "upstream", "", "with --listen: the server's base `URL` (http:// or https://)")
 	fl.StringVar(&o.replay, "replay", "", "play the client side of the ACP `TRACE` (with its .dir sidecar) against the agent, validate what it says and compare the shape of its answers with the recording's; exit 1 on any error or difference")
 	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "with --replay: the longest wait for each answer, and for the agent to exit at the end")
-	fl.StringVar(&o.record, "record", "", "write the traffic to `FILE` as it flows, with the direction sidecar FILE.dir")
+	fl.StringVar(&o.record, "record", "", "write the traffic to `FILE` as it flows, with the direction sidecar FILE.dir (with --listen: a folder, one trace per event stream)")
 	fl.StringVar(&o.findings, "findings", "", "write findings to `FILE` (default: standard error)")
 	fl.StringVar(&o.format, "format", "text", "findings `format`: text, json or github")
 	fl.StringVar(&o.protocol, "protocol", "", "force the `protocol`: acp, arcp or arcan (default: detect)")
@@ -112,6 +133,12 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
 		return exitUsage
+	}
+	if o.listen != "" {
+		if len(fl.Args()) > 0 {
+			return fail("--listen relays a network server: give no agent command (unexpected %q)", fl.Args()[0])
+		}
+		return runHTTPRelay(ctx, o, stderr)
 	}
 	// Parse stops at "--" (which it consumes) or at the first argument
 	// that is not a flag: the command must follow "--" directly.
@@ -338,4 +365,56 @@ func replay(ctx context.Context, o tapOptions, cfg tap.Config) (tap.ReplayResult
 		err = fmt.Errorf("%w: %w", errReplayInput, err)
 	}
 	return rr, err
+}
+
+// runHTTPRelay runs --listen ADDR --upstream URL until ctx ends.
+func runHTTPRelay(ctx context.Context, o tapOptions, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "validate: "+format+"\n", a...)
+		return exitUsage
+	}
+	u, err := url.Parse(o.upstream)
+	switch {
+	case o.upstream == "":
+		return fail("--listen needs --upstream, the server to relay to")
+	case err != nil:
+		return fail("--upstream: %v", err)
+	case u.Scheme == "ws" || u.Scheme == "wss":
+		return fail("--upstream %s: WebSocket relaying (ARCP) is not in this build; relay ARCP over stdio with validate [flags] -- RUNTIME_CMD", escapeText(o.upstream))
+	}
+	if o.record != "" {
+		if err := os.MkdirAll(o.record, 0o755); err != nil {
+			return fail("creating the recording folder: %v", err)
+		}
+	}
+	h, err := tap.NewHTTPRelay(tap.HTTPConfig{Upstream: u, RecordDir: o.record, Recorded: func(path string, err error) {
+		if err != nil {
+			fmt.Fprintf(stderr, "validate: %s: %s\n", escapeText(path), escapeText(err.Error()))
+			return
+		}
+		fmt.Fprintf(stderr, "validate: recorded %s\n", escapeText(path))
+	}})
+	if err != nil {
+		return fail("--upstream %s: %v", escapeText(o.upstream), err)
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		return fail("--listen: %v", err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second}
+	fmt.Fprintf(stderr, "validate: relaying http://%s to %s\n", ln.Addr(), escapeText(u.String()))
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return fail("serving: %v", err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		// Open event streams do not end by themselves.
+		_ = srv.Close()
+	}
+	return exitOK
 }

@@ -1,14 +1,20 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The tap tests run the official ACP SDK's client and agent apps (the
@@ -329,5 +335,78 @@ func TestReplayTurnsARecordingIntoARegressionTest(t *testing.T) {
 	}
 	if !schema || !replay {
 		t.Errorf("want the faulty update reported (%v) and the extra notification named (%v):\n%s", schema, replay, out)
+	}
+}
+
+func TestListenRelaysAnSSEServerAndRecordsEachStream(t *testing.T) {
+	stream, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "arcan", "valid", "approval.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(stream)
+	}))
+	defer upstream.Close()
+	dir := filepath.Join(t.TempDir(), "streams")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errR, errW := io.Pipe()
+	exited := make(chan int, 1)
+	go func() {
+		code := run(ctx, []string{"--listen", "127.0.0.1:0", "--upstream", upstream.URL, "--record", dir}, strings.NewReader(""), io.Discard, errW, plugins{})
+		errW.Close()
+		exited <- code
+	}()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(errR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(20 * time.Second):
+			t.Fatal("the relay said nothing more")
+			return ""
+		}
+	}
+	first := next()
+	_, addr, ok := strings.Cut(first, "relaying http://")
+	if !ok {
+		t.Fatalf("first line %q", first)
+	}
+	addr, _, _ = strings.Cut(addr, " ")
+	resp, err := http.Get("http://" + addr + "/sessions/s1/events/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || !bytes.Equal(body, stream) {
+		t.Fatalf("the stream through the relay differs (%d bytes, want %d): %v", len(body), len(stream), err)
+	}
+	if l := next(); !strings.Contains(l, "recorded ") {
+		t.Fatalf("want the recording named, got %q", l)
+	}
+	cancel()
+	select {
+	case code := <-exited:
+		if code != exitOK {
+			t.Errorf("exit %d after an interrupt, want 0", code)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the relay did not stop when interrupted")
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "0001_sessions_s1_events_stream.sse"))
+	if err != nil || !bytes.Equal(got, stream) {
+		t.Fatalf("the recording differs from the stream: %v", err)
+	}
+	if code, out, _ := runCLI(t, "", dir+"/0001_sessions_s1_events_stream.sse"); code != exitOK {
+		t.Errorf("validate of the recorded stream exits %d:\n%s", code, out)
 	}
 }
