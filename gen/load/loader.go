@@ -26,6 +26,30 @@ type Doc struct {
 	loader    *Loader
 }
 
+// Owner returns the root or $defs entry of the document that contains s
+// (s itself when it is one): the named schema an inline schema belongs to.
+func (d *Doc) Owner(s *Schema) *Schema {
+	p := s.Loc.Pointer
+	for {
+		i := strings.LastIndex(p, "/$defs/")
+		if i < 0 {
+			i = strings.LastIndex(p, "/definitions/")
+		}
+		if i < 0 {
+			return d.Root
+		}
+		// The entry is the pointer up to the name after /$defs/.
+		rest := p[i+1:]
+		parts := strings.SplitN(rest, "/", 3)
+		if len(parts) >= 2 {
+			if o, ok := d.byPointer[p[:i+1+len(parts[0])+1+len(parts[1])]]; ok {
+				return o
+			}
+		}
+		p = p[:i]
+	}
+}
+
 func (d *Doc) index(s *Schema) {
 	d.byPointer[s.Loc.Pointer] = s
 	if s.ID != "" && s.Loc.Pointer != "" {

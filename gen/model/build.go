@@ -49,6 +49,9 @@ type builder struct {
 // they refer to. The graph has every $ref resolved: Build reads no file.
 func Build(g *load.Graph, opts Options) (*Package, error) {
 	b := &builder{opts: opts, pkg: &Package{Name: opts.Package, SerdeFloats: opts.SerdeFloats, SerdeIntegers: opts.SerdeIntegers}, names: newNamer(), byNode: map[*load.Schema]*Type{}, ext: map[string]*namer{}}
+	if err := b.claim(g); err != nil {
+		return nil, err
+	}
 	for _, d := range g.Inputs() {
 		if !opts.DefsOnly && describesValue(d.Root) {
 			if _, err := b.named(d.Root); err != nil {
@@ -70,6 +73,41 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 	}
 	decideCompleteness(b.pkg)
 	return b.pkg, nil
+}
+
+// claim reserves, before any type is made, the names of the input
+// documents' roots and $defs entries for them, so that an inline type or
+// a union variant with the same title never takes a name from the schema
+// that obviously owns it. Two named schemas asking for the same name is a
+// located error that names both and says how to resolve it.
+func (b *builder) claim(g *load.Graph) error {
+	for _, d := range g.Inputs() {
+		var named []*load.Schema
+		if !b.opts.DefsOnly && describesValue(d.Root) {
+			named = append(named, d.Root)
+		}
+		for _, def := range d.Root.Defs {
+			if describesValue(def.Schema) {
+				named = append(named, def.Schema)
+			}
+		}
+		for _, s := range named {
+			name := b.nameOf(s)
+			if prev, ok := b.names.claims[name].(*load.Schema); ok && prev != s {
+				return s.Loc.Errorf("the Go name %s is asked for by this schema and by %s: give one of them another title, or an x-go-name", name, prev.Loc)
+			}
+			b.names.claims[name] = s
+		}
+	}
+	return nil
+}
+
+// first is the first of names, or else fallback.
+func first(names []string, fallback string) string {
+	if len(names) > 0 {
+		return names[0]
+	}
+	return fallback
 }
 
 // target is the schema s's $ref names, which load.Graph resolved.
@@ -136,7 +174,7 @@ func (b *builder) named(s *load.Schema) (*Type, error) {
 		t.Name = n.take(b.nameOf(s))
 		t.External = &External{Path: m.Path, Name: t.Name}
 	} else {
-		t.Name = b.names.take(b.nameOf(s))
+		t.Name = b.names.takeClaimed(s, b.nameOf(s))
 		b.pkg.Types = append(b.pkg.Types, t)
 	}
 	b.byNode[s] = t
@@ -1197,7 +1235,19 @@ func (b *builder) field(t *Type, p load.Property, required bool, names *namer) (
 		f.Type = &Ref{Kind: Raw}
 		return f, nil
 	}
-	r, nullable, err := b.ref(s, t.Name+f.Name)
+	// An inline type is named after the schema that owns it, not after
+	// the struct that merges it: a member of an envelope merged into every
+	// message is EnvelopeX, whichever message comes first.
+	owner := t.Name
+	inside := s.Loc.File == t.Loc.File && strings.HasPrefix(s.Loc.Pointer, t.Loc.Pointer+"/")
+	if o := s.Doc.Owner(s); !inside && o.Loc != t.Loc && b.mapping(o) == nil {
+		if ot, ok := b.byNode[o]; ok {
+			owner = ot.Name
+		} else {
+			owner = b.nameOf(o)
+		}
+	}
+	r, nullable, err := b.ref(s, owner+f.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -1253,6 +1303,12 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 	}
 	u.Tag = tag
 	u.Unknown = b.names.take("Unknown" + t.Name)
+	titles := map[string]int{}
+	for _, vi := range infos {
+		if vi.s.Title != "" {
+			titles[vi.s.Title]++
+		}
+	}
 	// Count how many variants extend each shared schema, to decide whether
 	// a variant can be that schema's own type.
 	wraps := map[*load.Schema]int{}
@@ -1293,6 +1349,18 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		if hint == "" && vi.s.GoName != "" {
 			hint = vi.s.GoName
 		}
+		// Variants that share a title are named after their tags.
+		var byTag []string
+		if v.Tag != "" && vi.s.GoName == "" && titles[vi.s.Title] > 1 {
+			// A tag of several words names the variant by itself
+			// (user_message_chunk); a one-word tag (add) is qualified by
+			// the union (DiffChangeAdd).
+			if len(words(v.Tag)) > 1 {
+				byTag = []string{GoName(v.Tag)}
+			} else {
+				byTag = []string{t.Name + GoName(v.Tag)}
+			}
+		}
 		if w := b.wrapped(vi, tag, s); w != nil {
 			wt, err := b.named(w)
 			if err != nil {
@@ -1316,7 +1384,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 				}
 			}
 			if wt.Kind == Struct {
-				dt := &Type{Name: b.names.take(GoName(name), t.Name+GoName(name)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
+				dt := &Type{Name: b.names.take(first(byTag, GoName(name)), t.Name+GoName(name), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Defined, Under: &Ref{Kind: NamedRef, Type: wt}}
 				b.pkg.Types = append(b.pkg.Types, dt)
 				v.Type = dt
 				if !hasConstField(wt, tag) && v.Tag != "" {
@@ -1336,7 +1404,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 				hint = "default"
 			}
 		}
-		vt := &Type{Name: b.names.take(GoName(hint), t.Name+GoName(hint)), Doc: v.Doc, Loc: vi.s.Loc}
+		vt := &Type{Name: b.names.take(first(byTag, GoName(hint)), t.Name+GoName(hint), t.Name+GoName(v.Tag)), Doc: v.Doc, Loc: vi.s.Loc}
 		b.pkg.Types = append(b.pkg.Types, vt)
 		b.byNode[vi.s] = vt
 		if err := b.fillStructSkip(vt, vi.s, s, tag); err != nil {

@@ -95,28 +95,42 @@ var reservedMethods = map[string]bool{
 // namer hands out unique names in one scope.
 type namer struct {
 	used map[string]bool
+	// claims are the names the package's named schemas (roots and $defs)
+	// ask for, decided before any type is made: an inline type or a
+	// variant never takes one of them, whatever the traversal order.
+	claims map[string]any
 }
 
 func newNamer(reserved ...string) *namer {
-	n := &namer{used: map[string]bool{}}
+	n := &namer{used: map[string]bool{}, claims: map[string]any{}}
 	for _, r := range reserved {
 		n.used[r] = true
 	}
 	return n
 }
 
+// takeClaimed returns the name owner claimed, or, when owner claimed none,
+// what take gives.
+func (n *namer) takeClaimed(owner any, want string) string {
+	if n.claims[want] == owner && !n.used[want] {
+		n.used[want] = true
+		return want
+	}
+	return n.take(want)
+}
+
 // take returns want if it is free, else the first of the alternatives that
 // is, else want with the smallest number suffix that is free.
 func (n *namer) take(want string, alternatives ...string) string {
 	for _, c := range append([]string{want}, alternatives...) {
-		if c != "" && !n.used[c] {
+		if c != "" && !n.used[c] && n.claims[c] == nil {
 			n.used[c] = true
 			return c
 		}
 	}
 	for i := 2; ; i++ {
 		c := want + strconv.Itoa(i)
-		if !n.used[c] {
+		if !n.used[c] && n.claims[c] == nil {
 			n.used[c] = true
 			return c
 		}

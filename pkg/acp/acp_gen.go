@@ -8672,7 +8672,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // The contents of an embedded resource. There is no tag: text contents carry `text`, binary contents carry `blob`.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -8686,14 +8686,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(TextResourceContents)
+			v := new(EmbeddedResourceResourceTextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(BlobResourceContents)
+			v := new(EmbeddedResourceResourceBlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -8701,7 +8701,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -8711,13 +8711,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -8731,11 +8731,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -8768,7 +8768,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Contents given as text.
-type TextResourceContents struct {
+type EmbeddedResourceResourceTextResourceContents struct {
 	// Optional media type of the contents.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// The contents.
@@ -8781,7 +8781,347 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
+
+// DecodeWire decodes the value from d.
+func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EmbeddedResourceResourceTextResourceContents{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "mimeType":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "mimeType")
+			}
+			seen[0] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "mimeType")
+			}
+			if isNull {
+				x.MIMEType = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "mimeType")
+					}
+					v = v1
+				}
+				x.MIMEType = wire.Some(v)
+			}
+		case "text":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "text")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "text")
+				}
+				x.Text = v0
+			}
+		case "uri":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "uri")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "uri")
+				}
+				x.URI = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[1] {
+		missing = append(missing, "text")
+	}
+	if !seen[2] {
+		missing = append(missing, "uri")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
+	if !x.MIMEType.IsAbsent() {
+		e.RawKey("\"mimeType\":")
+		if v, ok := x.MIMEType.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"text\":")
+	e.String(x.Text)
+	e.RawKey("\"uri\":")
+	e.String(x.URI)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Contents given as base64-encoded bytes.
+type EmbeddedResourceResourceBlobResourceContents struct {
+	// The contents, base64-encoded.
+	Blob string `json:"blob"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
+
+// DecodeWire decodes the value from d.
+func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EmbeddedResourceResourceBlobResourceContents{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "blob":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "blob")
+			}
+			seen[0] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "blob")
+				}
+				x.Blob = v0
+			}
+		case "mimeType":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "mimeType")
+			}
+			seen[1] = true
+			isNull, err := d.IsNull()
+			if err != nil {
+				return wire.At(err, "mimeType")
+			}
+			if isNull {
+				x.MIMEType = wire.Null[string]()
+			} else {
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return wire.At(err, "mimeType")
+					}
+					v = v1
+				}
+				x.MIMEType = wire.Some(v)
+			}
+		case "uri":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "uri")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "uri")
+				}
+				x.URI = v0
+			}
+		case "_meta":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[3] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "blob")
+	}
+	if !seen[2] {
+		missing = append(missing, "uri")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"blob\":")
+	e.String(x.Blob)
+	if !x.MIMEType.IsAbsent() {
+		e.RawKey("\"mimeType\":")
+		if v, ok := x.MIMEType.Get(); ok {
+			e.String(v)
+		} else {
+			e.Null()
+		}
+	}
+	e.RawKey("\"uri\":")
+	e.String(x.URI)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Resource contents as text.
+type TextResourceContents struct {
+	// Optional media type of the contents.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// The contents.
+	Text string `json:"text"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
@@ -8938,7 +9278,7 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Contents given as base64-encoded bytes.
+// Resource contents as binary data.
 type BlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
@@ -8951,8 +9291,6 @@ type BlobResourceContents struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
 func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
@@ -9106,344 +9444,6 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Resource contents as text.
-type TextResourceContents2 struct {
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// The contents.
-	Text string `json:"text"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = TextResourceContents2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "mimeType":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "mimeType")
-			}
-			seen[0] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mimeType")
-			}
-			if isNull {
-				x.MIMEType = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "mimeType")
-					}
-					v = v1
-				}
-				x.MIMEType = wire.Some(v)
-			}
-		case "text":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "text")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "text")
-				}
-				x.Text = v0
-			}
-		case "uri":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "uri")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "uri")
-				}
-				x.URI = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[1] {
-		missing = append(missing, "text")
-	}
-	if !seen[2] {
-		missing = append(missing, "uri")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
-	if !x.MIMEType.IsAbsent() {
-		e.RawKey("\"mimeType\":")
-		if v, ok := x.MIMEType.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"text\":")
-	e.String(x.Text)
-	e.RawKey("\"uri\":")
-	e.String(x.URI)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Resource contents as binary data.
-type BlobResourceContents2 struct {
-	// The contents, base64-encoded.
-	Blob string `json:"blob"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = BlobResourceContents2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "blob":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "blob")
-			}
-			seen[0] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "blob")
-				}
-				x.Blob = v0
-			}
-		case "mimeType":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "mimeType")
-			}
-			seen[1] = true
-			isNull, err := d.IsNull()
-			if err != nil {
-				return wire.At(err, "mimeType")
-			}
-			if isNull {
-				x.MIMEType = wire.Null[string]()
-			} else {
-				var v string
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "mimeType")
-					}
-					v = v1
-				}
-				x.MIMEType = wire.Some(v)
-			}
-		case "uri":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "uri")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "uri")
-				}
-				x.URI = v0
-			}
-		case "_meta":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[3] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "blob")
-	}
-	if !seen[2] {
-		missing = append(missing, "uri")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"blob\":")
-	e.String(x.Blob)
-	if !x.MIMEType.IsAbsent() {
-		e.RawKey("\"mimeType\":")
-		if v, ok := x.MIMEType.Get(); ok {
-			e.String(v)
-		} else {
-			e.Null()
-		}
-	}
-	e.RawKey("\"uri\":")
-	e.String(x.URI)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20715,7 +20715,7 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 
 // The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or a response. This schema checks the envelope only; the method's params or result are checked with the method's own schema (see dispatch.json). ACP sends one message per line over stdio; batches are not used. The three kinds are listed with `anyOf` because a malformed message can fit two of them (a `method` and a `result`); the kind is decided by the keys present: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
 type Envelope interface {
 	isEnvelope()
 }
@@ -20729,21 +20729,21 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(Request)
+			v := new(EnvelopeRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(Notification)
+			v := new(EnvelopeNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(Response)
+			v := new(EnvelopeResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -20751,7 +20751,7 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, jsonrpc, method); Notification (jsonrpc, method); Response (id, jsonrpc)",
+			Msg:    "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
 			Offset: d.Offset(),
 		}
 	}
@@ -20761,19 +20761,19 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 // EncodeEnvelope encodes v to e; a nil v is null.
 func EncodeEnvelope(e *wire.Encoder, v Envelope) {
 	switch v := v.(type) {
-	case *Request:
+	case *EnvelopeRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Notification:
+	case *EnvelopeNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Response:
+	case *EnvelopeResponse:
 		if v == nil {
 			e.Null()
 			return
@@ -20787,15 +20787,15 @@ func EncodeEnvelope(e *wire.Encoder, v Envelope) {
 // CheckEnvelope records in c every constraint v breaks, under the JSON pointer p.
 func CheckEnvelope(c *wire.Checker, p string, v Envelope) {
 	switch v := v.(type) {
-	case *Request:
+	case *EnvelopeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Notification:
+	case *EnvelopeNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Response:
+	case *EnvelopeResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -20830,7 +20830,7 @@ func ValidateEnvelope(v Envelope) error {
 // A request.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request struct {
+type EnvelopeRequest struct {
 	// Identifier chosen by the caller, repeated in the answer.
 	ID RequestID `json:"id"`
 	// Name of the method to call. Names starting with `_` are extension methods.
@@ -20841,13 +20841,13 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Request) isEnvelope() {}
+func (*EnvelopeRequest) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
-func (x *Request) DecodeWire(d *wire.Decoder) error {
+func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Request{}
+	*x = EnvelopeRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -20943,14 +20943,14 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Request) EncodeWire(e *wire.Encoder) {
+func (x *EnvelopeRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Request) EncodeWireFields(e *wire.Encoder) {
+func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
@@ -20965,7 +20965,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Request) CheckWire(c *wire.Checker, p string) {
+func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -20973,19 +20973,19 @@ func (x *Request) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Request) Validate() error {
+func (x *EnvelopeRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Request) UnmarshalJSON(data []byte) error {
+func (x *EnvelopeRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Request) MarshalJSON() ([]byte, error) {
+func (x EnvelopeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20994,7 +20994,7 @@ func (x Request) MarshalJSON() ([]byte, error) {
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 //
 // The member "id" must be absent; decoding rejects it.
-type Notification struct {
+type EnvelopeNotification struct {
 	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
 	Method string `json:"method"`
 	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
@@ -21003,13 +21003,13 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Notification) isEnvelope() {}
+func (*EnvelopeNotification) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
-func (x *Notification) DecodeWire(d *wire.Decoder) error {
+func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Notification{}
+	*x = EnvelopeNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21100,14 +21100,14 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Notification) EncodeWire(e *wire.Encoder) {
+func (x *EnvelopeNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Notification) EncodeWireFields(e *wire.Encoder) {
+func (x *EnvelopeNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
@@ -21120,29 +21120,29 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Notification) CheckWire(c *wire.Checker, p string) {}
+func (x *EnvelopeNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Notification) Validate() error {
+func (x *EnvelopeNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Notification) UnmarshalJSON(data []byte) error {
+func (x *EnvelopeNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Notification) MarshalJSON() ([]byte, error) {
+func (x EnvelopeNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A response.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response struct {
+type EnvelopeResponse struct {
 	// The `id` of the request being answered; null when it could not be determined.
 	ID RequestID `json:"id"`
 	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
@@ -21153,13 +21153,13 @@ type Response struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Response) isEnvelope() {}
+func (*EnvelopeResponse) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
-func (x *Response) DecodeWire(d *wire.Decoder) error {
+func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Response{}
+	*x = EnvelopeResponse{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21252,14 +21252,14 @@ func (x *Response) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Response) EncodeWire(e *wire.Encoder) {
+func (x *EnvelopeResponse) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Response) EncodeWireFields(e *wire.Encoder) {
+func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
@@ -21276,7 +21276,7 @@ func (x *Response) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Response) CheckWire(c *wire.Checker, p string) {
+func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -21303,19 +21303,19 @@ func (x *Response) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Response) Validate() error {
+func (x *EnvelopeResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Response) UnmarshalJSON(data []byte) error {
+func (x *EnvelopeResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Response) MarshalJSON() ([]byte, error) {
+func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21524,7 +21524,7 @@ func (x ErrorCode) MarshalJSON() ([]byte, error) {
 // A call that expects an answer: it carries an `id`, which the answer repeats.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request2 struct {
+type Request struct {
 	// Identifier chosen by the caller, repeated in the answer.
 	ID RequestID `json:"id"`
 	// Name of the method to call. Names starting with `_` are extension methods.
@@ -21536,10 +21536,10 @@ type Request2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Request2) DecodeWire(d *wire.Decoder) error {
+func (x *Request) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Request2{}
+	*x = Request{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21635,14 +21635,14 @@ func (x *Request2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Request2) EncodeWire(e *wire.Encoder) {
+func (x *Request) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Request2) EncodeWireFields(e *wire.Encoder) {
+func (x *Request) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
@@ -21657,7 +21657,7 @@ func (x *Request2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Request2) CheckWire(c *wire.Checker, p string) {
+func (x *Request) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -21665,19 +21665,19 @@ func (x *Request2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Request2) Validate() error {
+func (x *Request) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Request2) UnmarshalJSON(data []byte) error {
+func (x *Request) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Request2) MarshalJSON() ([]byte, error) {
+func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21686,7 +21686,7 @@ func (x Request2) MarshalJSON() ([]byte, error) {
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 //
 // The member "id" must be absent; decoding rejects it.
-type Notification2 struct {
+type Notification struct {
 	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
 	Method string `json:"method"`
 	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
@@ -21696,10 +21696,10 @@ type Notification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Notification2) DecodeWire(d *wire.Decoder) error {
+func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Notification2{}
+	*x = Notification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21790,14 +21790,14 @@ func (x *Notification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Notification2) EncodeWire(e *wire.Encoder) {
+func (x *Notification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Notification2) EncodeWireFields(e *wire.Encoder) {
+func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"method\":")
@@ -21810,29 +21810,29 @@ func (x *Notification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Notification2) CheckWire(c *wire.Checker, p string) {}
+func (x *Notification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Notification2) Validate() error {
+func (x *Notification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Notification2) UnmarshalJSON(data []byte) error {
+func (x *Notification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Notification2) MarshalJSON() ([]byte, error) {
+func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // The answer to a request: the request's `id` and exactly one of `result` or `error`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response2 struct {
+type Response struct {
 	// The `id` of the request being answered; null when it could not be determined.
 	ID RequestID `json:"id"`
 	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
@@ -21844,10 +21844,10 @@ type Response2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Response2) DecodeWire(d *wire.Decoder) error {
+func (x *Response) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Response2{}
+	*x = Response{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21940,14 +21940,14 @@ func (x *Response2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Response2) EncodeWire(e *wire.Encoder) {
+func (x *Response) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Response2) EncodeWireFields(e *wire.Encoder) {
+func (x *Response) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
@@ -21964,7 +21964,7 @@ func (x *Response2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Response2) CheckWire(c *wire.Checker, p string) {
+func (x *Response) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -21991,19 +21991,19 @@ func (x *Response2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Response2) Validate() error {
+func (x *Response) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Response2) UnmarshalJSON(data []byte) error {
+func (x *Response) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Response2) MarshalJSON() ([]byte, error) {
+func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -27603,17 +27603,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents2).CheckWire(c, p)
+				v.(*BlobResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents2)
+				v := new(BlobResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents2).EncodeWire(e)
+				v.(*BlobResourceContents).EncodeWire(e)
 			},
-			Name: "BlobResourceContents2",
+			Name: "BlobResourceContents",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -29038,17 +29038,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents2).CheckWire(c, p)
+				v.(*TextResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents2)
+				v := new(TextResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents2).EncodeWire(e)
+				v.(*TextResourceContents).EncodeWire(e)
 			},
-			Name: "TextResourceContents2",
+			Name: "TextResourceContents",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/common.json#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -29391,32 +29391,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Notification2).CheckWire(c, p)
+				v.(*Notification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Notification2)
+				v := new(Notification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Notification2).EncodeWire(e)
+				v.(*Notification).EncodeWire(e)
 			},
-			Name: "Notification2",
+			Name: "Notification",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Request2).CheckWire(c, p)
+				v.(*Request).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Request2)
+				v := new(Request)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Request2).EncodeWire(e)
+				v.(*Request).EncodeWire(e)
 			},
-			Name: "Request2",
+			Name: "Request",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -29437,17 +29437,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v1/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Response2).CheckWire(c, p)
+				v.(*Response).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Response2)
+				v := new(Response)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Response2).EncodeWire(e)
+				v.(*Response).EncodeWire(e)
 			},
-			Name: "Response2",
+			Name: "Response",
 		}, true
 	case "https://agentproto.dev/schema/acp/v1/logout.params.json#":
 		return wire.Codec{

@@ -3828,7 +3828,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // The contents of an embedded resource. There is no tag: text contents carry `text`, binary contents carry `blob`.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -3842,14 +3842,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(TextResourceContents)
+			v := new(EmbeddedResourceResourceTextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(BlobResourceContents)
+			v := new(EmbeddedResourceResourceBlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -3857,7 +3857,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -3867,13 +3867,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -3887,11 +3887,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -3924,7 +3924,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Contents given as text.
-type TextResourceContents struct {
+type EmbeddedResourceResourceTextResourceContents struct {
 	// The contents.
 	Text string `json:"text"`
 	// URI of the resource.
@@ -3937,13 +3937,13 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = EmbeddedResourceResourceTextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4038,14 +4038,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -4066,7 +4066,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -4078,24 +4078,24 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Contents given as base64-encoded bytes.
-type BlobResourceContents struct {
+type EmbeddedResourceResourceBlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
 	// URI of the resource.
@@ -4108,13 +4108,13 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = EmbeddedResourceResourceBlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4209,14 +4209,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -4237,7 +4237,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -4249,19 +4249,19 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -4448,7 +4448,7 @@ func (x Diff) MarshalJSON() ([]byte, error) {
 
 // One operation on one file in a diff. The `operation` field selects the kind.
 //
-// It is a union tagged by the member "operation". Its variants are DiffPathChange, DiffChangeDiffPathChange, DiffPathChange2, DiffPathPairChange, DiffChangeDiffPathPairChange; a tag this package does not know decodes to UnknownDiffChange, which keeps the JSON as it was.
+// It is a union tagged by the member "operation". Its variants are DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove, DiffChangeCopy; a tag this package does not know decodes to UnknownDiffChange, which keeps the JSON as it was.
 type DiffChange interface {
 	isDiffChange()
 }
@@ -4478,31 +4478,31 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 	}
 	switch tag {
 	case "add":
-		v := new(DiffPathChange)
+		v := new(DiffChangeAdd)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "delete":
-		v := new(DiffChangeDiffPathChange)
+		v := new(DiffChangeDelete)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "modify":
-		v := new(DiffPathChange2)
+		v := new(DiffChangeModify)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "move":
-		v := new(DiffPathPairChange)
+		v := new(DiffChangeMove)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "copy":
-		v := new(DiffChangeDiffPathPairChange)
+		v := new(DiffChangeCopy)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -4521,31 +4521,31 @@ func DecodeDiffChange(d *wire.Decoder) (DiffChange, error) {
 // EncodeDiffChange encodes v to e; a nil v is null.
 func EncodeDiffChange(e *wire.Encoder, v DiffChange) {
 	switch v := v.(type) {
-	case *DiffPathChange:
+	case *DiffChangeAdd:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *DiffChangeDiffPathChange:
+	case *DiffChangeDelete:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *DiffPathChange2:
+	case *DiffChangeModify:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *DiffPathPairChange:
+	case *DiffChangeMove:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *DiffChangeDiffPathPairChange:
+	case *DiffChangeCopy:
 		if v == nil {
 			e.Null()
 			return
@@ -4572,23 +4572,23 @@ func EncodeDiffChange(e *wire.Encoder, v DiffChange) {
 // CheckDiffChange records in c every constraint v breaks, under the JSON pointer p.
 func CheckDiffChange(c *wire.Checker, p string, v DiffChange) {
 	switch v := v.(type) {
-	case *DiffPathChange:
+	case *DiffChangeAdd:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *DiffChangeDiffPathChange:
+	case *DiffChangeDelete:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *DiffPathChange2:
+	case *DiffChangeModify:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *DiffPathPairChange:
+	case *DiffChangeMove:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *DiffChangeDiffPathPairChange:
+	case *DiffChangeCopy:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -4621,7 +4621,7 @@ func ValidateDiffChange(v DiffChange) error {
 }
 
 // A new file.
-type DiffPathChange struct {
+type DiffChangeAdd struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
 	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
@@ -4634,13 +4634,13 @@ type DiffPathChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*DiffPathChange) isDiffChange() {}
+func (*DiffChangeAdd) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
-func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
+func (x *DiffChangeAdd) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffPathChange{}
+	*x = DiffChangeAdd{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4749,14 +4749,14 @@ func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffPathChange) EncodeWire(e *wire.Encoder) {
+func (x *DiffChangeAdd) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffPathChange) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffChangeAdd) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"operation\":")
 	e.RawValue("\"add\"")
 	e.RawKey("\"path\":")
@@ -4785,7 +4785,7 @@ func (x *DiffPathChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
+func (x *DiffChangeAdd) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
@@ -4805,19 +4805,19 @@ func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffPathChange) Validate() error {
+func (x *DiffChangeAdd) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffPathChange) UnmarshalJSON(data []byte) error {
+func (x *DiffChangeAdd) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffPathChange) MarshalJSON() ([]byte, error) {
+func (x DiffChangeAdd) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -4922,7 +4922,7 @@ func (x DiffFileType) MarshalJSON() ([]byte, error) {
 }
 
 // A removed file.
-type DiffChangeDiffPathChange struct {
+type DiffChangeDelete struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
 	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
@@ -4935,13 +4935,13 @@ type DiffChangeDiffPathChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*DiffChangeDiffPathChange) isDiffChange() {}
+func (*DiffChangeDelete) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
-func (x *DiffChangeDiffPathChange) DecodeWire(d *wire.Decoder) error {
+func (x *DiffChangeDelete) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffChangeDiffPathChange{}
+	*x = DiffChangeDelete{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -5050,14 +5050,14 @@ func (x *DiffChangeDiffPathChange) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffChangeDiffPathChange) EncodeWire(e *wire.Encoder) {
+func (x *DiffChangeDelete) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffChangeDiffPathChange) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffChangeDelete) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"operation\":")
 	e.RawValue("\"delete\"")
 	e.RawKey("\"path\":")
@@ -5086,7 +5086,7 @@ func (x *DiffChangeDiffPathChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffChangeDiffPathChange) CheckWire(c *wire.Checker, p string) {
+func (x *DiffChangeDelete) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
@@ -5106,24 +5106,24 @@ func (x *DiffChangeDiffPathChange) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffChangeDiffPathChange) Validate() error {
+func (x *DiffChangeDelete) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffChangeDiffPathChange) UnmarshalJSON(data []byte) error {
+func (x *DiffChangeDelete) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffChangeDiffPathChange) MarshalJSON() ([]byte, error) {
+func (x DiffChangeDelete) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A file changed where it is.
-type DiffPathChange2 struct {
+type DiffChangeModify struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
 	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
@@ -5136,13 +5136,13 @@ type DiffPathChange2 struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*DiffPathChange2) isDiffChange() {}
+func (*DiffChangeModify) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
-func (x *DiffPathChange2) DecodeWire(d *wire.Decoder) error {
+func (x *DiffChangeModify) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffPathChange2{}
+	*x = DiffChangeModify{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -5251,14 +5251,14 @@ func (x *DiffPathChange2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffPathChange2) EncodeWire(e *wire.Encoder) {
+func (x *DiffChangeModify) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffPathChange2) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffChangeModify) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"operation\":")
 	e.RawValue("\"modify\"")
 	e.RawKey("\"path\":")
@@ -5287,7 +5287,7 @@ func (x *DiffPathChange2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathChange2) CheckWire(c *wire.Checker, p string) {
+func (x *DiffChangeModify) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
@@ -5307,24 +5307,24 @@ func (x *DiffPathChange2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffPathChange2) Validate() error {
+func (x *DiffChangeModify) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffPathChange2) UnmarshalJSON(data []byte) error {
+func (x *DiffChangeModify) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffPathChange2) MarshalJSON() ([]byte, error) {
+func (x DiffChangeModify) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A file moved or renamed.
-type DiffPathPairChange struct {
+type DiffChangeMove struct {
 	// Absolute path before the change.
 	OldPath AbsolutePath `json:"oldPath"`
 	// Absolute path after the change.
@@ -5339,13 +5339,13 @@ type DiffPathPairChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*DiffPathPairChange) isDiffChange() {}
+func (*DiffChangeMove) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
-func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
+func (x *DiffChangeMove) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffPathPairChange{}
+	*x = DiffChangeMove{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -5465,14 +5465,14 @@ func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffPathPairChange) EncodeWire(e *wire.Encoder) {
+func (x *DiffChangeMove) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffChangeMove) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"operation\":")
 	e.RawValue("\"move\"")
 	e.RawKey("\"oldPath\":")
@@ -5503,7 +5503,7 @@ func (x *DiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
+func (x *DiffChangeMove) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "oldPath")
 		x.OldPath.CheckWire(c, p)
@@ -5527,24 +5527,24 @@ func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffPathPairChange) Validate() error {
+func (x *DiffChangeMove) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffPathPairChange) UnmarshalJSON(data []byte) error {
+func (x *DiffChangeMove) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
+func (x DiffChangeMove) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A file copied to a new path.
-type DiffChangeDiffPathPairChange struct {
+type DiffChangeCopy struct {
 	// Absolute path before the change.
 	OldPath AbsolutePath `json:"oldPath"`
 	// Absolute path after the change.
@@ -5559,13 +5559,13 @@ type DiffChangeDiffPathPairChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*DiffChangeDiffPathPairChange) isDiffChange() {}
+func (*DiffChangeCopy) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
-func (x *DiffChangeDiffPathPairChange) DecodeWire(d *wire.Decoder) error {
+func (x *DiffChangeCopy) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffChangeDiffPathPairChange{}
+	*x = DiffChangeCopy{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -5685,14 +5685,14 @@ func (x *DiffChangeDiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffChangeDiffPathPairChange) EncodeWire(e *wire.Encoder) {
+func (x *DiffChangeCopy) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffChangeDiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffChangeCopy) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"operation\":")
 	e.RawValue("\"copy\"")
 	e.RawKey("\"oldPath\":")
@@ -5723,7 +5723,7 @@ func (x *DiffChangeDiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffChangeDiffPathPairChange) CheckWire(c *wire.Checker, p string) {
+func (x *DiffChangeCopy) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "oldPath")
 		x.OldPath.CheckWire(c, p)
@@ -5747,19 +5747,19 @@ func (x *DiffChangeDiffPathPairChange) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffChangeDiffPathPairChange) Validate() error {
+func (x *DiffChangeCopy) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffChangeDiffPathPairChange) UnmarshalJSON(data []byte) error {
+func (x *DiffChangeCopy) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffChangeDiffPathPairChange) MarshalJSON() ([]byte, error) {
+func (x DiffChangeCopy) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -6692,7 +6692,7 @@ func (x CommandPermissionSubject) MarshalJSON() ([]byte, error) {
 }
 
 // Resource contents as text.
-type TextResourceContents2 struct {
+type TextResourceContents struct {
 	// The contents.
 	Text string `json:"text"`
 	// URI of the resource.
@@ -6706,10 +6706,10 @@ type TextResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents2{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -6804,14 +6804,14 @@ func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -6832,7 +6832,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -6844,24 +6844,24 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents2) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Resource contents as binary data.
-type BlobResourceContents2 struct {
+type BlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
 	// URI of the resource.
@@ -6875,10 +6875,10 @@ type BlobResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents2{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -6973,14 +6973,14 @@ func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -7001,7 +7001,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.MIMEType.Get(); ok {
 		p := wire.Join(p, "mimeType")
 		v.CheckWire(c, p)
@@ -7013,24 +7013,24 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents2) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A change at one path (add, delete, modify).
-type DiffPathChange3 struct {
+type DiffPathChange struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -7038,10 +7038,10 @@ type DiffPathChange3 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *DiffPathChange3) DecodeWire(d *wire.Decoder) error {
+func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffPathChange3{}
+	*x = DiffPathChange{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7091,21 +7091,21 @@ func (x *DiffPathChange3) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffPathChange3) EncodeWire(e *wire.Encoder) {
+func (x *DiffPathChange) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffPathChange3) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffPathChange) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"path\":")
 	x.Path.EncodeWire(e)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathChange3) CheckWire(c *wire.Checker, p string) {
+func (x *DiffPathChange) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "path")
 		x.Path.CheckWire(c, p)
@@ -7113,24 +7113,24 @@ func (x *DiffPathChange3) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffPathChange3) Validate() error {
+func (x *DiffPathChange) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffPathChange3) UnmarshalJSON(data []byte) error {
+func (x *DiffPathChange) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffPathChange3) MarshalJSON() ([]byte, error) {
+func (x DiffPathChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A change from one path to another (move, copy).
-type DiffPathPairChange2 struct {
+type DiffPathPairChange struct {
 	// Absolute path before the change.
 	OldPath AbsolutePath `json:"oldPath"`
 	// Absolute path after the change.
@@ -7140,10 +7140,10 @@ type DiffPathPairChange2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *DiffPathPairChange2) DecodeWire(d *wire.Decoder) error {
+func (x *DiffPathPairChange) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = DiffPathPairChange2{}
+	*x = DiffPathPairChange{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7204,14 +7204,14 @@ func (x *DiffPathPairChange2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *DiffPathPairChange2) EncodeWire(e *wire.Encoder) {
+func (x *DiffPathPairChange) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *DiffPathPairChange2) EncodeWireFields(e *wire.Encoder) {
+func (x *DiffPathPairChange) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"oldPath\":")
 	x.OldPath.EncodeWire(e)
 	e.RawKey("\"path\":")
@@ -7220,7 +7220,7 @@ func (x *DiffPathPairChange2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *DiffPathPairChange2) CheckWire(c *wire.Checker, p string) {
+func (x *DiffPathPairChange) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "oldPath")
 		x.OldPath.CheckWire(c, p)
@@ -7232,19 +7232,19 @@ func (x *DiffPathPairChange2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *DiffPathPairChange2) Validate() error {
+func (x *DiffPathPairChange) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *DiffPathPairChange2) UnmarshalJSON(data []byte) error {
+func (x *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x DiffPathPairChange2) MarshalJSON() ([]byte, error) {
+func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -9918,7 +9918,7 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 
 // The values of a multiple choice: plain strings (`type` is `string`), or labelled values, which carry no `type` and list them under `anyOf`.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TitledMultiSelectItems, TaggedMultiSelectItems.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MultiSelectItemsTitledMultiSelectItems, MultiSelectItemsTaggedMultiSelectItems.
 type MultiSelectItems interface {
 	isMultiSelectItems()
 }
@@ -9932,14 +9932,14 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(TitledMultiSelectItems)
+			v := new(MultiSelectItemsTitledMultiSelectItems)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(TaggedMultiSelectItems)
+			v := new(MultiSelectItemsTaggedMultiSelectItems)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -9947,7 +9947,7 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TitledMultiSelectItems (anyOf); TaggedMultiSelectItems ()",
+			Msg:    "the object has the required members of no variant: MultiSelectItemsTitledMultiSelectItems (anyOf); MultiSelectItemsTaggedMultiSelectItems ()",
 			Offset: d.Offset(),
 		}
 	}
@@ -9957,13 +9957,13 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 // EncodeMultiSelectItems encodes v to e; a nil v is null.
 func EncodeMultiSelectItems(e *wire.Encoder, v MultiSelectItems) {
 	switch v := v.(type) {
-	case *TitledMultiSelectItems:
+	case *MultiSelectItemsTitledMultiSelectItems:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *TaggedMultiSelectItems:
+	case *MultiSelectItemsTaggedMultiSelectItems:
 		if v == nil {
 			e.Null()
 			return
@@ -9977,11 +9977,11 @@ func EncodeMultiSelectItems(e *wire.Encoder, v MultiSelectItems) {
 // CheckMultiSelectItems records in c every constraint v breaks, under the JSON pointer p.
 func CheckMultiSelectItems(c *wire.Checker, p string, v MultiSelectItems) {
 	switch v := v.(type) {
-	case *TitledMultiSelectItems:
+	case *MultiSelectItemsTitledMultiSelectItems:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *TaggedMultiSelectItems:
+	case *MultiSelectItemsTaggedMultiSelectItems:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -10016,18 +10016,18 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 // Items with a `type` tag.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type TaggedMultiSelectItems struct {
+type MultiSelectItemsTaggedMultiSelectItems struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TaggedMultiSelectItems) isMultiSelectItems() {}
+func (*MultiSelectItemsTaggedMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
-func (x *TaggedMultiSelectItems) DecodeWire(d *wire.Decoder) error {
+func (x *MultiSelectItemsTaggedMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TaggedMultiSelectItems{}
+	*x = MultiSelectItemsTaggedMultiSelectItems{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10062,39 +10062,39 @@ func (x *TaggedMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TaggedMultiSelectItems) EncodeWire(e *wire.Encoder) {
+func (x *MultiSelectItemsTaggedMultiSelectItems) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TaggedMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
+func (x *MultiSelectItemsTaggedMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TaggedMultiSelectItems) CheckWire(c *wire.Checker, p string) {}
+func (x *MultiSelectItemsTaggedMultiSelectItems) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TaggedMultiSelectItems) Validate() error {
+func (x *MultiSelectItemsTaggedMultiSelectItems) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TaggedMultiSelectItems) UnmarshalJSON(data []byte) error {
+func (x *MultiSelectItemsTaggedMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TaggedMultiSelectItems) MarshalJSON() ([]byte, error) {
+func (x MultiSelectItemsTaggedMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Labelled values; used when `type` is absent.
-type TitledMultiSelectItems struct {
+type MultiSelectItemsTitledMultiSelectItems struct {
 	// The allowed values, each with a label.
 	AnyOf []EnumOption `json:"anyOf"`
 	// Extension metadata for this object (see Meta). Absent and null both mean none.
@@ -10103,13 +10103,13 @@ type TitledMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TitledMultiSelectItems) isMultiSelectItems() {}
+func (*MultiSelectItemsTitledMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
-func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
+func (x *MultiSelectItemsTitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TitledMultiSelectItems{}
+	*x = MultiSelectItemsTitledMultiSelectItems{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10185,14 +10185,14 @@ func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TitledMultiSelectItems) EncodeWire(e *wire.Encoder) {
+func (x *MultiSelectItemsTitledMultiSelectItems) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
+func (x *MultiSelectItemsTitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"anyOf\":")
 	e.BeginArray()
 	for i0 := range x.AnyOf {
@@ -10207,7 +10207,7 @@ func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
+func (x *MultiSelectItemsTitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
@@ -10225,19 +10225,19 @@ func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TitledMultiSelectItems) Validate() error {
+func (x *MultiSelectItemsTitledMultiSelectItems) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
+func (x *MultiSelectItemsTitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
+func (x MultiSelectItemsTitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -10251,7 +10251,7 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*StringMultiSelectItems) isTaggedMultiSelectItems2() {}
+func (*StringMultiSelectItems) isTaggedMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
 func (x *StringMultiSelectItems) DecodeWire(d *wire.Decoder) error {
@@ -10390,7 +10390,7 @@ func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 }
 
 // Labelled values of a multiple choice.
-type TitledMultiSelectItems2 struct {
+type TitledMultiSelectItems struct {
 	// The allowed values, each with a label.
 	AnyOf []EnumOption `json:"anyOf"`
 	// Extension metadata for this object (see Meta). Absent and null both mean none.
@@ -10400,10 +10400,10 @@ type TitledMultiSelectItems2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TitledMultiSelectItems2) DecodeWire(d *wire.Decoder) error {
+func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TitledMultiSelectItems2{}
+	*x = TitledMultiSelectItems{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10479,14 +10479,14 @@ func (x *TitledMultiSelectItems2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TitledMultiSelectItems2) EncodeWire(e *wire.Encoder) {
+func (x *TitledMultiSelectItems) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TitledMultiSelectItems2) EncodeWireFields(e *wire.Encoder) {
+func (x *TitledMultiSelectItems) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"anyOf\":")
 	e.BeginArray()
 	for i0 := range x.AnyOf {
@@ -10501,7 +10501,7 @@ func (x *TitledMultiSelectItems2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TitledMultiSelectItems2) CheckWire(c *wire.Checker, p string) {
+func (x *TitledMultiSelectItems) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "anyOf")
 		if len(x.AnyOf) < 1 {
@@ -10519,19 +10519,19 @@ func (x *TitledMultiSelectItems2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TitledMultiSelectItems2) Validate() error {
+func (x *TitledMultiSelectItems) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TitledMultiSelectItems2) UnmarshalJSON(data []byte) error {
+func (x *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TitledMultiSelectItems2) MarshalJSON() ([]byte, error) {
+func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -13677,7 +13677,7 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 
 // A setting of the session that the user can change, with its current value. The `type` field selects the kind of control. The agent lists options in its preferred display order.
 //
-// It is a union tagged by the member "type". Its variants are SessionConfigSelect, SessionConfigBoolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
+// It is a union tagged by the member "type". Its variants are SessionConfigOptionSessionConfigSelect, SessionConfigOptionSessionConfigBoolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
 type SessionConfigOption interface {
 	isSessionConfigOption()
 }
@@ -13707,13 +13707,13 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 	}
 	switch tag {
 	case "select":
-		v := new(SessionConfigSelect)
+		v := new(SessionConfigOptionSessionConfigSelect)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return v, nil
 	case "boolean":
-		v := new(SessionConfigBoolean)
+		v := new(SessionConfigOptionSessionConfigBoolean)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -13732,13 +13732,13 @@ func DecodeSessionConfigOption(d *wire.Decoder) (SessionConfigOption, error) {
 // EncodeSessionConfigOption encodes v to e; a nil v is null.
 func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
 	switch v := v.(type) {
-	case *SessionConfigSelect:
+	case *SessionConfigOptionSessionConfigSelect:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *SessionConfigBoolean:
+	case *SessionConfigOptionSessionConfigBoolean:
 		if v == nil {
 			e.Null()
 			return
@@ -13765,11 +13765,11 @@ func EncodeSessionConfigOption(e *wire.Encoder, v SessionConfigOption) {
 // CheckSessionConfigOption records in c every constraint v breaks, under the JSON pointer p.
 func CheckSessionConfigOption(c *wire.Checker, p string, v SessionConfigOption) {
 	switch v := v.(type) {
-	case *SessionConfigSelect:
+	case *SessionConfigOptionSessionConfigSelect:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *SessionConfigBoolean:
+	case *SessionConfigOptionSessionConfigBoolean:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -13802,7 +13802,7 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 }
 
 // A choice of one value among several (a drop-down).
-type SessionConfigSelect struct {
+type SessionConfigOptionSessionConfigSelect struct {
 	// The value selected now.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 	// The values to choose from, flat or in groups.
@@ -13821,13 +13821,13 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*SessionConfigSelect) isSessionConfigOption() {}
+func (*SessionConfigOptionSessionConfigSelect) isSessionConfigOption() {}
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
+func (x *SessionConfigOptionSessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionConfigSelect{}
+	*x = SessionConfigOptionSessionConfigSelect{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -13981,14 +13981,14 @@ func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigSelect) EncodeWire(e *wire.Encoder) {
+func (x *SessionConfigOptionSessionConfigSelect) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionConfigOptionSessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"type\":")
 	e.RawValue("\"select\"")
 	e.RawKey("\"currentValue\":")
@@ -14023,7 +14023,7 @@ func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
+func (x *SessionConfigOptionSessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
@@ -14047,19 +14047,19 @@ func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelect) Validate() error {
+func (x *SessionConfigOptionSessionConfigSelect) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelect) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigOptionSessionConfigSelect) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
+func (x SessionConfigOptionSessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -14834,7 +14834,7 @@ func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 }
 
 // An on/off switch. Only sent when the client advertised `session.configOptions.boolean`.
-type SessionConfigBoolean struct {
+type SessionConfigOptionSessionConfigBoolean struct {
 	// Whether the option is on now.
 	CurrentValue bool `json:"currentValue"`
 	// Identifier of the option.
@@ -14851,13 +14851,13 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*SessionConfigBoolean) isSessionConfigOption() {}
+func (*SessionConfigOptionSessionConfigBoolean) isSessionConfigOption() {}
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
+func (x *SessionConfigOptionSessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionConfigBoolean{}
+	*x = SessionConfigOptionSessionConfigBoolean{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15000,14 +15000,14 @@ func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigBoolean) EncodeWire(e *wire.Encoder) {
+func (x *SessionConfigOptionSessionConfigBoolean) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionConfigOptionSessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"type\":")
 	e.RawValue("\"boolean\"")
 	e.RawKey("\"currentValue\":")
@@ -15040,7 +15040,7 @@ func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
+func (x *SessionConfigOptionSessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "configId")
 		x.ConfigID.CheckWire(c, p)
@@ -15056,24 +15056,24 @@ func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigBoolean) Validate() error {
+func (x *SessionConfigOptionSessionConfigBoolean) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigOptionSessionConfigBoolean) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
+func (x SessionConfigOptionSessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A configuration option whose value is one of a list of values.
-type SessionConfigSelect2 struct {
+type SessionConfigSelect struct {
 	// The value selected now.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
 	// The values to choose from, flat or in groups.
@@ -15083,10 +15083,10 @@ type SessionConfigSelect2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigSelect2) DecodeWire(d *wire.Decoder) error {
+func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionConfigSelect2{}
+	*x = SessionConfigSelect{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15151,14 +15151,14 @@ func (x *SessionConfigSelect2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigSelect2) EncodeWire(e *wire.Encoder) {
+func (x *SessionConfigSelect) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigSelect2) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionConfigSelect) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	x.CurrentValue.EncodeWire(e)
 	e.RawKey("\"options\":")
@@ -15167,7 +15167,7 @@ func (x *SessionConfigSelect2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigSelect2) CheckWire(c *wire.Checker, p string) {
+func (x *SessionConfigSelect) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "currentValue")
 		x.CurrentValue.CheckWire(c, p)
@@ -15179,24 +15179,24 @@ func (x *SessionConfigSelect2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigSelect2) Validate() error {
+func (x *SessionConfigSelect) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigSelect2) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigSelect) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigSelect2) MarshalJSON() ([]byte, error) {
+func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A configuration option that is either on or off.
-type SessionConfigBoolean2 struct {
+type SessionConfigBoolean struct {
 	// Whether the option is on now.
 	CurrentValue bool `json:"currentValue"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -15204,10 +15204,10 @@ type SessionConfigBoolean2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *SessionConfigBoolean2) DecodeWire(d *wire.Decoder) error {
+func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionConfigBoolean2{}
+	*x = SessionConfigBoolean{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15261,36 +15261,36 @@ func (x *SessionConfigBoolean2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionConfigBoolean2) EncodeWire(e *wire.Encoder) {
+func (x *SessionConfigBoolean) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionConfigBoolean2) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionConfigBoolean) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"currentValue\":")
 	e.Bool(x.CurrentValue)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionConfigBoolean2) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionConfigBoolean) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionConfigBoolean2) Validate() error {
+func (x *SessionConfigBoolean) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionConfigBoolean2) UnmarshalJSON(data []byte) error {
+func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionConfigBoolean2) MarshalJSON() ([]byte, error) {
+func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -16151,7 +16151,7 @@ func (x MessageID) MarshalJSON() ([]byte, error) {
 
 // The `data` of an error: one of the shapes ACP defines for some codes, or any other value.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UnsupportedProtocolVersionErrorData, SessionNotFoundErrorData. Any other value is a ErrorDataErrorDataOther, kept as raw JSON.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ErrorDataUnsupportedProtocolVersionErrorData, ErrorDataSessionNotFoundErrorData. Any other value is a ErrorDataErrorDataOther, kept as raw JSON.
 type ErrorData interface {
 	isErrorData()
 }
@@ -16165,14 +16165,14 @@ func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UnsupportedProtocolVersionErrorData)
+			v := new(ErrorDataUnsupportedProtocolVersionErrorData)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x4) == uint64(0x4) {
-			v := new(SessionNotFoundErrorData)
+			v := new(ErrorDataSessionNotFoundErrorData)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -16194,13 +16194,13 @@ func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
 // EncodeErrorData encodes v to e; a nil v is null.
 func EncodeErrorData(e *wire.Encoder, v ErrorData) {
 	switch v := v.(type) {
-	case *UnsupportedProtocolVersionErrorData:
+	case *ErrorDataUnsupportedProtocolVersionErrorData:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *SessionNotFoundErrorData:
+	case *ErrorDataSessionNotFoundErrorData:
 		if v == nil {
 			e.Null()
 			return
@@ -16216,11 +16216,11 @@ func EncodeErrorData(e *wire.Encoder, v ErrorData) {
 // CheckErrorData records in c every constraint v breaks, under the JSON pointer p.
 func CheckErrorData(c *wire.Checker, p string, v ErrorData) {
 	switch v := v.(type) {
-	case *UnsupportedProtocolVersionErrorData:
+	case *ErrorDataUnsupportedProtocolVersionErrorData:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *SessionNotFoundErrorData:
+	case *ErrorDataSessionNotFoundErrorData:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -16298,7 +16298,7 @@ func (x ErrorDataErrorDataOther) MarshalJSON() ([]byte, error) {
 }
 
 // Details of a protocol version mismatch.
-type UnsupportedProtocolVersionErrorData struct {
+type ErrorDataUnsupportedProtocolVersionErrorData struct {
 	// The version the client asked for.
 	Requested ProtocolVersion `json:"requested"`
 	// The versions the agent speaks.
@@ -16309,7 +16309,289 @@ type UnsupportedProtocolVersionErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*UnsupportedProtocolVersionErrorData) isErrorData() {}
+func (*ErrorDataUnsupportedProtocolVersionErrorData) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorDataUnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ErrorDataUnsupportedProtocolVersionErrorData{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "requested":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "requested")
+			}
+			seen[0] = true
+			if err := x.Requested.DecodeWire(d); err != nil {
+				return wire.At(err, "requested")
+			}
+		case "supported":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "supported")
+			}
+			seen[1] = true
+			{
+				if err := d.BeginArray(); err != nil {
+					return wire.At(err, "supported")
+				}
+				s0 := make([]ProtocolVersion, 0)
+				for i0 := 0; ; i0++ {
+					more, err := d.NextElem()
+					if err != nil {
+						return wire.At(err, "supported")
+					}
+					if !more {
+						break
+					}
+					var e0 ProtocolVersion
+					if err := e0.DecodeWire(d); err != nil {
+						return wire.At(wire.AtIndex(err, i0), "supported")
+					}
+					s0 = append(s0, e0)
+				}
+				x.Supported = s0
+			}
+		case "_meta":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[2] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "requested")
+	}
+	if !seen[1] {
+		missing = append(missing, "supported")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorDataUnsupportedProtocolVersionErrorData) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ErrorDataUnsupportedProtocolVersionErrorData) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"requested\":")
+	x.Requested.EncodeWire(e)
+	e.RawKey("\"supported\":")
+	e.BeginArray()
+	for i0 := range x.Supported {
+		x.Supported[i0].EncodeWire(e)
+	}
+	e.EndArray()
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorDataUnsupportedProtocolVersionErrorData) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "requested")
+		x.Requested.CheckWire(c, p)
+	}
+	{
+		p := wire.Join(p, "supported")
+		for i0 := range x.Supported {
+			p := wire.JoinIndex(p, i0)
+			x.Supported[i0].CheckWire(c, p)
+		}
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorDataUnsupportedProtocolVersionErrorData) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorDataUnsupportedProtocolVersionErrorData) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorDataUnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Details of an unknown session.
+type ErrorDataSessionNotFoundErrorData struct {
+	// The session named by the request.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*ErrorDataSessionNotFoundErrorData) isErrorData() {}
+
+// DecodeWire decodes the value from d.
+func (x *ErrorDataSessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ErrorDataSessionNotFoundErrorData{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [2]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "sessionId":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "sessionId")
+			}
+			seen[0] = true
+			if err := x.SessionID.DecodeWire(d); err != nil {
+				return wire.At(err, "sessionId")
+			}
+		case "_meta":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "_meta")
+			}
+			seen[1] = true
+			if err := x.Meta.DecodeWire(d); err != nil {
+				return wire.At(err, "_meta")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "sessionId")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ErrorDataSessionNotFoundErrorData) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ErrorDataSessionNotFoundErrorData) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"sessionId\":")
+	x.SessionID.EncodeWire(e)
+	if x.Meta != nil {
+		e.RawKey("\"_meta\":")
+		x.Meta.EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ErrorDataSessionNotFoundErrorData) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "sessionId")
+		x.SessionID.CheckWire(c, p)
+	}
+	if x.Meta != nil && string(x.Meta) != "null" {
+		p := wire.Join(p, "_meta")
+		x.Meta.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ErrorDataSessionNotFoundErrorData) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ErrorDataSessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ErrorDataSessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// Details sent with error -32022 when the agent does not speak the protocol version the client asked for.
+type UnsupportedProtocolVersionErrorData struct {
+	// The version the client asked for.
+	Requested ProtocolVersion `json:"requested"`
+	// The versions the agent speaks.
+	Supported []ProtocolVersion `json:"supported"`
+	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *UnsupportedProtocolVersionErrorData) DecodeWire(d *wire.Decoder) error {
@@ -16461,7 +16743,7 @@ func (x UnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Details of an unknown session.
+// Details sent with error -32002 when a request names a session that does not exist or is not active.
 type SessionNotFoundErrorData struct {
 	// The session named by the request.
 	SessionID SessionID `json:"sessionId"`
@@ -16470,8 +16752,6 @@ type SessionNotFoundErrorData struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-func (*SessionNotFoundErrorData) isErrorData() {}
 
 // DecodeWire decodes the value from d.
 func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
@@ -16581,289 +16861,9 @@ func (x SessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Details sent with error -32022 when the agent does not speak the protocol version the client asked for.
-type UnsupportedProtocolVersionErrorData2 struct {
-	// The version the client asked for.
-	Requested ProtocolVersion `json:"requested"`
-	// The versions the agent speaks.
-	Supported []ProtocolVersion `json:"supported"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *UnsupportedProtocolVersionErrorData2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = UnsupportedProtocolVersionErrorData2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "requested":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "requested")
-			}
-			seen[0] = true
-			if err := x.Requested.DecodeWire(d); err != nil {
-				return wire.At(err, "requested")
-			}
-		case "supported":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "supported")
-			}
-			seen[1] = true
-			{
-				if err := d.BeginArray(); err != nil {
-					return wire.At(err, "supported")
-				}
-				s0 := make([]ProtocolVersion, 0)
-				for i0 := 0; ; i0++ {
-					more, err := d.NextElem()
-					if err != nil {
-						return wire.At(err, "supported")
-					}
-					if !more {
-						break
-					}
-					var e0 ProtocolVersion
-					if err := e0.DecodeWire(d); err != nil {
-						return wire.At(wire.AtIndex(err, i0), "supported")
-					}
-					s0 = append(s0, e0)
-				}
-				x.Supported = s0
-			}
-		case "_meta":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[2] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "requested")
-	}
-	if !seen[1] {
-		missing = append(missing, "supported")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *UnsupportedProtocolVersionErrorData2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnsupportedProtocolVersionErrorData2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"requested\":")
-	x.Requested.EncodeWire(e)
-	e.RawKey("\"supported\":")
-	e.BeginArray()
-	for i0 := range x.Supported {
-		x.Supported[i0].EncodeWire(e)
-	}
-	e.EndArray()
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnsupportedProtocolVersionErrorData2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "requested")
-		x.Requested.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "supported")
-		for i0 := range x.Supported {
-			p := wire.JoinIndex(p, i0)
-			x.Supported[i0].CheckWire(c, p)
-		}
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnsupportedProtocolVersionErrorData2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnsupportedProtocolVersionErrorData2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x UnsupportedProtocolVersionErrorData2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// Details sent with error -32002 when a request names a session that does not exist or is not active.
-type SessionNotFoundErrorData2 struct {
-	// The session named by the request.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *SessionNotFoundErrorData2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = SessionNotFoundErrorData2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [2]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "sessionId":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "sessionId")
-			}
-			seen[0] = true
-			if err := x.SessionID.DecodeWire(d); err != nil {
-				return wire.At(err, "sessionId")
-			}
-		case "_meta":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "_meta")
-			}
-			seen[1] = true
-			if err := x.Meta.DecodeWire(d); err != nil {
-				return wire.At(err, "_meta")
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "sessionId")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *SessionNotFoundErrorData2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotFoundErrorData2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"sessionId\":")
-	x.SessionID.EncodeWire(e)
-	if x.Meta != nil {
-		e.RawKey("\"_meta\":")
-		x.Meta.EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotFoundErrorData2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "sessionId")
-		x.SessionID.CheckWire(c, p)
-	}
-	if x.Meta != nil && string(x.Meta) != "null" {
-		p := wire.Join(p, "_meta")
-		x.Meta.CheckWire(c, p)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotFoundErrorData2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotFoundErrorData2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x SessionNotFoundErrorData2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
 // One piece of live progress from the agent, sent in `session/update`. The `sessionUpdate` field selects the kind.
 //
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, StateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
 type SessionUpdate interface {
 	isSessionUpdate()
 }
@@ -16932,7 +16932,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		}
 		return v, nil
 	case "state_update":
-		v := new(StateUpdate)
+		v := new(SessionUpdateStateUpdate)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -17083,7 +17083,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 		e.RawValue("\"agent_thought\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -17254,7 +17254,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -18183,18 +18183,18 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 // What the session's foreground work is doing now.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type StateUpdate struct {
+type SessionUpdateStateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*StateUpdate) isSessionUpdate() {}
+func (*SessionUpdateStateUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
-func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
+func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = StateUpdate{}
+	*x = SessionUpdateStateUpdate{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -18248,36 +18248,36 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionUpdate\":")
 	e.RawValue("\"state_update\"")
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StateUpdate) Validate() error {
+func (x *SessionUpdateStateUpdate) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StateUpdate) UnmarshalJSON(data []byte) error {
+func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x StateUpdate) MarshalJSON() ([]byte, error) {
+func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -22101,7 +22101,7 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RunningStateUpdate) isStateUpdate2() {}
+func (*RunningStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -22260,7 +22260,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequiresActionStateUpdate) isStateUpdate2() {}
+func (*RequiresActionStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -22411,23 +22411,23 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 
 // A snapshot of what a child session is doing in the foreground; each snapshot replaces the previous one. The `state` field selects the state; values starting with `_` are custom and other unknown values belong to later protocol revisions.
 //
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this package does not know decodes to UnknownStateUpdate2, which keeps the JSON as it was.
-type StateUpdate2 interface {
-	isStateUpdate2()
+// It is a union tagged by the member "state". Its variants are RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate2 struct {
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownStateUpdate2) isStateUpdate2() {}
+func (*UnknownStateUpdate) isStateUpdate() {}
 
-// DecodeStateUpdate2 decodes a StateUpdate2 from d.
-func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	tag, ok, err := d.PeekTag("state")
 	if err != nil {
 		return nil, err
@@ -22466,14 +22466,14 @@ func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownStateUpdate2{
+	return &UnknownStateUpdate{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeStateUpdate2 encodes v to e; a nil v is null.
-func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v == nil {
@@ -22505,7 +22505,7 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 		e.RawValue("\"requires_action\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownStateUpdate2:
+	case *UnknownStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -22523,8 +22523,8 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 	}
 }
 
-// CheckStateUpdate2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v != nil {
@@ -22541,28 +22541,28 @@ func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
 	}
 }
 
-// UnmarshalStateUpdate2 decodes a StateUpdate2 from data, strictly.
-func UnmarshalStateUpdate2(data []byte) (StateUpdate2, error) {
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate2(d)
+	v, err := DecodeStateUpdate(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalStateUpdate2 encodes v.
-func MarshalStateUpdate2(v StateUpdate2) ([]byte, error) {
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeStateUpdate2(e, v)
+	EncodeStateUpdate(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateStateUpdate2 checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate2(v StateUpdate2) error {
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
 	var c wire.Checker
-	CheckStateUpdate2(&c, "", v)
+	CheckStateUpdate(&c, "", v)
 	return c.Err()
 }
 
@@ -22580,7 +22580,7 @@ type IdleStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*IdleStateUpdate) isStateUpdate2() {}
+func (*IdleStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -25594,23 +25594,23 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 
 // Multiple-choice items that carry a `type` tag: plain string values, or a kind this revision does not define.
 //
-// It is a union tagged by the member "type". Its variants are StringMultiSelectItems; a tag this package does not know decodes to UnknownTaggedMultiSelectItems2, which keeps the JSON as it was.
-type TaggedMultiSelectItems2 interface {
-	isTaggedMultiSelectItems2()
+// It is a union tagged by the member "type". Its variants are StringMultiSelectItems; a tag this package does not know decodes to UnknownTaggedMultiSelectItems, which keeps the JSON as it was.
+type TaggedMultiSelectItems interface {
+	isTaggedMultiSelectItems()
 }
 
-// UnknownTaggedMultiSelectItems2 is a variant of TaggedMultiSelectItems2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownTaggedMultiSelectItems2 struct {
+// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownTaggedMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownTaggedMultiSelectItems2) isTaggedMultiSelectItems2() {}
+func (*UnknownTaggedMultiSelectItems) isTaggedMultiSelectItems() {}
 
-// DecodeTaggedMultiSelectItems2 decodes a TaggedMultiSelectItems2 from d.
-func DecodeTaggedMultiSelectItems2(d *wire.Decoder) (TaggedMultiSelectItems2, error) {
+// DecodeTaggedMultiSelectItems decodes a TaggedMultiSelectItems from d.
+func DecodeTaggedMultiSelectItems(d *wire.Decoder) (TaggedMultiSelectItems, error) {
 	tag, ok, err := d.PeekTag("type")
 	if err != nil {
 		return nil, err
@@ -25635,14 +25635,14 @@ func DecodeTaggedMultiSelectItems2(d *wire.Decoder) (TaggedMultiSelectItems2, er
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownTaggedMultiSelectItems2{
+	return &UnknownTaggedMultiSelectItems{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeTaggedMultiSelectItems2 encodes v to e; a nil v is null.
-func EncodeTaggedMultiSelectItems2(e *wire.Encoder, v TaggedMultiSelectItems2) {
+// EncodeTaggedMultiSelectItems encodes v to e; a nil v is null.
+func EncodeTaggedMultiSelectItems(e *wire.Encoder, v TaggedMultiSelectItems) {
 	switch v := v.(type) {
 	case *StringMultiSelectItems:
 		if v == nil {
@@ -25654,7 +25654,7 @@ func EncodeTaggedMultiSelectItems2(e *wire.Encoder, v TaggedMultiSelectItems2) {
 		e.RawValue("\"string\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownTaggedMultiSelectItems2:
+	case *UnknownTaggedMultiSelectItems:
 		if v == nil {
 			e.Null()
 			return
@@ -25672,8 +25672,8 @@ func EncodeTaggedMultiSelectItems2(e *wire.Encoder, v TaggedMultiSelectItems2) {
 	}
 }
 
-// CheckTaggedMultiSelectItems2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckTaggedMultiSelectItems2(c *wire.Checker, p string, v TaggedMultiSelectItems2) {
+// CheckTaggedMultiSelectItems records in c every constraint v breaks, under the JSON pointer p.
+func CheckTaggedMultiSelectItems(c *wire.Checker, p string, v TaggedMultiSelectItems) {
 	switch v := v.(type) {
 	case *StringMultiSelectItems:
 		if v != nil {
@@ -25682,28 +25682,28 @@ func CheckTaggedMultiSelectItems2(c *wire.Checker, p string, v TaggedMultiSelect
 	}
 }
 
-// UnmarshalTaggedMultiSelectItems2 decodes a TaggedMultiSelectItems2 from data, strictly.
-func UnmarshalTaggedMultiSelectItems2(data []byte) (TaggedMultiSelectItems2, error) {
+// UnmarshalTaggedMultiSelectItems decodes a TaggedMultiSelectItems from data, strictly.
+func UnmarshalTaggedMultiSelectItems(data []byte) (TaggedMultiSelectItems, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeTaggedMultiSelectItems2(d)
+	v, err := DecodeTaggedMultiSelectItems(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalTaggedMultiSelectItems2 encodes v.
-func MarshalTaggedMultiSelectItems2(v TaggedMultiSelectItems2) ([]byte, error) {
+// MarshalTaggedMultiSelectItems encodes v.
+func MarshalTaggedMultiSelectItems(v TaggedMultiSelectItems) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeTaggedMultiSelectItems2(e, v)
+	EncodeTaggedMultiSelectItems(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateTaggedMultiSelectItems2 checks v against its schema's constraints and returns every violation.
-func ValidateTaggedMultiSelectItems2(v TaggedMultiSelectItems2) error {
+// ValidateTaggedMultiSelectItems checks v against its schema's constraints and returns every violation.
+func ValidateTaggedMultiSelectItems(v TaggedMultiSelectItems) error {
 	var c wire.Checker
-	CheckTaggedMultiSelectItems2(&c, "", v)
+	CheckTaggedMultiSelectItems(&c, "", v)
 	return c.Err()
 }
 
@@ -27217,7 +27217,7 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 
 // The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or a response. This schema checks the envelope only; the method's params or result are checked with the method's own schema (see dispatch.json). ACP sends one message per line over stdio; batches are not used. The three kinds are listed with `anyOf` because a malformed message can fit two of them (a `method` and a `result`); the kind is decided by the keys present: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
 type Envelope interface {
 	isEnvelope()
 }
@@ -27231,21 +27231,21 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(Request)
+			v := new(EnvelopeRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(Notification)
+			v := new(EnvelopeNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(Response)
+			v := new(EnvelopeResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -27253,7 +27253,7 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, jsonrpc, method); Notification (jsonrpc, method); Response (id, jsonrpc)",
+			Msg:    "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
 			Offset: d.Offset(),
 		}
 	}
@@ -27263,19 +27263,19 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 // EncodeEnvelope encodes v to e; a nil v is null.
 func EncodeEnvelope(e *wire.Encoder, v Envelope) {
 	switch v := v.(type) {
-	case *Request:
+	case *EnvelopeRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Notification:
+	case *EnvelopeNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Response:
+	case *EnvelopeResponse:
 		if v == nil {
 			e.Null()
 			return
@@ -27289,15 +27289,15 @@ func EncodeEnvelope(e *wire.Encoder, v Envelope) {
 // CheckEnvelope records in c every constraint v breaks, under the JSON pointer p.
 func CheckEnvelope(c *wire.Checker, p string, v Envelope) {
 	switch v := v.(type) {
-	case *Request:
+	case *EnvelopeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Notification:
+	case *EnvelopeNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Response:
+	case *EnvelopeResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -27332,7 +27332,7 @@ func ValidateEnvelope(v Envelope) error {
 // A request.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request struct {
+type EnvelopeRequest struct {
 	// Identifier chosen by the caller, repeated in the answer.
 	ID RequestID `json:"id"`
 	// Name of the method to call. Names starting with `_` are extension methods.
@@ -27343,7 +27343,497 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Request) isEnvelope() {}
+func (*EnvelopeRequest) isEnvelope() {}
+
+// DecodeWire decodes the value from d.
+func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvelopeRequest{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvelopeRequest) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvelopeRequest) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvelopeRequest) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvelopeRequest) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A notification.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type EnvelopeNotification struct {
+	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
+	Method string `json:"method"`
+	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*EnvelopeNotification) isEnvelope() {}
+
+// DecodeWire decodes the value from d.
+func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvelopeNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		case "id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[3] = true
+			return wire.At(&wire.Error{
+				Code:   wire.CodeUnknown,
+				Msg:    "member \"id\" must be absent",
+				Offset: d.Offset(),
+			}, "id")
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvelopeNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvelopeNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvelopeNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvelopeNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvelopeNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvelopeNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A response.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type EnvelopeResponse struct {
+	// The `id` of the request being answered.
+	ID RequestID `json:"id"`
+	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*EnvelopeResponse) isEnvelope() {}
+
+// DecodeWire decodes the value from d.
+func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvelopeResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "result":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "result")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "result")
+				}
+				x.Result = v0
+			}
+		case "error":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[3] = true
+			{
+				v := new(Error)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvelopeResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	if x.Result != nil {
+		e.RawKey("\"result\":")
+		e.Raw(x.Result)
+	}
+	if x.Error != nil {
+		e.RawKey("\"error\":")
+		(*x.Error).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Error != nil {
+		p := wire.Join(p, "error")
+		(*x.Error).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Result != nil {
+			matched++
+		}
+		if x.Error != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs result, or error")
+		}
+		if matched > 1 {
+			c.Fail(p, "must have exactly one of: result; error")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvelopeResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvelopeResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A call that expects an answer: it carries an `id`, which the answer repeats.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type Request struct {
+	// Identifier chosen by the caller, repeated in the answer.
+	ID RequestID `json:"id"`
+	// Name of the method to call. Names starting with `_` are extension methods.
+	Method string `json:"method"`
+	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *Request) DecodeWire(d *wire.Decoder) error {
@@ -27491,7 +27981,7 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A notification.
+// A one-way message: it has a method but no `id`, and gets no answer.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 //
@@ -27504,8 +27994,6 @@ type Notification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-func (*Notification) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
 func (x *Notification) DecodeWire(d *wire.Decoder) error {
@@ -27641,7 +28129,7 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A response.
+// The answer to a request: the request's `id` and exactly one of `result` or `error`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 type Response struct {
@@ -27654,8 +28142,6 @@ type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-func (*Response) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
 func (x *Response) DecodeWire(d *wire.Decoder) error {
@@ -27818,492 +28304,6 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A call that expects an answer: it carries an `id`, which the answer repeats.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request2 struct {
-	// Identifier chosen by the caller, repeated in the answer.
-	ID RequestID `json:"id"`
-	// Name of the method to call. Names starting with `_` are extension methods.
-	Method string `json:"method"`
-	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Request2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Request2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "method":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "params")
-				}
-				x.Params = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "id")
-	}
-	if !seen[2] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Request2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Request2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if x.Params != nil {
-		e.RawKey("\"params\":")
-		e.Raw(x.Params)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Request2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Request2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Request2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Request2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A one-way message: it has a method but no `id`, and gets no answer.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type Notification2 struct {
-	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
-	Method string `json:"method"`
-	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Notification2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Notification2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "method":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "params")
-				}
-				x.Params = v0
-			}
-		case "id":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[3] = true
-			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
-			}, "id")
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Notification2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Notification2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if x.Params != nil {
-		e.RawKey("\"params\":")
-		e.Raw(x.Params)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Notification2) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Notification2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Notification2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Notification2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The answer to a request: the request's `id` and exactly one of `result` or `error`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response2 struct {
-	// The `id` of the request being answered.
-	ID RequestID `json:"id"`
-	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Response2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Response2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "result":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "result")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "result")
-				}
-				x.Result = v0
-			}
-		case "error":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[3] = true
-			{
-				v := new(Error)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
-				}
-				x.Error = v
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "id")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Response2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Response2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	if x.Result != nil {
-		e.RawKey("\"result\":")
-		e.Raw(x.Result)
-	}
-	if x.Error != nil {
-		e.RawKey("\"error\":")
-		(*x.Error).EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Response2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Error != nil {
-		p := wire.Join(p, "error")
-		(*x.Error).CheckWire(c, p)
-	}
-	{
-		matched := 0
-		if x.Result != nil {
-			matched++
-		}
-		if x.Error != nil {
-			matched++
-		}
-		if matched == 0 {
-			c.Fail(p, "needs result, or error")
-		}
-		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Response2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Response2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Response2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -31972,9 +31972,9 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 // completeMultiSelectItems reports whether Validate checks everything the schema asks of v's variant.
 func completeMultiSelectItems(v MultiSelectItems) bool {
 	switch v.(type) {
-	case *TitledMultiSelectItems:
+	case *MultiSelectItemsTitledMultiSelectItems:
 		return true
-	case *TaggedMultiSelectItems:
+	case *MultiSelectItemsTaggedMultiSelectItems:
 		return false
 	}
 	return false
@@ -31995,7 +31995,7 @@ func completeSessionUpdate(v SessionUpdate) bool {
 		return true
 	case *AgentThought:
 		return true
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		return false
 	case *ToolCallContentChunk:
 		return true
@@ -32365,17 +32365,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents2).CheckWire(c, p)
+				v.(*BlobResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents2)
+				v := new(BlobResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents2).EncodeWire(e)
+				v.(*BlobResourceContents).EncodeWire(e)
 			},
-			Name: "BlobResourceContents2",
+			Name: "BlobResourceContents",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -32682,32 +32682,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPathChange":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*DiffPathChange3).CheckWire(c, p)
+				v.(*DiffPathChange).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(DiffPathChange3)
+				v := new(DiffPathChange)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*DiffPathChange3).EncodeWire(e)
+				v.(*DiffPathChange).EncodeWire(e)
 			},
-			Name: "DiffPathChange3",
+			Name: "DiffPathChange",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/DiffPathPairChange":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*DiffPathPairChange2).CheckWire(c, p)
+				v.(*DiffPathPairChange).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(DiffPathPairChange2)
+				v := new(DiffPathPairChange)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*DiffPathPairChange2).EncodeWire(e)
+				v.(*DiffPathPairChange).EncodeWire(e)
 			},
-			Name: "DiffPathPairChange2",
+			Name: "DiffPathPairChange",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ElicitationAcceptAction":
 		return wire.Codec{
@@ -33711,17 +33711,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigBoolean":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionConfigBoolean2).CheckWire(c, p)
+				v.(*SessionConfigBoolean).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionConfigBoolean2)
+				v := new(SessionConfigBoolean)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionConfigBoolean2).EncodeWire(e)
+				v.(*SessionConfigBoolean).EncodeWire(e)
 			},
-			Name: "SessionConfigBoolean2",
+			Name: "SessionConfigBoolean",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigGroupId":
 		return wire.Codec{
@@ -33787,17 +33787,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelect":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionConfigSelect2).CheckWire(c, p)
+				v.(*SessionConfigSelect).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionConfigSelect2)
+				v := new(SessionConfigSelect)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionConfigSelect2).EncodeWire(e)
+				v.(*SessionConfigSelect).EncodeWire(e)
 			},
-			Name: "SessionConfigSelect2",
+			Name: "SessionConfigSelect",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionConfigSelectGroup":
 		return wire.Codec{
@@ -33938,17 +33938,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionNotFoundErrorData":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionNotFoundErrorData2).CheckWire(c, p)
+				v.(*SessionNotFoundErrorData).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionNotFoundErrorData2)
+				v := new(SessionNotFoundErrorData)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionNotFoundErrorData2).EncodeWire(e)
+				v.(*SessionNotFoundErrorData).EncodeWire(e)
 			},
-			Name: "SessionNotFoundErrorData2",
+			Name: "SessionNotFoundErrorData",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/SessionUpdate":
 		return wire.Codec{
@@ -33973,18 +33973,18 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(StateUpdate2)
-				CheckStateUpdate2(c, p, u)
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(c, p, u)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeStateUpdate2(d)
+				return DecodeStateUpdate(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(StateUpdate2)
-				EncodeStateUpdate2(e, u)
+				u, _ := v.(StateUpdate)
+				EncodeStateUpdate(e, u)
 			},
-			Name: "StateUpdate2",
+			Name: "StateUpdate",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/StringFormat":
 		return wire.Codec{
@@ -34034,18 +34034,18 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TaggedMultiSelectItems":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(TaggedMultiSelectItems2)
-				CheckTaggedMultiSelectItems2(c, p, u)
+				u, _ := v.(TaggedMultiSelectItems)
+				CheckTaggedMultiSelectItems(c, p, u)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeTaggedMultiSelectItems2(d)
+				return DecodeTaggedMultiSelectItems(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(TaggedMultiSelectItems2)
-				EncodeTaggedMultiSelectItems2(e, u)
+				u, _ := v.(TaggedMultiSelectItems)
+				EncodeTaggedMultiSelectItems(e, u)
 			},
-			Name: "TaggedMultiSelectItems2",
+			Name: "TaggedMultiSelectItems",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/Terminal":
 		return wire.Codec{
@@ -34230,32 +34230,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents2).CheckWire(c, p)
+				v.(*TextResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents2)
+				v := new(TextResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents2).EncodeWire(e)
+				v.(*TextResourceContents).EncodeWire(e)
 			},
-			Name: "TextResourceContents2",
+			Name: "TextResourceContents",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TitledMultiSelectItems2).CheckWire(c, p)
+				v.(*TitledMultiSelectItems).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TitledMultiSelectItems2)
+				v := new(TitledMultiSelectItems)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TitledMultiSelectItems2).EncodeWire(e)
+				v.(*TitledMultiSelectItems).EncodeWire(e)
 			},
-			Name: "TitledMultiSelectItems2",
+			Name: "TitledMultiSelectItems",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/ToolCallCancelCapabilities":
 		return wire.Codec{
@@ -34411,17 +34411,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UnsupportedProtocolVersionErrorData":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UnsupportedProtocolVersionErrorData2).CheckWire(c, p)
+				v.(*UnsupportedProtocolVersionErrorData).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UnsupportedProtocolVersionErrorData2)
+				v := new(UnsupportedProtocolVersionErrorData)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*UnsupportedProtocolVersionErrorData2).EncodeWire(e)
+				v.(*UnsupportedProtocolVersionErrorData).EncodeWire(e)
 			},
-			Name: "UnsupportedProtocolVersionErrorData2",
+			Name: "UnsupportedProtocolVersionErrorData",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/common.json#/$defs/UsageUpdate":
 		return wire.Codec{
@@ -34579,32 +34579,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Notification2).CheckWire(c, p)
+				v.(*Notification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Notification2)
+				v := new(Notification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Notification2).EncodeWire(e)
+				v.(*Notification).EncodeWire(e)
 			},
-			Name: "Notification2",
+			Name: "Notification",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Request2).CheckWire(c, p)
+				v.(*Request).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Request2)
+				v := new(Request)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Request2).EncodeWire(e)
+				v.(*Request).EncodeWire(e)
 			},
-			Name: "Request2",
+			Name: "Request",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -34625,17 +34625,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Response2).CheckWire(c, p)
+				v.(*Response).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Response2)
+				v := new(Response)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Response2).EncodeWire(e)
+				v.(*Response).EncodeWire(e)
 			},
-			Name: "Response2",
+			Name: "Response",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2/session.cancel.params.json#":
 		return wire.Codec{

@@ -2061,7 +2061,7 @@ func (x ToolExecutionRequest) MarshalJSON() ([]byte, error) {
 
 // The JSON-RPC 2.0 envelope of the dialect's method calls. The client POSTs each request or notification as one JSON body to the agent's `/rpc` endpoint and reads the response from the HTTP reply; the agent's own requests (`session/request_permission`) reach the client as SSE frames, and the client POSTs its response back to `/rpc`. This schema checks the envelope only; the params and result are checked with the method's files named in dispatch.json. Streamed updates and tool execution results are not enveloped (see the records of dispatch.json). The kind of a message follows from its keys: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
 type Envelope interface {
 	isEnvelope()
 }
@@ -2075,21 +2075,21 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(Request)
+			v := new(EnvelopeRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(Notification)
+			v := new(EnvelopeNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(Response)
+			v := new(EnvelopeResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -2097,7 +2097,7 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Request (id, jsonrpc, method); Notification (jsonrpc, method); Response (id, jsonrpc)",
+			Msg:    "the object has the required members of no variant: EnvelopeRequest (id, jsonrpc, method); EnvelopeNotification (jsonrpc, method); EnvelopeResponse (id, jsonrpc)",
 			Offset: d.Offset(),
 		}
 	}
@@ -2107,19 +2107,19 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 // EncodeEnvelope encodes v to e; a nil v is null.
 func EncodeEnvelope(e *wire.Encoder, v Envelope) {
 	switch v := v.(type) {
-	case *Request:
+	case *EnvelopeRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Notification:
+	case *EnvelopeNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *Response:
+	case *EnvelopeResponse:
 		if v == nil {
 			e.Null()
 			return
@@ -2133,15 +2133,15 @@ func EncodeEnvelope(e *wire.Encoder, v Envelope) {
 // CheckEnvelope records in c every constraint v breaks, under the JSON pointer p.
 func CheckEnvelope(c *wire.Checker, p string, v Envelope) {
 	switch v := v.(type) {
-	case *Request:
+	case *EnvelopeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Notification:
+	case *EnvelopeNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Response:
+	case *EnvelopeResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -2176,7 +2176,7 @@ func ValidateEnvelope(v Envelope) error {
 // A call that expects an answer.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request struct {
+type EnvelopeRequest struct {
 	// The caller's identifier for this call; the response repeats it.
 	ID RequestID `json:"id"`
 	// The method to call, such as `session/prompt`.
@@ -2187,13 +2187,13 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Request) isEnvelope() {}
+func (*EnvelopeRequest) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
-func (x *Request) DecodeWire(d *wire.Decoder) error {
+func (x *EnvelopeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Request{}
+	*x = EnvelopeRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -2289,14 +2289,14 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Request) EncodeWire(e *wire.Encoder) {
+func (x *EnvelopeRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Request) EncodeWireFields(e *wire.Encoder) {
+func (x *EnvelopeRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"jsonrpc\":")
 	e.RawValue("\"2.0\"")
 	e.RawKey("\"id\":")
@@ -2311,7 +2311,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Request) CheckWire(c *wire.Checker, p string) {
+func (x *EnvelopeRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -2319,19 +2319,19 @@ func (x *Request) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Request) Validate() error {
+func (x *EnvelopeRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Request) UnmarshalJSON(data []byte) error {
+func (x *EnvelopeRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Request) MarshalJSON() ([]byte, error) {
+func (x EnvelopeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -2515,7 +2515,7 @@ func (x RequestIDString) MarshalJSON() ([]byte, error) {
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 //
 // The member "id" must be absent; decoding rejects it.
-type Notification struct {
+type EnvelopeNotification struct {
 	// The notification's name, such as `session/cancel`.
 	Method string `json:"method"`
 	// The notification's parameters, checked with the method's params file.
@@ -2524,7 +2524,631 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Notification) isEnvelope() {}
+func (*EnvelopeNotification) isEnvelope() {}
+
+// DecodeWire decodes the value from d.
+func (x *EnvelopeNotification) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvelopeNotification{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "method":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		case "id":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[3] = true
+			return wire.At(&wire.Error{
+				Code:   wire.CodeUnknown,
+				Msg:    "member \"id\" must be absent",
+				Offset: d.Offset(),
+			}, "id")
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvelopeNotification) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvelopeNotification) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvelopeNotification) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvelopeNotification) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvelopeNotification) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvelopeNotification) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The answer to a request.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type EnvelopeResponse struct {
+	// The `id` of the request answered; null when the request's id could not be read.
+	ID RequestID `json:"id"`
+	// The method's result on success, checked with the result file of the method the request called.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+func (*EnvelopeResponse) isEnvelope() {}
+
+// DecodeWire decodes the value from d.
+func (x *EnvelopeResponse) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = EnvelopeResponse{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "result":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "result")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "result")
+				}
+				x.Result = v0
+			}
+		case "error":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "error")
+			}
+			seen[3] = true
+			{
+				v := new(Error)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "error")
+				}
+				x.Error = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *EnvelopeResponse) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *EnvelopeResponse) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	if x.Result != nil {
+		e.RawKey("\"result\":")
+		e.Raw(x.Result)
+	}
+	if x.Error != nil {
+		e.RawKey("\"error\":")
+		(*x.Error).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *EnvelopeResponse) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+	if x.Error != nil {
+		p := wire.Join(p, "error")
+		(*x.Error).CheckWire(c, p)
+	}
+	{
+		matched := 0
+		if x.Result != nil {
+			matched++
+		}
+		if x.Error != nil {
+			matched++
+		}
+		if matched == 0 {
+			c.Fail(p, "needs result, or error")
+		}
+		if matched > 1 {
+			c.Fail(p, "must have exactly one of: result; error")
+		}
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *EnvelopeResponse) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *EnvelopeResponse) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// The error member of a failed response.
+type Error struct {
+	// A 32-bit error code: the JSON-RPC codes -32700, -32600, -32601, -32602 and -32603, or the agent's own codes from -32000 down to -32099 (the client knows -32001 authentication required, -32002 permission denied, -32003 session not found, -32004 rate limited and -32005 resource not found).
+	Code int32 `json:"code"`
+	// A one-sentence description of the error.
+	Message string `json:"message"`
+	// Further details of any type.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Error) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Error{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [3]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "code":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "code")
+			}
+			seen[0] = true
+			{
+				v0, err := d.Int32()
+				if err != nil {
+					return wire.At(err, "code")
+				}
+				x.Code = v0
+			}
+		case "message":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "message")
+			}
+			seen[1] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "message")
+				}
+				x.Message = v0
+			}
+		case "data":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "data")
+			}
+			seen[2] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "data")
+				}
+				x.Data = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "code")
+	}
+	if !seen[1] {
+		missing = append(missing, "message")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Error) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"code\":")
+	e.Int64(int64(x.Code))
+	e.RawKey("\"message\":")
+	e.String(x.Message)
+	if x.Data != nil {
+		e.RawKey("\"data\":")
+		e.Raw(x.Data)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Error) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Error) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Error) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Error) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A method call that expects a response carrying the same `id`.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+type Request struct {
+	// The caller's identifier for this call; the response repeats it.
+	ID RequestID `json:"id"`
+	// The method to call, such as `session/prompt`.
+	Method string `json:"method"`
+	// The method's parameters, checked with the method's params file.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// DecodeWire decodes the value from d.
+func (x *Request) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = Request{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [4]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "jsonrpc":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "jsonrpc")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "jsonrpc")
+			}
+			if v != "2.0" {
+				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
+			}
+		case "id":
+			if seen[1] {
+				return wire.DuplicateError(d.Offset(), "id")
+			}
+			seen[1] = true
+			{
+				v0, err := DecodeRequestID(d)
+				if err != nil {
+					return wire.At(err, "id")
+				}
+				x.ID = v0
+			}
+		case "method":
+			if seen[2] {
+				return wire.DuplicateError(d.Offset(), "method")
+			}
+			seen[2] = true
+			{
+				v0, err := d.String()
+				if err != nil {
+					return wire.At(err, "method")
+				}
+				x.Method = v0
+			}
+		case "params":
+			if seen[3] {
+				return wire.DuplicateError(d.Offset(), "params")
+			}
+			seen[3] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "params")
+				}
+				x.Params = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "jsonrpc")
+	}
+	if !seen[1] {
+		missing = append(missing, "id")
+	}
+	if !seen[2] {
+		missing = append(missing, "method")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *Request) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *Request) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"jsonrpc\":")
+	e.RawValue("\"2.0\"")
+	e.RawKey("\"id\":")
+	EncodeRequestID(e, x.ID)
+	e.RawKey("\"method\":")
+	e.String(x.Method)
+	if x.Params != nil {
+		e.RawKey("\"params\":")
+		e.Raw(x.Params)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *Request) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "id")
+		CheckRequestID(c, p, x.ID)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *Request) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *Request) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x Request) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// A method call without `id`: nothing answers it. The client sends `session/cancel` this way.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type Notification struct {
+	// The notification's name, such as `session/cancel`.
+	Method string `json:"method"`
+	// The notification's parameters, checked with the method's params file.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *Notification) DecodeWire(d *wire.Decoder) error {
@@ -2660,7 +3284,7 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The answer to a request.
+// The answer to a request: the request's `id` and exactly one of `result` and `error`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
 type Response struct {
@@ -2673,8 +3297,6 @@ type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
-
-func (*Response) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
 func (x *Response) DecodeWire(d *wire.Decoder) error {
@@ -2837,628 +3459,6 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The error member of a failed response.
-type Error struct {
-	// A 32-bit error code: the JSON-RPC codes -32700, -32600, -32601, -32602 and -32603, or the agent's own codes from -32000 down to -32099 (the client knows -32001 authentication required, -32002 permission denied, -32003 session not found, -32004 rate limited and -32005 resource not found).
-	Code int32 `json:"code"`
-	// A one-sentence description of the error.
-	Message string `json:"message"`
-	// Further details of any type.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Error{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [3]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			{
-				v0, err := d.Int32()
-				if err != nil {
-					return wire.At(err, "code")
-				}
-				x.Code = v0
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "data":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "data")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "data")
-				}
-				x.Data = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "code")
-	}
-	if !seen[1] {
-		missing = append(missing, "message")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	e.Int64(int64(x.Code))
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	if x.Data != nil {
-		e.RawKey("\"data\":")
-		e.Raw(x.Data)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A method call that expects a response carrying the same `id`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request2 struct {
-	// The caller's identifier for this call; the response repeats it.
-	ID RequestID `json:"id"`
-	// The method to call, such as `session/prompt`.
-	Method string `json:"method"`
-	// The method's parameters, checked with the method's params file.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Request2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Request2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "method":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[2] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "params")
-				}
-				x.Params = v0
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "id")
-	}
-	if !seen[2] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Request2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Request2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if x.Params != nil {
-		e.RawKey("\"params\":")
-		e.Raw(x.Params)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Request2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Request2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Request2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Request2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// A method call without `id`: nothing answers it. The client sends `session/cancel` this way.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type Notification2 struct {
-	// The notification's name, such as `session/cancel`.
-	Method string `json:"method"`
-	// The notification's parameters, checked with the method's params file.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Notification2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Notification2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "method":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "method")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "method")
-				}
-				x.Method = v0
-			}
-		case "params":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "params")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "params")
-				}
-				x.Params = v0
-			}
-		case "id":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[3] = true
-			return wire.At(&wire.Error{
-				Code:   wire.CodeUnknown,
-				Msg:    "member \"id\" must be absent",
-				Offset: d.Offset(),
-			}, "id")
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "method")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Notification2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Notification2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"method\":")
-	e.String(x.Method)
-	if x.Params != nil {
-		e.RawKey("\"params\":")
-		e.Raw(x.Params)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Notification2) CheckWire(c *wire.Checker, p string) {}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Notification2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Notification2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Notification2) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// The answer to a request: the request's `id` and exactly one of `result` and `error`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response2 struct {
-	// The `id` of the request answered; null when the request's id could not be read.
-	ID RequestID `json:"id"`
-	// The method's result on success, checked with the result file of the method the request called.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
-// DecodeWire decodes the value from d.
-func (x *Response2) DecodeWire(d *wire.Decoder) error {
-	skip := d.TakeSkip()
-	start := d.Offset()
-	*x = Response2{}
-	if err := d.BeginObject(); err != nil {
-		return err
-	}
-	var seen [4]bool
-	for {
-		key, more, err := d.NextKey()
-		if err != nil {
-			return err
-		}
-		if !more {
-			break
-		}
-		switch string(key) {
-		case "jsonrpc":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "jsonrpc")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "jsonrpc")
-			}
-			if v != "2.0" {
-				return wire.At(wire.ConstError(d.Offset(), "\"2.0\""), "jsonrpc")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			{
-				v0, err := DecodeRequestID(d)
-				if err != nil {
-					return wire.At(err, "id")
-				}
-				x.ID = v0
-			}
-		case "result":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "result")
-			}
-			seen[2] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "result")
-				}
-				x.Result = v0
-			}
-		case "error":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "error")
-			}
-			seen[3] = true
-			{
-				v := new(Error)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "error")
-				}
-				x.Error = v
-			}
-		default:
-			if skip != "" && string(key) == skip {
-				if err := d.Skip(); err != nil {
-					return err
-				}
-				continue
-			}
-			raw, err := wire.DecodeRaw(d)
-			if err != nil {
-				return wire.At(err, string(key))
-			}
-			x.Unknown = append(x.Unknown, wire.Member{
-				Key:   string(key),
-				Value: raw,
-			})
-		}
-	}
-	var missing []string
-	if !seen[0] {
-		missing = append(missing, "jsonrpc")
-	}
-	if !seen[1] {
-		missing = append(missing, "id")
-	}
-	if len(missing) > 0 {
-		return wire.RequiredError(start, missing...)
-	}
-	return nil
-}
-
-// EncodeWire encodes the value to e.
-func (x *Response2) EncodeWire(e *wire.Encoder) {
-	e.BeginObject()
-	x.EncodeWireFields(e)
-	e.EndObject()
-}
-
-// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Response2) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"jsonrpc\":")
-	e.RawValue("\"2.0\"")
-	e.RawKey("\"id\":")
-	EncodeRequestID(e, x.ID)
-	if x.Result != nil {
-		e.RawKey("\"result\":")
-		e.Raw(x.Result)
-	}
-	if x.Error != nil {
-		e.RawKey("\"error\":")
-		(*x.Error).EncodeWire(e)
-	}
-	x.Unknown.Encode(e)
-}
-
-// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Response2) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		CheckRequestID(c, p, x.ID)
-	}
-	if x.Error != nil {
-		p := wire.Join(p, "error")
-		(*x.Error).CheckWire(c, p)
-	}
-	{
-		matched := 0
-		if x.Result != nil {
-			matched++
-		}
-		if x.Error != nil {
-			matched++
-		}
-		if matched == 0 {
-			c.Fail(p, "needs result, or error")
-		}
-		if matched > 1 {
-			c.Fail(p, "must have exactly one of: result; error")
-		}
-	}
-}
-
-// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Response2) Validate() error {
-	var c wire.Checker
-	x.CheckWire(&c, "")
-	return c.Err()
-}
-
-// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Response2) UnmarshalJSON(data []byte) error {
-	return wire.Unmarshal(data, x)
-}
-
-// MarshalJSON encodes the value.
-func (x Response2) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -6546,32 +6546,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Notification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Notification2).CheckWire(c, p)
+				v.(*Notification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Notification2)
+				v := new(Notification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Notification2).EncodeWire(e)
+				v.(*Notification).EncodeWire(e)
 			},
-			Name: "Notification2",
+			Name: "Notification",
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Request":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Request2).CheckWire(c, p)
+				v.(*Request).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Request2)
+				v := new(Request)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Request2).EncodeWire(e)
+				v.(*Request).EncodeWire(e)
 			},
-			Name: "Request2",
+			Name: "Request",
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/RequestId":
 		return wire.Codec{
@@ -6592,17 +6592,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/vtcode/jsonrpc.json#/$defs/Response":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Response2).CheckWire(c, p)
+				v.(*Response).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Response2)
+				v := new(Response)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Response2).EncodeWire(e)
+				v.(*Response).EncodeWire(e)
 			},
-			Name: "Response2",
+			Name: "Response",
 		}, true
 	case "https://agentproto.dev/schema/acp/vtcode/server_request.result.json#":
 		return wire.Codec{

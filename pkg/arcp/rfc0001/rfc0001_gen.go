@@ -15,7 +15,7 @@ import (
 // The member "type" is always "ack"; it is written on encoding and checked on decoding.
 type Ack struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -554,55 +554,55 @@ func (x Ack) MarshalJSON() ([]byte, error) {
 }
 
 // Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-type AckARCP string
+type EnvelopeARCP string
 
 const (
-	AckARCPN11 AckARCP = "1.1"
-	AckARCPN10 AckARCP = "1.0"
+	EnvelopeARCPN11 EnvelopeARCP = "1.1"
+	EnvelopeARCPN10 EnvelopeARCP = "1.0"
 )
 
 // Valid reports whether v is one of the listed values.
-func (v AckARCP) Valid() bool {
+func (v EnvelopeARCP) Valid() bool {
 	switch v {
-	case AckARCPN11, AckARCPN10:
+	case EnvelopeARCPN11, EnvelopeARCPN10:
 		return true
 	}
 	return false
 }
 
 // DecodeWire decodes the value from d.
-func (x *AckARCP) DecodeWire(d *wire.Decoder) error {
+func (x *EnvelopeARCP) DecodeWire(d *wire.Decoder) error {
 	v, err := d.String()
-	*x = AckARCP(v)
+	*x = EnvelopeARCP(v)
 	return err
 }
 
 // EncodeWire encodes the value to e.
-func (x *AckARCP) EncodeWire(e *wire.Encoder) {
+func (x *EnvelopeARCP) EncodeWire(e *wire.Encoder) {
 	e.String(string(*x))
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AckARCP) CheckWire(c *wire.Checker, p string) {
+func (x *EnvelopeARCP) CheckWire(c *wire.Checker, p string) {
 	if !x.Valid() {
 		c.Fail(p, "%q is not one of \"1.1\", \"1.0\"", string(*x))
 	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AckARCP) Validate() error {
+func (x *EnvelopeARCP) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AckARCP) UnmarshalJSON(data []byte) error {
+func (x *EnvelopeARCP) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AckARCP) MarshalJSON() ([]byte, error) {
+func (x EnvelopeARCP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -1067,7 +1067,7 @@ func (x AckPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "artifact.fetch"; it is written on encoding and checked on decoding.
 type ArtifactFetch struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -1758,7 +1758,7 @@ func (x ArtifactID) MarshalJSON() ([]byte, error) {
 // The member "type" is always "artifact.put"; it is written on encoding and checked on decoding.
 type ArtifactPut struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -2476,7 +2476,7 @@ func (x ArtifactPutPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "artifact.ref"; it is written on encoding and checked on decoding.
 type ArtifactRefMessage struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -3338,7 +3338,7 @@ func (x ArtifactRef) MarshalJSON() ([]byte, error) {
 // The member "type" is always "artifact.release"; it is written on encoding and checked on decoding.
 type ArtifactRelease struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -3981,7 +3981,7 @@ func (x ArtifactReleasePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "backpressure"; it is written on encoding and checked on decoding.
 type Backpressure struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -4674,7 +4674,7 @@ func (x BackpressurePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "cancel.accepted"; it is written on encoding and checked on decoding.
 type CancelAccepted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -5323,7 +5323,7 @@ func (x CancelAcceptedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "cancel"; it is written on encoding and checked on decoding.
 type Cancel struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -6098,7 +6098,7 @@ func (x TargetKind) MarshalJSON() ([]byte, error) {
 // The member "type" is always "cancel.refused"; it is written on encoding and checked on decoding.
 type CancelRefused struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -9377,7 +9377,7 @@ func (x LogLevel) MarshalJSON() ([]byte, error) {
 // The envelope of the Rust SDK's dialect (RFC-0001-v2 with ARCP v1.1 messages added). It is flat like the canonical one, with `type` and `payload` at the top level, but requires a `timestamp`, enforces identifier prefixes, and adds routing, tracing, correlation and priority members. Unknown top-level members are ignored.
 type Envelope struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// Message type, such as `tool.invoke` or `session.open`.
@@ -9935,7 +9935,7 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 // The member "type" is always "event.emit"; it is written on encoding and checked on decoding.
 type EventEmit struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -10602,7 +10602,7 @@ func (x EventEmitPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "interrupt"; it is written on encoding and checked on decoding.
 type Interrupt struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -11295,7 +11295,7 @@ func (x InterruptPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.accepted"; it is written on encoding and checked on decoding.
 type JobAccepted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -12003,7 +12003,7 @@ func (x JobAcceptedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.cancelled"; it is written on encoding and checked on decoding.
 type JobCancelled struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -12649,7 +12649,7 @@ func (x JobCancelledPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.completed"; it is written on encoding and checked on decoding.
 type JobCompleted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -13385,7 +13385,7 @@ func (x JobCompletedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.failed"; it is written on encoding and checked on decoding.
 type JobFailed struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -14096,7 +14096,7 @@ func (x JobFailedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.heartbeat"; it is written on encoding and checked on decoding.
 type JobHeartbeat struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -14777,7 +14777,7 @@ func (x JobHeartbeatPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.progress"; it is written on encoding and checked on decoding.
 type JobProgress struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -15507,7 +15507,7 @@ func (x JobProgressPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.result_chunk"; it is written on encoding and checked on decoding.
 type JobResultChunk struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -16282,7 +16282,7 @@ func (x JobResultChunkPayloadEncoding) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.started"; it is written on encoding and checked on decoding.
 type JobStarted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -16928,7 +16928,7 @@ func (x JobStartedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.subscribe"; it is written on encoding and checked on decoding.
 type JobSubscribe struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -17615,7 +17615,7 @@ func (x JobSubscribePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.subscribed"; it is written on encoding and checked on decoding.
 type JobSubscribed struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -18399,7 +18399,7 @@ func (x JobSubscribedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "job.unsubscribe"; it is written on encoding and checked on decoding.
 type JobUnsubscribe struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -19042,7 +19042,7 @@ func (x JobUnsubscribePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "lease.extended"; it is written on encoding and checked on decoding.
 type LeaseExtended struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -19704,7 +19704,7 @@ func (x LeaseExtendedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "lease.granted"; it is written on encoding and checked on decoding.
 type LeaseGranted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -20441,7 +20441,7 @@ func (x LeaseGrantedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "lease.refresh"; it is written on encoding and checked on decoding.
 type LeaseRefresh struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -21103,7 +21103,7 @@ func (x LeaseRefreshPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "lease.revoked"; it is written on encoding and checked on decoding.
 type LeaseRevoked struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -21771,7 +21771,7 @@ func (x LeaseRevokedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "log"; it is written on encoding and checked on decoding.
 type Log struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -23595,7 +23595,7 @@ func ValidateMessage(v Message) error {
 // The member "type" is always "session.open"; it is written on encoding and checked on decoding.
 type SessionOpen struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -24284,7 +24284,7 @@ func (x SessionOpenPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.challenge"; it is written on encoding and checked on decoding.
 type SessionChallenge struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -24936,7 +24936,7 @@ func (x SessionChallengePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.authenticate"; it is written on encoding and checked on decoding.
 type SessionAuthenticate struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -25588,7 +25588,7 @@ func (x SessionAuthenticatePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.accepted"; it is written on encoding and checked on decoding.
 type SessionAccepted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -26322,7 +26322,7 @@ func (x SessionAcceptedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.unauthenticated"; it is written on encoding and checked on decoding.
 type SessionUnauthenticated struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -26993,7 +26993,7 @@ func (x SessionUnauthenticatedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.rejected"; it is written on encoding and checked on decoding.
 type SessionRejected struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -27664,7 +27664,7 @@ func (x SessionRejectedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.refresh"; it is written on encoding and checked on decoding.
 type SessionRefresh struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -28335,7 +28335,7 @@ func (x SessionRefreshPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.evicted"; it is written on encoding and checked on decoding.
 type SessionEvicted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -29003,7 +29003,7 @@ func (x SessionEvictedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.close"; it is written on encoding and checked on decoding.
 type SessionClose struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -29652,7 +29652,7 @@ func (x SessionClosePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.closed"; it is written on encoding and checked on decoding.
 type SessionClosed struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -30301,7 +30301,7 @@ func (x SessionClosedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.resume"; it is written on encoding and checked on decoding.
 type SessionResume struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -30972,7 +30972,7 @@ func (x SessionResumePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.resumed"; it is written on encoding and checked on decoding.
 type SessionResumed struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -31681,7 +31681,7 @@ func (x SessionResumedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.ping"; it is written on encoding and checked on decoding.
 type SessionPing struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -32349,7 +32349,7 @@ func (x SessionPingPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.pong"; it is written on encoding and checked on decoding.
 type SessionPong struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -33017,7 +33017,7 @@ func (x SessionPongPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.ack"; it is written on encoding and checked on decoding.
 type SessionAck struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -33659,7 +33659,7 @@ func (x SessionAckPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.list_jobs"; it is written on encoding and checked on decoding.
 type SessionListJobs struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -34551,7 +34551,7 @@ func (x JobListFilter) MarshalJSON() ([]byte, error) {
 // The member "type" is always "session.jobs"; it is written on encoding and checked on decoding.
 type SessionJobs struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -35513,7 +35513,7 @@ func (x JobListEntry) MarshalJSON() ([]byte, error) {
 // The member "type" is always "ping"; it is written on encoding and checked on decoding.
 type Ping struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -36162,7 +36162,7 @@ func (x PingPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "pong"; it is written on encoding and checked on decoding.
 type Pong struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -36811,7 +36811,7 @@ func (x PongPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "nack"; it is written on encoding and checked on decoding.
 type Nack struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -37503,7 +37503,7 @@ func (x NackPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "resume"; it is written on encoding and checked on decoding.
 type Resume struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -38196,7 +38196,7 @@ func (x ResumePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "tool.invoke"; it is written on encoding and checked on decoding.
 type ToolInvoke struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -38929,7 +38929,7 @@ func (x ToolInvokePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "tool.result"; it is written on encoding and checked on decoding.
 type ToolResult struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -39590,7 +39590,7 @@ func (x ToolResultPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "tool.error"; it is written on encoding and checked on decoding.
 type ToolError struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -40304,7 +40304,7 @@ func (x ToolErrorPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "stream.open"; it is written on encoding and checked on decoding.
 type StreamOpen struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -41063,7 +41063,7 @@ func (x StreamOpenPayloadKind) MarshalJSON() ([]byte, error) {
 // The member "type" is always "stream.chunk"; it is written on encoding and checked on decoding.
 type StreamChunk struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -41828,7 +41828,7 @@ func (x StreamChunkPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "stream.close"; it is written on encoding and checked on decoding.
 type StreamClose struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -42467,7 +42467,7 @@ func (x StreamClosePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "stream.error"; it is written on encoding and checked on decoding.
 type StreamError struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -43132,7 +43132,7 @@ func (x StreamErrorPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "permission.request"; it is written on encoding and checked on decoding.
 type PermissionRequest struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -43881,7 +43881,7 @@ func (x PermissionRequestPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "permission.grant"; it is written on encoding and checked on decoding.
 type PermissionGrant struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -44599,7 +44599,7 @@ func (x PermissionGrantPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "permission.deny"; it is written on encoding and checked on decoding.
 type PermissionDeny struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -45273,7 +45273,7 @@ func (x PermissionDenyPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "subscribe"; it is written on encoding and checked on decoding.
 type Subscribe struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -46365,7 +46365,7 @@ func (x SubscriptionSince) MarshalJSON() ([]byte, error) {
 // The member "type" is always "subscribe.accepted"; it is written on encoding and checked on decoding.
 type SubscribeAccepted struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -47008,7 +47008,7 @@ func (x SubscribeAcceptedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "subscribe.event"; it is written on encoding and checked on decoding.
 type SubscribeEvent struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -47654,7 +47654,7 @@ func (x SubscribeEventPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "unsubscribe"; it is written on encoding and checked on decoding.
 type Unsubscribe struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -48297,7 +48297,7 @@ func (x UnsubscribePayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "subscribe.closed"; it is written on encoding and checked on decoding.
 type SubscribeClosed struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -48984,7 +48984,7 @@ func (x SubscribeClosedPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "metric"; it is written on encoding and checked on decoding.
 type Metric struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.
@@ -49695,7 +49695,7 @@ func (x MetricPayload) MarshalJSON() ([]byte, error) {
 // The member "type" is always "trace.span"; it is written on encoding and checked on decoding.
 type TraceSpan struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP AckARCP `json:"arcp"`
+	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
 	// When the sender created the message.

@@ -254,7 +254,7 @@ type Request struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params RequestParams `json:"params,omitempty"`
+	Params AgentRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -581,10 +581,10 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from agent to client.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type RequestParams json.RawMessage
+type AgentRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *RequestParams) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParams) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -593,38 +593,38 @@ func (x *RequestParams) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = RequestParams(v)
+	*x = AgentRequestParams(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *RequestParams) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParams) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestParams) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentRequestParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestParams) Validate() error {
+func (x *AgentRequestParams) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestParams) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x RequestParams) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // AsWriteTextFileRequest decodes the value strictly as WriteTextFileRequest (the fs/write_text_file alternative); it does not Validate it.
-func (x RequestParams) AsWriteTextFileRequest() (WriteTextFileRequest, error) {
+func (x AgentRequestParams) AsWriteTextFileRequest() (WriteTextFileRequest, error) {
 	var v WriteTextFileRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -636,18 +636,18 @@ func (x RequestParams) AsWriteTextFileRequest() (WriteTextFileRequest, error) {
 }
 
 // FromWriteTextFileRequest sets the value to the encoding of v.
-func (x *RequestParams) FromWriteTextFileRequest(v WriteTextFileRequest) error {
+func (x *AgentRequestParams) FromWriteTextFileRequest(v WriteTextFileRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsReadTextFileRequest decodes the value strictly as ReadTextFileRequest (the fs/read_text_file alternative); it does not Validate it.
-func (x RequestParams) AsReadTextFileRequest() (ReadTextFileRequest, error) {
+func (x AgentRequestParams) AsReadTextFileRequest() (ReadTextFileRequest, error) {
 	var v ReadTextFileRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -659,18 +659,18 @@ func (x RequestParams) AsReadTextFileRequest() (ReadTextFileRequest, error) {
 }
 
 // FromReadTextFileRequest sets the value to the encoding of v.
-func (x *RequestParams) FromReadTextFileRequest(v ReadTextFileRequest) error {
+func (x *AgentRequestParams) FromReadTextFileRequest(v ReadTextFileRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsRequestPermissionRequest decodes the value strictly as RequestPermissionRequest (the session/request_permission alternative); it does not Validate it.
-func (x RequestParams) AsRequestPermissionRequest() (RequestPermissionRequest, error) {
+func (x AgentRequestParams) AsRequestPermissionRequest() (RequestPermissionRequest, error) {
 	var v RequestPermissionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -682,18 +682,18 @@ func (x RequestParams) AsRequestPermissionRequest() (RequestPermissionRequest, e
 }
 
 // FromRequestPermissionRequest sets the value to the encoding of v.
-func (x *RequestParams) FromRequestPermissionRequest(v RequestPermissionRequest) error {
+func (x *AgentRequestParams) FromRequestPermissionRequest(v RequestPermissionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCreateTerminalRequest decodes the value strictly as CreateTerminalRequest (the terminal/create alternative); it does not Validate it.
-func (x RequestParams) AsCreateTerminalRequest() (CreateTerminalRequest, error) {
+func (x AgentRequestParams) AsCreateTerminalRequest() (CreateTerminalRequest, error) {
 	var v CreateTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -705,18 +705,18 @@ func (x RequestParams) AsCreateTerminalRequest() (CreateTerminalRequest, error) 
 }
 
 // FromCreateTerminalRequest sets the value to the encoding of v.
-func (x *RequestParams) FromCreateTerminalRequest(v CreateTerminalRequest) error {
+func (x *AgentRequestParams) FromCreateTerminalRequest(v CreateTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsTerminalOutputRequest decodes the value strictly as TerminalOutputRequest (the terminal/output alternative); it does not Validate it.
-func (x RequestParams) AsTerminalOutputRequest() (TerminalOutputRequest, error) {
+func (x AgentRequestParams) AsTerminalOutputRequest() (TerminalOutputRequest, error) {
 	var v TerminalOutputRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -728,18 +728,18 @@ func (x RequestParams) AsTerminalOutputRequest() (TerminalOutputRequest, error) 
 }
 
 // FromTerminalOutputRequest sets the value to the encoding of v.
-func (x *RequestParams) FromTerminalOutputRequest(v TerminalOutputRequest) error {
+func (x *AgentRequestParams) FromTerminalOutputRequest(v TerminalOutputRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsReleaseTerminalRequest decodes the value strictly as ReleaseTerminalRequest (the terminal/release alternative); it does not Validate it.
-func (x RequestParams) AsReleaseTerminalRequest() (ReleaseTerminalRequest, error) {
+func (x AgentRequestParams) AsReleaseTerminalRequest() (ReleaseTerminalRequest, error) {
 	var v ReleaseTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -751,18 +751,18 @@ func (x RequestParams) AsReleaseTerminalRequest() (ReleaseTerminalRequest, error
 }
 
 // FromReleaseTerminalRequest sets the value to the encoding of v.
-func (x *RequestParams) FromReleaseTerminalRequest(v ReleaseTerminalRequest) error {
+func (x *AgentRequestParams) FromReleaseTerminalRequest(v ReleaseTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsWaitForTerminalExitRequest decodes the value strictly as WaitForTerminalExitRequest (the terminal/wait_for_exit alternative); it does not Validate it.
-func (x RequestParams) AsWaitForTerminalExitRequest() (WaitForTerminalExitRequest, error) {
+func (x AgentRequestParams) AsWaitForTerminalExitRequest() (WaitForTerminalExitRequest, error) {
 	var v WaitForTerminalExitRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -774,18 +774,18 @@ func (x RequestParams) AsWaitForTerminalExitRequest() (WaitForTerminalExitReques
 }
 
 // FromWaitForTerminalExitRequest sets the value to the encoding of v.
-func (x *RequestParams) FromWaitForTerminalExitRequest(v WaitForTerminalExitRequest) error {
+func (x *AgentRequestParams) FromWaitForTerminalExitRequest(v WaitForTerminalExitRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsKillTerminalRequest decodes the value strictly as KillTerminalRequest (the terminal/kill alternative); it does not Validate it.
-func (x RequestParams) AsKillTerminalRequest() (KillTerminalRequest, error) {
+func (x AgentRequestParams) AsKillTerminalRequest() (KillTerminalRequest, error) {
 	var v KillTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -797,18 +797,18 @@ func (x RequestParams) AsKillTerminalRequest() (KillTerminalRequest, error) {
 }
 
 // FromKillTerminalRequest sets the value to the encoding of v.
-func (x *RequestParams) FromKillTerminalRequest(v KillTerminalRequest) error {
+func (x *AgentRequestParams) FromKillTerminalRequest(v KillTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCreateElicitationRequest decodes the value strictly as CreateElicitationRequest (the elicitation/create alternative); it does not Validate it.
-func (x RequestParams) AsCreateElicitationRequest() (CreateElicitationRequest, error) {
+func (x AgentRequestParams) AsCreateElicitationRequest() (CreateElicitationRequest, error) {
 	var v CreateElicitationRequest
 	err := func(d *wire.Decoder) error {
 		{
@@ -824,18 +824,18 @@ func (x RequestParams) AsCreateElicitationRequest() (CreateElicitationRequest, e
 }
 
 // FromCreateElicitationRequest sets the value to the encoding of v.
-func (x *RequestParams) FromCreateElicitationRequest(v CreateElicitationRequest) error {
+func (x *AgentRequestParams) FromCreateElicitationRequest(v CreateElicitationRequest) error {
 	e := wire.NewEncoder(nil)
 	EncodeCreateElicitationRequest(e, v)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
-func (x RequestParams) AsExtMethodRequest() (ExtRequest, error) {
+func (x AgentRequestParams) AsExtMethodRequest() (ExtRequest, error) {
 	var v ExtRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -847,18 +847,18 @@ func (x RequestParams) AsExtMethodRequest() (ExtRequest, error) {
 }
 
 // FromExtMethodRequest sets the value to the encoding of v.
-func (x *RequestParams) FromExtMethodRequest(v ExtRequest) error {
+func (x *AgentRequestParams) FromExtMethodRequest(v ExtRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x RequestParams) DecodeMethod(method string) (any, error) {
+func (x AgentRequestParams) DecodeMethod(method string) (any, error) {
 	switch method {
 	case "fs/write_text_file":
 		return x.AsWriteTextFileRequest()
@@ -879,7 +879,7 @@ func (x RequestParams) DecodeMethod(method string) (any, error) {
 	case "elicitation/create":
 		return x.AsCreateElicitationRequest()
 	default:
-		return nil, fmt.Errorf("no alternative of RequestParams belongs to the method %q", method)
+		return nil, fmt.Errorf("no alternative of AgentRequestParams belongs to the method %q", method)
 	}
 }
 
@@ -3938,7 +3938,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // Resource content that can be embedded in a message.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -3952,14 +3952,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(TextResourceContents)
+			v := new(EmbeddedResourceResourceTextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(BlobResourceContents)
+			v := new(EmbeddedResourceResourceBlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -3967,7 +3967,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -3977,13 +3977,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -3997,11 +3997,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -4034,7 +4034,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Text resource contents embedded directly in the message.
-type TextResourceContents struct {
+type EmbeddedResourceResourceTextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// Text payload carried by this content block.
@@ -4051,13 +4051,13 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = EmbeddedResourceResourceTextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4160,14 +4160,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	if !x.MIMEType.IsAbsent() {
 		e.RawKey("\"mimeType\":")
 		if v, ok := x.MIMEType.Get(); ok {
@@ -4188,7 +4188,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -4198,24 +4198,24 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents embedded directly in the message.
-type BlobResourceContents struct {
+type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// MIME type describing the encoded media payload.
@@ -4232,13 +4232,13 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = EmbeddedResourceResourceBlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4341,14 +4341,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	if !x.MIMEType.IsAbsent() {
@@ -4369,7 +4369,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -4379,19 +4379,19 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -9745,7 +9745,7 @@ type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -9792,11 +9792,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -9845,7 +9845,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -9857,7 +9857,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -9885,13 +9885,13 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are SessionNotification, CompleteElicitationNotification, ExtNotification.
-type NotificationParams interface {
-	isNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
 }
 
-// DecodeNotificationParams decodes a NotificationParams from d.
-func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
@@ -9899,21 +9899,21 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(SessionNotification)
+			v := new(AgentNotificationParamsSessionNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x4) == uint64(0x4) {
-			v := new(CompleteElicitationNotification)
+			v := new(AgentNotificationParamsCompleteElicitationNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ExtNotification)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -9921,29 +9921,29 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: SessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); ExtNotification ()",
+			Msg:    "the object has the required members of no variant: AgentNotificationParamsSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeNotificationParams encodes v to e; a nil v is null.
-func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *SessionNotification:
+	case *AgentNotificationParamsSessionNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -9954,46 +9954,46 @@ func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
 	}
 }
 
-// CheckNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckNotificationParams(c *wire.Checker, p string, v NotificationParams) {
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *SessionNotification:
+	case *AgentNotificationParamsSessionNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalNotificationParams decodes a NotificationParams from data, strictly.
-func UnmarshalNotificationParams(data []byte) (NotificationParams, error) {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeNotificationParams(d)
+	v, err := DecodeAgentNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalNotificationParams encodes v.
-func MarshalNotificationParams(v NotificationParams) ([]byte, error) {
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeNotificationParams(e, v)
+	EncodeAgentNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateNotificationParams(v NotificationParams) error {
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	CheckNotificationParams(&c, "", v)
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -10008,7 +10008,7 @@ func ValidateNotificationParams(v NotificationParams) error {
 // updates before responding with the cancelled stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-type SessionNotification struct {
+type AgentNotificationParamsSessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -10023,13 +10023,13 @@ type SessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*SessionNotification) isNotificationParams() {}
+func (*AgentNotificationParamsSessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionNotification{}
+	*x = AgentNotificationParamsSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10106,14 +10106,14 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -10126,7 +10126,7 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -10144,19 +10144,19 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotification) Validate() error {
+func (x *AgentNotificationParamsSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15223,7 +15223,7 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 // Notification that a URL-based elicitation has completed.
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)
-type CompleteElicitationNotification struct {
+type AgentNotificationParamsCompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -15238,13 +15238,13 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CompleteElicitationNotification) isNotificationParams() {}
+func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = AgentNotificationParamsCompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15306,14 +15306,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -15324,7 +15324,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -15338,19 +15338,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15361,18 +15361,18 @@ func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtNotification struct {
+type AgentNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtNotification) isNotificationParams() {}
+func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ExtNotification{}
+	*x = AgentNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15407,34 +15407,34 @@ func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
+func (x *AgentNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15561,7 +15561,7 @@ type AgentClientProtocolClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -15705,10 +15705,10 @@ func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from client to agent.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type AgentClientProtocolClientRequestParams json.RawMessage
+type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) error {
+func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -15717,38 +15717,38 @@ func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) err
 		}
 		v = v1
 	}
-	*x = AgentClientProtocolClientRequestParams(v)
+	*x = ClientRequestParams(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientRequestParams) EncodeWire(e *wire.Encoder) {
+func (x *ClientRequestParams) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientRequestParams) CheckWire(c *wire.Checker, p string) {}
+func (x *ClientRequestParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientRequestParams) Validate() error {
+func (x *ClientRequestParams) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientRequestParams) UnmarshalJSON(data []byte) error {
+func (x *ClientRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientRequestParams) MarshalJSON() ([]byte, error) {
+func (x ClientRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // AsInitializeRequest decodes the value strictly as InitializeRequest (the initialize alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
+func (x ClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
 	var v InitializeRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15760,18 +15760,18 @@ func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (Initializ
 }
 
 // FromInitializeRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
+func (x *ClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsAuthenticateRequest decodes the value strictly as AuthenticateRequest (the authenticate alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsAuthenticateRequest() (AuthenticateRequest, error) {
+func (x ClientRequestParams) AsAuthenticateRequest() (AuthenticateRequest, error) {
 	var v AuthenticateRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15783,18 +15783,18 @@ func (x AgentClientProtocolClientRequestParams) AsAuthenticateRequest() (Authent
 }
 
 // FromAuthenticateRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromAuthenticateRequest(v AuthenticateRequest) error {
+func (x *ClientRequestParams) FromAuthenticateRequest(v AuthenticateRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLogoutRequest decodes the value strictly as LogoutRequest (the logout alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLogoutRequest() (LogoutRequest, error) {
+func (x ClientRequestParams) AsLogoutRequest() (LogoutRequest, error) {
 	var v LogoutRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15806,18 +15806,18 @@ func (x AgentClientProtocolClientRequestParams) AsLogoutRequest() (LogoutRequest
 }
 
 // FromLogoutRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLogoutRequest(v LogoutRequest) error {
+func (x *ClientRequestParams) FromLogoutRequest(v LogoutRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsNewSessionRequest decodes the value strictly as NewSessionRequest (the session/new alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
+func (x ClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
 	var v NewSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15829,18 +15829,18 @@ func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessio
 }
 
 // FromNewSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
+func (x *ClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLoadSessionRequest decodes the value strictly as LoadSessionRequest (the session/load alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLoadSessionRequest() (LoadSessionRequest, error) {
+func (x ClientRequestParams) AsLoadSessionRequest() (LoadSessionRequest, error) {
 	var v LoadSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15852,18 +15852,18 @@ func (x AgentClientProtocolClientRequestParams) AsLoadSessionRequest() (LoadSess
 }
 
 // FromLoadSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLoadSessionRequest(v LoadSessionRequest) error {
+func (x *ClientRequestParams) FromLoadSessionRequest(v LoadSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsListSessionsRequest decodes the value strictly as ListSessionsRequest (the session/list alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
+func (x ClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
 	var v ListSessionsRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15875,18 +15875,18 @@ func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSes
 }
 
 // FromListSessionsRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
+func (x *ClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsDeleteSessionRequest decodes the value strictly as DeleteSessionRequest (the session/delete alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
+func (x ClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
 	var v DeleteSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15898,18 +15898,18 @@ func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (Delete
 }
 
 // FromDeleteSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
+func (x *ClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsResumeSessionRequest decodes the value strictly as ResumeSessionRequest (the session/resume alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
+func (x ClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
 	var v ResumeSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15921,18 +15921,18 @@ func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (Resume
 }
 
 // FromResumeSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
+func (x *ClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCloseSessionRequest decodes the value strictly as CloseSessionRequest (the session/close alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
+func (x ClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
 	var v CloseSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15944,18 +15944,18 @@ func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSe
 }
 
 // FromCloseSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
+func (x *ClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionModeRequest decodes the value strictly as SetSessionModeRequest (the session/set_mode alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionModeRequest() (SetSessionModeRequest, error) {
+func (x ClientRequestParams) AsSetSessionModeRequest() (SetSessionModeRequest, error) {
 	var v SetSessionModeRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -15967,18 +15967,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionModeRequest() (SetSe
 }
 
 // FromSetSessionModeRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionModeRequest(v SetSessionModeRequest) error {
+func (x *ClientRequestParams) FromSetSessionModeRequest(v SetSessionModeRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionConfigOptionRequest decodes the value strictly as SetSessionConfigOptionRequest (the session/set_config_option alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
+func (x ClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
 	var v SetSessionConfigOptionRequest
 	err := func(d *wire.Decoder) error {
 		{
@@ -15994,18 +15994,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest(
 }
 
 // FromSetSessionConfigOptionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
+func (x *ClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
 	e := wire.NewEncoder(nil)
 	EncodeSetSessionConfigOptionRequest(e, v)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsPromptRequest decodes the value strictly as PromptRequest (the session/prompt alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest, error) {
+func (x ClientRequestParams) AsPromptRequest() (PromptRequest, error) {
 	var v PromptRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16017,18 +16017,18 @@ func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest
 }
 
 // FromPromptRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromPromptRequest(v PromptRequest) error {
+func (x *ClientRequestParams) FromPromptRequest(v PromptRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
+func (x ClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
 	var v ExtRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16040,18 +16040,18 @@ func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest
 }
 
 // FromExtMethodRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
+func (x *ClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any, error) {
+func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	switch method {
 	case "initialize":
 		return x.AsInitializeRequest()
@@ -16078,7 +16078,7 @@ func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any
 	case "session/prompt":
 		return x.AsPromptRequest()
 	default:
-		return nil, fmt.Errorf("no alternative of AgentClientProtocolClientRequestParams belongs to the method %q", method)
+		return nil, fmt.Errorf("no alternative of ClientRequestParams belongs to the method %q", method)
 	}
 }
 
@@ -21261,7 +21261,7 @@ type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -21308,11 +21308,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -21361,7 +21361,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -21373,7 +21373,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -21401,13 +21401,13 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CancelNotification, AgentClientProtocolClientNotificationParamsExtNotification.
-type AgentClientProtocolClientNotificationParams interface {
-	isAgentClientProtocolClientNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsCancelNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
 }
 
-// DecodeAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from d.
-func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentClientProtocolClientNotificationParams, error) {
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"sessionId"})
@@ -21415,14 +21415,14 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(CancelNotification)
+			v := new(ClientNotificationParamsCancelNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(AgentClientProtocolClientNotificationParamsExtNotification)
+			v := new(ClientNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -21430,23 +21430,23 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: CancelNotification (sessionId); AgentClientProtocolClientNotificationParamsExtNotification ()",
+			Msg:    "the object has the required members of no variant: ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentClientProtocolClientNotificationParams encodes v to e; a nil v is null.
-func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentClientProtocolClientNotificationParams) {
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *CancelNotification:
+	case *ClientNotificationParamsCancelNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -21457,42 +21457,42 @@ func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentC
 	}
 }
 
-// CheckAgentClientProtocolClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentClientProtocolClientNotificationParams(c *wire.Checker, p string, v AgentClientProtocolClientNotificationParams) {
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *CancelNotification:
+	case *ClientNotificationParamsCancelNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from data, strictly.
-func UnmarshalAgentClientProtocolClientNotificationParams(data []byte) (AgentClientProtocolClientNotificationParams, error) {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentClientProtocolClientNotificationParams(d)
+	v, err := DecodeClientNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentClientProtocolClientNotificationParams encodes v.
-func MarshalAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) ([]byte, error) {
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentClientProtocolClientNotificationParams(e, v)
+	EncodeClientNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentClientProtocolClientNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) error {
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	CheckAgentClientProtocolClientNotificationParams(&c, "", v)
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -21507,7 +21507,7 @@ func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolCl
 // - Respond to the original `session/prompt` request with the `cancelled` stop reason
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-type CancelNotification struct {
+type ClientNotificationParamsCancelNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21520,13 +21520,13 @@ type CancelNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CancelNotification) isAgentClientProtocolClientNotificationParams() {}
+func (*ClientNotificationParamsCancelNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelNotification{}
+	*x = ClientNotificationParamsCancelNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21588,14 +21588,14 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -21606,7 +21606,7 @@ func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
+func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -21620,19 +21620,19 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelNotification) Validate() error {
+func (x *ClientNotificationParamsCancelNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsCancelNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21642,19 +21642,18 @@ func (x CancelNotification) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type AgentClientProtocolClientNotificationParamsExtNotification struct {
+type ClientNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentClientProtocolClientNotificationParamsExtNotification) isAgentClientProtocolClientNotificationParams() {
-}
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentClientProtocolClientNotificationParamsExtNotification{}
+	*x = ClientNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21689,35 +21688,34 @@ func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {
-}
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) Validate() error {
+func (x *ClientNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -22016,7 +22014,7 @@ type AgentRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params RequestParams `json:"params,omitempty"`
+	Params AgentRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -22151,7 +22149,7 @@ func (x AgentRequest) MarshalJSON() ([]byte, error) {
 }
 
 // Text-based resource contents.
-type TextResourceContents2 struct {
+type TextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// Text payload carried by this content block.
@@ -22169,10 +22167,10 @@ type TextResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents2{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -22275,14 +22273,14 @@ func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	if !x.MIMEType.IsAbsent() {
 		e.RawKey("\"mimeType\":")
 		if v, ok := x.MIMEType.Get(); ok {
@@ -22303,7 +22301,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -22313,24 +22311,24 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents2) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents.
-type BlobResourceContents2 struct {
+type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// MIME type describing the encoded media payload.
@@ -22348,10 +22346,10 @@ type BlobResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents2{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -22454,14 +22452,14 @@ func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	if !x.MIMEType.IsAbsent() {
@@ -22482,7 +22480,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -22492,19 +22490,19 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents2) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -23436,7 +23434,7 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 
 // A JSON-RPC response object.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
 type AgentResponse interface {
 	isAgentResponse()
 }
@@ -23457,7 +23455,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		if set&uint64(0x5) == uint64(0x5) {
-			v := new(Error)
+			v := new(AgentResponseError)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -23465,7 +23463,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); Error (error, id)",
+			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
 			Offset: d.Offset(),
 		}
 	}
@@ -23481,7 +23479,7 @@ func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 			return
 		}
 		v.EncodeWire(e)
-	case *Error:
+	case *AgentResponseError:
 		if v == nil {
 			e.Null()
 			return
@@ -23499,7 +23497,7 @@ func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Error:
+	case *AgentResponseError:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -28903,22 +28901,22 @@ func (x ExtResponse) MarshalJSON() ([]byte, error) {
 }
 
 // A failed JSON-RPC response.
-type Error struct {
+type AgentResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Error) isAgentResponse() {}
+func (*AgentResponseError) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error{}
+	*x = AgentResponseError{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28983,14 +28981,14 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"error\":")
@@ -28999,7 +28997,7 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
+func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -29011,19 +29009,19 @@ func (x *Error) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
+func (x *AgentResponseError) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
+func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29033,7 +29031,7 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
 // See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error2 struct {
+type Error struct {
 	// A number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
@@ -29048,10 +29046,10 @@ type Error2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Error2) DecodeWire(d *wire.Decoder) error {
+func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error2{}
+	*x = Error{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29128,14 +29126,14 @@ func (x *Error2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error2) EncodeWire(e *wire.Encoder) {
+func (x *Error) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error2) EncodeWireFields(e *wire.Encoder) {
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"code\":")
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
@@ -29148,7 +29146,7 @@ func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error2) CheckWire(c *wire.Checker, p string) {
+func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
@@ -29156,19 +29154,19 @@ func (x *Error2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error2) Validate() error {
+func (x *Error) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error2) UnmarshalJSON(data []byte) error {
+func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error2) MarshalJSON() ([]byte, error) {
+func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29470,7 +29468,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -29515,11 +29513,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -29568,7 +29566,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -29580,7 +29578,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -29606,7 +29604,7 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 // Used to stream real-time progress and results during prompt processing.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-type SessionNotification2 struct {
+type SessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -29622,10 +29620,10 @@ type SessionNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *SessionNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionNotification2{}
+	*x = SessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29702,14 +29700,14 @@ func (x *SessionNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionNotification2) EncodeWire(e *wire.Encoder) {
+func (x *SessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -29722,7 +29720,7 @@ func (x *SessionNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -29740,24 +29738,24 @@ func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotification2) Validate() error {
+func (x *SessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotification2) UnmarshalJSON(data []byte) error {
+func (x *SessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionNotification2) MarshalJSON() ([]byte, error) {
+func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Notification sent by the agent when a URL-based elicitation is complete.
-type CompleteElicitationNotification2 struct {
+type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -29773,10 +29771,10 @@ type CompleteElicitationNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification2{}
+	*x = CompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29838,14 +29836,14 @@ func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -29856,7 +29854,7 @@ func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -29870,19 +29868,19 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification2) Validate() error {
+func (x *CompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29891,10 +29889,10 @@ func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtNotification2 json.RawMessage
+type ExtNotification json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -29903,33 +29901,33 @@ func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ExtNotification2(v)
+	*x = ExtNotification(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification2) EncodeWire(e *wire.Encoder) {
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification2) CheckWire(c *wire.Checker, p string) {}
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification2) Validate() error {
+func (x *ExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification2) UnmarshalJSON(data []byte) error {
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification2) MarshalJSON() ([]byte, error) {
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29940,7 +29938,7 @@ type ClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -33155,7 +33153,7 @@ type ClientResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -33426,7 +33424,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -33471,11 +33469,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -33524,7 +33522,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -33536,7 +33534,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -33560,7 +33558,7 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // Notification to cancel ongoing operations for a session.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-type CancelNotification2 struct {
+type CancelNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -33574,10 +33572,10 @@ type CancelNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CancelNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelNotification2{}
+	*x = CancelNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -33639,14 +33637,14 @@ func (x *CancelNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CancelNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -33657,7 +33655,7 @@ func (x *CancelNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -33671,19 +33669,19 @@ func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelNotification2) Validate() error {
+func (x *CancelNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelNotification2) UnmarshalJSON(data []byte) error {
+func (x *CancelNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelNotification2) MarshalJSON() ([]byte, error) {
+func (x CancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -33692,7 +33690,7 @@ func completeAgentResponse(v AgentResponse) bool {
 	switch v.(type) {
 	case *Result:
 		return false
-	case *Error:
+	case *AgentResponseError:
 		return true
 	}
 	return false
@@ -33991,17 +33989,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents2).CheckWire(c, p)
+				v.(*BlobResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents2)
+				v := new(BlobResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents2).EncodeWire(e)
+				v.(*BlobResourceContents).EncodeWire(e)
 			},
-			Name: "BlobResourceContents2",
+			Name: "BlobResourceContents",
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -34036,17 +34034,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelNotification2).CheckWire(c, p)
+				v.(*CancelNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelNotification2)
+				v := new(CancelNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelNotification2).EncodeWire(e)
+				v.(*CancelNotification).EncodeWire(e)
 			},
-			Name: "CancelNotification2",
+			Name: "CancelNotification",
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -34251,17 +34249,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification2).CheckWire(c, p)
+				v.(*CompleteElicitationNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification2)
+				v := new(CompleteElicitationNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification2).EncodeWire(e)
+				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification2",
+			Name: "CompleteElicitationNotification",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -34724,17 +34722,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/Error":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Error2).CheckWire(c, p)
+				v.(*Error).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Error2)
+				v := new(Error)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Error2).EncodeWire(e)
+				v.(*Error).EncodeWire(e)
 			},
-			Name: "Error2",
+			Name: "Error",
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -34754,17 +34752,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtNotification2).CheckWire(c, p)
+				v.(*ExtNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtNotification2)
+				v := new(ExtNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtNotification2).EncodeWire(e)
+				v.(*ExtNotification).EncodeWire(e)
 			},
-			Name: "ExtNotification2",
+			Name: "ExtNotification",
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -35945,17 +35943,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionNotification2).CheckWire(c, p)
+				v.(*SessionNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionNotification2)
+				v := new(SessionNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionNotification2).EncodeWire(e)
+				v.(*SessionNotification).EncodeWire(e)
 			},
-			Name: "SessionNotification2",
+			Name: "SessionNotification",
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -36202,17 +36200,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents2).CheckWire(c, p)
+				v.(*TextResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents2)
+				v := new(TextResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents2).EncodeWire(e)
+				v.(*TextResourceContents).EncodeWire(e)
 			},
-			Name: "TextResourceContents2",
+			Name: "TextResourceContents",
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{

@@ -281,7 +281,7 @@ type Request struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params RequestParams `json:"params,omitempty"`
+	Params AgentRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -608,10 +608,10 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from agent to client.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type RequestParams json.RawMessage
+type AgentRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *RequestParams) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParams) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -620,38 +620,38 @@ func (x *RequestParams) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = RequestParams(v)
+	*x = AgentRequestParams(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *RequestParams) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParams) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestParams) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentRequestParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestParams) Validate() error {
+func (x *AgentRequestParams) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestParams) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x RequestParams) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // AsWriteTextFileRequest decodes the value strictly as WriteTextFileRequest (the fs/write_text_file alternative); it does not Validate it.
-func (x RequestParams) AsWriteTextFileRequest() (WriteTextFileRequest, error) {
+func (x AgentRequestParams) AsWriteTextFileRequest() (WriteTextFileRequest, error) {
 	var v WriteTextFileRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -663,18 +663,18 @@ func (x RequestParams) AsWriteTextFileRequest() (WriteTextFileRequest, error) {
 }
 
 // FromWriteTextFileRequest sets the value to the encoding of v.
-func (x *RequestParams) FromWriteTextFileRequest(v WriteTextFileRequest) error {
+func (x *AgentRequestParams) FromWriteTextFileRequest(v WriteTextFileRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsReadTextFileRequest decodes the value strictly as ReadTextFileRequest (the fs/read_text_file alternative); it does not Validate it.
-func (x RequestParams) AsReadTextFileRequest() (ReadTextFileRequest, error) {
+func (x AgentRequestParams) AsReadTextFileRequest() (ReadTextFileRequest, error) {
 	var v ReadTextFileRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -686,18 +686,18 @@ func (x RequestParams) AsReadTextFileRequest() (ReadTextFileRequest, error) {
 }
 
 // FromReadTextFileRequest sets the value to the encoding of v.
-func (x *RequestParams) FromReadTextFileRequest(v ReadTextFileRequest) error {
+func (x *AgentRequestParams) FromReadTextFileRequest(v ReadTextFileRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsRequestPermissionRequest decodes the value strictly as RequestPermissionRequest (the session/request_permission alternative); it does not Validate it.
-func (x RequestParams) AsRequestPermissionRequest() (RequestPermissionRequest, error) {
+func (x AgentRequestParams) AsRequestPermissionRequest() (RequestPermissionRequest, error) {
 	var v RequestPermissionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -709,18 +709,18 @@ func (x RequestParams) AsRequestPermissionRequest() (RequestPermissionRequest, e
 }
 
 // FromRequestPermissionRequest sets the value to the encoding of v.
-func (x *RequestParams) FromRequestPermissionRequest(v RequestPermissionRequest) error {
+func (x *AgentRequestParams) FromRequestPermissionRequest(v RequestPermissionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCreateTerminalRequest decodes the value strictly as CreateTerminalRequest (the terminal/create alternative); it does not Validate it.
-func (x RequestParams) AsCreateTerminalRequest() (CreateTerminalRequest, error) {
+func (x AgentRequestParams) AsCreateTerminalRequest() (CreateTerminalRequest, error) {
 	var v CreateTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -732,18 +732,18 @@ func (x RequestParams) AsCreateTerminalRequest() (CreateTerminalRequest, error) 
 }
 
 // FromCreateTerminalRequest sets the value to the encoding of v.
-func (x *RequestParams) FromCreateTerminalRequest(v CreateTerminalRequest) error {
+func (x *AgentRequestParams) FromCreateTerminalRequest(v CreateTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsTerminalOutputRequest decodes the value strictly as TerminalOutputRequest (the terminal/output alternative); it does not Validate it.
-func (x RequestParams) AsTerminalOutputRequest() (TerminalOutputRequest, error) {
+func (x AgentRequestParams) AsTerminalOutputRequest() (TerminalOutputRequest, error) {
 	var v TerminalOutputRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -755,18 +755,18 @@ func (x RequestParams) AsTerminalOutputRequest() (TerminalOutputRequest, error) 
 }
 
 // FromTerminalOutputRequest sets the value to the encoding of v.
-func (x *RequestParams) FromTerminalOutputRequest(v TerminalOutputRequest) error {
+func (x *AgentRequestParams) FromTerminalOutputRequest(v TerminalOutputRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsReleaseTerminalRequest decodes the value strictly as ReleaseTerminalRequest (the terminal/release alternative); it does not Validate it.
-func (x RequestParams) AsReleaseTerminalRequest() (ReleaseTerminalRequest, error) {
+func (x AgentRequestParams) AsReleaseTerminalRequest() (ReleaseTerminalRequest, error) {
 	var v ReleaseTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -778,18 +778,18 @@ func (x RequestParams) AsReleaseTerminalRequest() (ReleaseTerminalRequest, error
 }
 
 // FromReleaseTerminalRequest sets the value to the encoding of v.
-func (x *RequestParams) FromReleaseTerminalRequest(v ReleaseTerminalRequest) error {
+func (x *AgentRequestParams) FromReleaseTerminalRequest(v ReleaseTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsWaitForTerminalExitRequest decodes the value strictly as WaitForTerminalExitRequest (the terminal/wait_for_exit alternative); it does not Validate it.
-func (x RequestParams) AsWaitForTerminalExitRequest() (WaitForTerminalExitRequest, error) {
+func (x AgentRequestParams) AsWaitForTerminalExitRequest() (WaitForTerminalExitRequest, error) {
 	var v WaitForTerminalExitRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -801,18 +801,18 @@ func (x RequestParams) AsWaitForTerminalExitRequest() (WaitForTerminalExitReques
 }
 
 // FromWaitForTerminalExitRequest sets the value to the encoding of v.
-func (x *RequestParams) FromWaitForTerminalExitRequest(v WaitForTerminalExitRequest) error {
+func (x *AgentRequestParams) FromWaitForTerminalExitRequest(v WaitForTerminalExitRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsKillTerminalRequest decodes the value strictly as KillTerminalRequest (the terminal/kill alternative); it does not Validate it.
-func (x RequestParams) AsKillTerminalRequest() (KillTerminalRequest, error) {
+func (x AgentRequestParams) AsKillTerminalRequest() (KillTerminalRequest, error) {
 	var v KillTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -824,18 +824,18 @@ func (x RequestParams) AsKillTerminalRequest() (KillTerminalRequest, error) {
 }
 
 // FromKillTerminalRequest sets the value to the encoding of v.
-func (x *RequestParams) FromKillTerminalRequest(v KillTerminalRequest) error {
+func (x *AgentRequestParams) FromKillTerminalRequest(v KillTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCreateElicitationRequest decodes the value strictly as CreateElicitationRequest (the elicitation/create alternative); it does not Validate it.
-func (x RequestParams) AsCreateElicitationRequest() (CreateElicitationRequest, error) {
+func (x AgentRequestParams) AsCreateElicitationRequest() (CreateElicitationRequest, error) {
 	var v CreateElicitationRequest
 	err := func(d *wire.Decoder) error {
 		{
@@ -851,18 +851,18 @@ func (x RequestParams) AsCreateElicitationRequest() (CreateElicitationRequest, e
 }
 
 // FromCreateElicitationRequest sets the value to the encoding of v.
-func (x *RequestParams) FromCreateElicitationRequest(v CreateElicitationRequest) error {
+func (x *AgentRequestParams) FromCreateElicitationRequest(v CreateElicitationRequest) error {
 	e := wire.NewEncoder(nil)
 	EncodeCreateElicitationRequest(e, v)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsMessageMCPRequest decodes the value strictly as MessageMCPRequest (the mcp/message alternative); it does not Validate it.
-func (x RequestParams) AsMessageMCPRequest() (MessageMCPRequest, error) {
+func (x AgentRequestParams) AsMessageMCPRequest() (MessageMCPRequest, error) {
 	var v MessageMCPRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -874,18 +874,18 @@ func (x RequestParams) AsMessageMCPRequest() (MessageMCPRequest, error) {
 }
 
 // FromMessageMCPRequest sets the value to the encoding of v.
-func (x *RequestParams) FromMessageMCPRequest(v MessageMCPRequest) error {
+func (x *AgentRequestParams) FromMessageMCPRequest(v MessageMCPRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
-func (x RequestParams) AsExtMethodRequest() (ExtRequest, error) {
+func (x AgentRequestParams) AsExtMethodRequest() (ExtRequest, error) {
 	var v ExtRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -897,18 +897,18 @@ func (x RequestParams) AsExtMethodRequest() (ExtRequest, error) {
 }
 
 // FromExtMethodRequest sets the value to the encoding of v.
-func (x *RequestParams) FromExtMethodRequest(v ExtRequest) error {
+func (x *AgentRequestParams) FromExtMethodRequest(v ExtRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = RequestParams(e.Bytes())
+	*x = AgentRequestParams(e.Bytes())
 	return nil
 }
 
 // DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x RequestParams) DecodeMethod(method string) (any, error) {
+func (x AgentRequestParams) DecodeMethod(method string) (any, error) {
 	switch method {
 	case "fs/write_text_file":
 		return x.AsWriteTextFileRequest()
@@ -931,7 +931,7 @@ func (x RequestParams) DecodeMethod(method string) (any, error) {
 	case "mcp/message":
 		return x.AsMessageMCPRequest()
 	default:
-		return nil, fmt.Errorf("no alternative of RequestParams belongs to the method %q", method)
+		return nil, fmt.Errorf("no alternative of AgentRequestParams belongs to the method %q", method)
 	}
 }
 
@@ -3990,7 +3990,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // Resource content that can be embedded in a message.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -4004,14 +4004,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(TextResourceContents)
+			v := new(EmbeddedResourceResourceTextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(BlobResourceContents)
+			v := new(EmbeddedResourceResourceBlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -4019,7 +4019,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -4029,13 +4029,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -4049,11 +4049,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -4086,7 +4086,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Text resource contents embedded directly in the message.
-type TextResourceContents struct {
+type EmbeddedResourceResourceTextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// Text payload carried by this content block.
@@ -4103,13 +4103,13 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = EmbeddedResourceResourceTextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4212,14 +4212,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	if !x.MIMEType.IsAbsent() {
 		e.RawKey("\"mimeType\":")
 		if v, ok := x.MIMEType.Get(); ok {
@@ -4240,7 +4240,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -4250,24 +4250,24 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents embedded directly in the message.
-type BlobResourceContents struct {
+type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// MIME type describing the encoded media payload.
@@ -4284,13 +4284,13 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = EmbeddedResourceResourceBlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4393,14 +4393,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	if !x.MIMEType.IsAbsent() {
@@ -4421,7 +4421,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -4431,19 +4431,19 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -10093,7 +10093,7 @@ type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -10140,11 +10140,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -10193,7 +10193,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -10205,7 +10205,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -10233,13 +10233,13 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are SessionNotification, CompleteElicitationNotification, AuthStatusUpdateNotification, ExtNotification.
-type NotificationParams interface {
-	isNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsAuthStatusUpdateNotification, AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
 }
 
-// DecodeNotificationParams decodes a NotificationParams from d.
-func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId", "state"})
@@ -10247,28 +10247,28 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(SessionNotification)
+			v := new(AgentNotificationParamsSessionNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x4) == uint64(0x4) {
-			v := new(CompleteElicitationNotification)
+			v := new(AgentNotificationParamsCompleteElicitationNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x8) == uint64(0x8) {
-			v := new(AuthStatusUpdateNotification)
+			v := new(AgentNotificationParamsAuthStatusUpdateNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ExtNotification)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -10276,35 +10276,35 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: SessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); AuthStatusUpdateNotification (state); ExtNotification ()",
+			Msg:    "the object has the required members of no variant: AgentNotificationParamsSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeNotificationParams encodes v to e; a nil v is null.
-func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *SessionNotification:
+	case *AgentNotificationParamsSessionNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AuthStatusUpdateNotification:
+	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -10315,50 +10315,50 @@ func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
 	}
 }
 
-// CheckNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckNotificationParams(c *wire.Checker, p string, v NotificationParams) {
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *SessionNotification:
+	case *AgentNotificationParamsSessionNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AuthStatusUpdateNotification:
+	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalNotificationParams decodes a NotificationParams from data, strictly.
-func UnmarshalNotificationParams(data []byte) (NotificationParams, error) {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeNotificationParams(d)
+	v, err := DecodeAgentNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalNotificationParams encodes v.
-func MarshalNotificationParams(v NotificationParams) ([]byte, error) {
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeNotificationParams(e, v)
+	EncodeAgentNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateNotificationParams(v NotificationParams) error {
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	CheckNotificationParams(&c, "", v)
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -10373,7 +10373,7 @@ func ValidateNotificationParams(v NotificationParams) error {
 // updates before responding with the cancelled stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-type SessionNotification struct {
+type AgentNotificationParamsSessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -10388,13 +10388,13 @@ type SessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*SessionNotification) isNotificationParams() {}
+func (*AgentNotificationParamsSessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionNotification{}
+	*x = AgentNotificationParamsSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10471,14 +10471,14 @@ func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -10491,7 +10491,7 @@ func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -10509,19 +10509,19 @@ func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotification) Validate() error {
+func (x *AgentNotificationParamsSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -17329,20 +17329,20 @@ func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 // The parent can message it again, transitioning it back to running.
 // Background activity may still emit other session updates while idle.
 //
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate, UnknownStateUpdate2; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate, UnknownStateUpdate; a tag this package does not know decodes to UnknownStateUpdate2, which keeps the JSON as it was.
 type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate struct {
+// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate2 struct {
 	// Tag is the value of the member "state".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownStateUpdate) isStateUpdate() {}
+func (*UnknownStateUpdate2) isStateUpdate() {}
 
 // DecodeStateUpdate decodes a StateUpdate from d.
 func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
@@ -17379,7 +17379,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 		}
 		return v, nil
 	case "unknown":
-		v := new(UnknownStateUpdate2)
+		v := new(UnknownStateUpdate)
 		d.SkipKey("state")
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
@@ -17390,7 +17390,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownStateUpdate{
+	return &UnknownStateUpdate2{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
@@ -17425,7 +17425,7 @@ func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 		e.RawValue("\"requires_action\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownStateUpdate2:
+	case *UnknownStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -17435,7 +17435,7 @@ func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 		e.RawValue("\"unknown\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownStateUpdate:
+	case *UnknownStateUpdate2:
 		if v == nil {
 			e.Null()
 			return
@@ -17468,7 +17468,7 @@ func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *UnknownStateUpdate2:
+	case *UnknownStateUpdate:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -18189,7 +18189,7 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 //
 // This is not a task outcome or session closure. It does not cancel work, resolve
 // pending requests, or revoke capabilities. Capabilities are updated separately.
-type UnknownStateUpdate2 struct {
+type UnknownStateUpdate struct {
 	// The _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
 	// Optional. Omitted and `null` mean no metadata for this state snapshot.
@@ -18198,13 +18198,13 @@ type UnknownStateUpdate2 struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*UnknownStateUpdate2) isStateUpdate() {}
+func (*UnknownStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
-func (x *UnknownStateUpdate2) DecodeWire(d *wire.Decoder) error {
+func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = UnknownStateUpdate2{}
+	*x = UnknownStateUpdate{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -18252,14 +18252,14 @@ func (x *UnknownStateUpdate2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *UnknownStateUpdate2) EncodeWire(e *wire.Encoder) {
+func (x *UnknownStateUpdate) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UnknownStateUpdate2) EncodeWireFields(e *wire.Encoder) {
+func (x *UnknownStateUpdate) EncodeWireFields(e *wire.Encoder) {
 	if x.Meta != nil {
 		e.RawKey("\"_meta\":")
 		e.Raw(x.Meta)
@@ -18268,7 +18268,7 @@ func (x *UnknownStateUpdate2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UnknownStateUpdate2) CheckWire(c *wire.Checker, p string) {
+func (x *UnknownStateUpdate) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -18278,19 +18278,19 @@ func (x *UnknownStateUpdate2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UnknownStateUpdate2) Validate() error {
+func (x *UnknownStateUpdate) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UnknownStateUpdate2) UnmarshalJSON(data []byte) error {
+func (x *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x UnknownStateUpdate2) MarshalJSON() ([]byte, error) {
+func (x UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -18789,7 +18789,7 @@ func (x SessionMessageChunk) MarshalJSON() ([]byte, error) {
 // Notification that a URL-based elicitation has completed.
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)
-type CompleteElicitationNotification struct {
+type AgentNotificationParamsCompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -18804,13 +18804,13 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CompleteElicitationNotification) isNotificationParams() {}
+func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = AgentNotificationParamsCompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -18872,14 +18872,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -18890,7 +18890,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -18904,19 +18904,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -18927,7 +18927,7 @@ func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 // Notification that the agent's authentication state changed.
 //
 // Only sent by agents that advertise the `auth.status` capability.
-type AuthStatusUpdateNotification struct {
+type AgentNotificationParamsAuthStatusUpdateNotification struct {
 	// Whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
@@ -18949,13 +18949,13 @@ type AuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AuthStatusUpdateNotification) isNotificationParams() {}
+func (*AgentNotificationParamsAuthStatusUpdateNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AuthStatusUpdateNotification{}
+	*x = AgentNotificationParamsAuthStatusUpdateNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -19043,14 +19043,14 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"state\":")
 	x.State.EncodeWire(e)
 	if x.Accounts != nil {
@@ -19069,7 +19069,7 @@ func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
@@ -19090,19 +19090,19 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthStatusUpdateNotification) Validate() error {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsAuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -19451,18 +19451,18 @@ func (x AuthAccount) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ExtNotification struct {
+type AgentNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtNotification) isNotificationParams() {}
+func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ExtNotification{}
+	*x = AgentNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -19497,34 +19497,34 @@ func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
+func (x *AgentNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -19651,7 +19651,7 @@ type AgentClientProtocolClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -19795,10 +19795,10 @@ func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from client to agent.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type AgentClientProtocolClientRequestParams json.RawMessage
+type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) error {
+func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -19807,38 +19807,38 @@ func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) err
 		}
 		v = v1
 	}
-	*x = AgentClientProtocolClientRequestParams(v)
+	*x = ClientRequestParams(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientRequestParams) EncodeWire(e *wire.Encoder) {
+func (x *ClientRequestParams) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientRequestParams) CheckWire(c *wire.Checker, p string) {}
+func (x *ClientRequestParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientRequestParams) Validate() error {
+func (x *ClientRequestParams) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientRequestParams) UnmarshalJSON(data []byte) error {
+func (x *ClientRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientRequestParams) MarshalJSON() ([]byte, error) {
+func (x ClientRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // AsInitializeRequest decodes the value strictly as InitializeRequest (the initialize alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
+func (x ClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
 	var v InitializeRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19850,18 +19850,18 @@ func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (Initializ
 }
 
 // FromInitializeRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
+func (x *ClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsAuthenticateRequest decodes the value strictly as AuthenticateRequest (the authenticate alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsAuthenticateRequest() (AuthenticateRequest, error) {
+func (x ClientRequestParams) AsAuthenticateRequest() (AuthenticateRequest, error) {
 	var v AuthenticateRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19873,18 +19873,18 @@ func (x AgentClientProtocolClientRequestParams) AsAuthenticateRequest() (Authent
 }
 
 // FromAuthenticateRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromAuthenticateRequest(v AuthenticateRequest) error {
+func (x *ClientRequestParams) FromAuthenticateRequest(v AuthenticateRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsListProvidersRequest decodes the value strictly as ListProvidersRequest (the providers/list alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsListProvidersRequest() (ListProvidersRequest, error) {
+func (x ClientRequestParams) AsListProvidersRequest() (ListProvidersRequest, error) {
 	var v ListProvidersRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19896,18 +19896,18 @@ func (x AgentClientProtocolClientRequestParams) AsListProvidersRequest() (ListPr
 }
 
 // FromListProvidersRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromListProvidersRequest(v ListProvidersRequest) error {
+func (x *ClientRequestParams) FromListProvidersRequest(v ListProvidersRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetProviderRequest decodes the value strictly as SetProviderRequest (the providers/set alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetProviderRequest() (SetProviderRequest, error) {
+func (x ClientRequestParams) AsSetProviderRequest() (SetProviderRequest, error) {
 	var v SetProviderRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19919,18 +19919,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetProviderRequest() (SetProvi
 }
 
 // FromSetProviderRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetProviderRequest(v SetProviderRequest) error {
+func (x *ClientRequestParams) FromSetProviderRequest(v SetProviderRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsDisableProviderRequest decodes the value strictly as DisableProviderRequest (the providers/disable alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsDisableProviderRequest() (DisableProviderRequest, error) {
+func (x ClientRequestParams) AsDisableProviderRequest() (DisableProviderRequest, error) {
 	var v DisableProviderRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19942,18 +19942,18 @@ func (x AgentClientProtocolClientRequestParams) AsDisableProviderRequest() (Disa
 }
 
 // FromDisableProviderRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromDisableProviderRequest(v DisableProviderRequest) error {
+func (x *ClientRequestParams) FromDisableProviderRequest(v DisableProviderRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLogoutRequest decodes the value strictly as LogoutRequest (the logout alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLogoutRequest() (LogoutRequest, error) {
+func (x ClientRequestParams) AsLogoutRequest() (LogoutRequest, error) {
 	var v LogoutRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19965,18 +19965,18 @@ func (x AgentClientProtocolClientRequestParams) AsLogoutRequest() (LogoutRequest
 }
 
 // FromLogoutRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLogoutRequest(v LogoutRequest) error {
+func (x *ClientRequestParams) FromLogoutRequest(v LogoutRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsAuthStatusRequest decodes the value strictly as AuthStatusRequest (the auth/status alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsAuthStatusRequest() (AuthStatusRequest, error) {
+func (x ClientRequestParams) AsAuthStatusRequest() (AuthStatusRequest, error) {
 	var v AuthStatusRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -19988,18 +19988,18 @@ func (x AgentClientProtocolClientRequestParams) AsAuthStatusRequest() (AuthStatu
 }
 
 // FromAuthStatusRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromAuthStatusRequest(v AuthStatusRequest) error {
+func (x *ClientRequestParams) FromAuthStatusRequest(v AuthStatusRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsNewSessionRequest decodes the value strictly as NewSessionRequest (the session/new alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
+func (x ClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
 	var v NewSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20011,18 +20011,18 @@ func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessio
 }
 
 // FromNewSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
+func (x *ClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLoadSessionRequest decodes the value strictly as LoadSessionRequest (the session/load alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLoadSessionRequest() (LoadSessionRequest, error) {
+func (x ClientRequestParams) AsLoadSessionRequest() (LoadSessionRequest, error) {
 	var v LoadSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20034,18 +20034,18 @@ func (x AgentClientProtocolClientRequestParams) AsLoadSessionRequest() (LoadSess
 }
 
 // FromLoadSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLoadSessionRequest(v LoadSessionRequest) error {
+func (x *ClientRequestParams) FromLoadSessionRequest(v LoadSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsListSessionsRequest decodes the value strictly as ListSessionsRequest (the session/list alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
+func (x ClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
 	var v ListSessionsRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20057,18 +20057,18 @@ func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSes
 }
 
 // FromListSessionsRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
+func (x *ClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsDeleteSessionRequest decodes the value strictly as DeleteSessionRequest (the session/delete alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
+func (x ClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
 	var v DeleteSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20080,18 +20080,18 @@ func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (Delete
 }
 
 // FromDeleteSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
+func (x *ClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsForkSessionRequest decodes the value strictly as ForkSessionRequest (the session/fork alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsForkSessionRequest() (ForkSessionRequest, error) {
+func (x ClientRequestParams) AsForkSessionRequest() (ForkSessionRequest, error) {
 	var v ForkSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20103,18 +20103,18 @@ func (x AgentClientProtocolClientRequestParams) AsForkSessionRequest() (ForkSess
 }
 
 // FromForkSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromForkSessionRequest(v ForkSessionRequest) error {
+func (x *ClientRequestParams) FromForkSessionRequest(v ForkSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsArchiveSessionRequest decodes the value strictly as ArchiveSessionRequest (the session/archive alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsArchiveSessionRequest() (ArchiveSessionRequest, error) {
+func (x ClientRequestParams) AsArchiveSessionRequest() (ArchiveSessionRequest, error) {
 	var v ArchiveSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20126,18 +20126,18 @@ func (x AgentClientProtocolClientRequestParams) AsArchiveSessionRequest() (Archi
 }
 
 // FromArchiveSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromArchiveSessionRequest(v ArchiveSessionRequest) error {
+func (x *ClientRequestParams) FromArchiveSessionRequest(v ArchiveSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsUnarchiveSessionRequest decodes the value strictly as UnarchiveSessionRequest (the session/unarchive alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsUnarchiveSessionRequest() (UnarchiveSessionRequest, error) {
+func (x ClientRequestParams) AsUnarchiveSessionRequest() (UnarchiveSessionRequest, error) {
 	var v UnarchiveSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20149,18 +20149,18 @@ func (x AgentClientProtocolClientRequestParams) AsUnarchiveSessionRequest() (Una
 }
 
 // FromUnarchiveSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromUnarchiveSessionRequest(v UnarchiveSessionRequest) error {
+func (x *ClientRequestParams) FromUnarchiveSessionRequest(v UnarchiveSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSessionStatusRequest decodes the value strictly as SessionStatusRequest (the session/status alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSessionStatusRequest() (SessionStatusRequest, error) {
+func (x ClientRequestParams) AsSessionStatusRequest() (SessionStatusRequest, error) {
 	var v SessionStatusRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20172,18 +20172,18 @@ func (x AgentClientProtocolClientRequestParams) AsSessionStatusRequest() (Sessio
 }
 
 // FromSessionStatusRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSessionStatusRequest(v SessionStatusRequest) error {
+func (x *ClientRequestParams) FromSessionStatusRequest(v SessionStatusRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionTitleRequest decodes the value strictly as SetSessionTitleRequest (the session/set_title alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionTitleRequest() (SetSessionTitleRequest, error) {
+func (x ClientRequestParams) AsSetSessionTitleRequest() (SetSessionTitleRequest, error) {
 	var v SetSessionTitleRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20195,18 +20195,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionTitleRequest() (SetS
 }
 
 // FromSetSessionTitleRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionTitleRequest(v SetSessionTitleRequest) error {
+func (x *ClientRequestParams) FromSetSessionTitleRequest(v SetSessionTitleRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsResumeSessionRequest decodes the value strictly as ResumeSessionRequest (the session/resume alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
+func (x ClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
 	var v ResumeSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20218,18 +20218,18 @@ func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (Resume
 }
 
 // FromResumeSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
+func (x *ClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCloseSessionRequest decodes the value strictly as CloseSessionRequest (the session/close alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
+func (x ClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
 	var v CloseSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20241,18 +20241,18 @@ func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSe
 }
 
 // FromCloseSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
+func (x *ClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionModeRequest decodes the value strictly as SetSessionModeRequest (the session/set_mode alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionModeRequest() (SetSessionModeRequest, error) {
+func (x ClientRequestParams) AsSetSessionModeRequest() (SetSessionModeRequest, error) {
 	var v SetSessionModeRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20264,18 +20264,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionModeRequest() (SetSe
 }
 
 // FromSetSessionModeRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionModeRequest(v SetSessionModeRequest) error {
+func (x *ClientRequestParams) FromSetSessionModeRequest(v SetSessionModeRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionConfigOptionRequest decodes the value strictly as SetSessionConfigOptionRequest (the session/set_config_option alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
+func (x ClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
 	var v SetSessionConfigOptionRequest
 	err := func(d *wire.Decoder) error {
 		{
@@ -20291,18 +20291,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest(
 }
 
 // FromSetSessionConfigOptionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
+func (x *ClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
 	e := wire.NewEncoder(nil)
 	EncodeSetSessionConfigOptionRequest(e, v)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsPromptRequest decodes the value strictly as PromptRequest (the session/prompt alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest, error) {
+func (x ClientRequestParams) AsPromptRequest() (PromptRequest, error) {
 	var v PromptRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20314,18 +20314,18 @@ func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest
 }
 
 // FromPromptRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromPromptRequest(v PromptRequest) error {
+func (x *ClientRequestParams) FromPromptRequest(v PromptRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
+func (x ClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
 	var v ExtRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20337,18 +20337,18 @@ func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest
 }
 
 // FromExtMethodRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
+func (x *ClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any, error) {
+func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	switch method {
 	case "initialize":
 		return x.AsInitializeRequest()
@@ -20393,7 +20393,7 @@ func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any
 	case "session/prompt":
 		return x.AsPromptRequest()
 	default:
-		return nil, fmt.Errorf("no alternative of AgentClientProtocolClientRequestParams belongs to the method %q", method)
+		return nil, fmt.Errorf("no alternative of ClientRequestParams belongs to the method %q", method)
 	}
 }
 
@@ -28116,7 +28116,7 @@ type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -28163,11 +28163,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -28216,7 +28216,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -28228,7 +28228,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -28256,13 +28256,13 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MessageMCPNotification, CancelNotification, AgentClientProtocolClientNotificationParamsExtNotification.
-type AgentClientProtocolClientNotificationParams interface {
-	isAgentClientProtocolClientNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsMessageMCPNotification, ClientNotificationParamsCancelNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
 }
 
-// DecodeAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from d.
-func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentClientProtocolClientNotificationParams, error) {
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"method", "requestId", "serverId", "sessionId"})
@@ -28270,21 +28270,21 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(MessageMCPNotification)
+			v := new(ClientNotificationParamsMessageMCPNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x8) == uint64(0x8) {
-			v := new(CancelNotification)
+			v := new(ClientNotificationParamsCancelNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(AgentClientProtocolClientNotificationParamsExtNotification)
+			v := new(ClientNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -28292,29 +28292,29 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MessageMCPNotification (method, requestId, serverId); CancelNotification (sessionId); AgentClientProtocolClientNotificationParamsExtNotification ()",
+			Msg:    "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelNotification (sessionId); ClientNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentClientProtocolClientNotificationParams encodes v to e; a nil v is null.
-func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentClientProtocolClientNotificationParams) {
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *MessageMCPNotification:
+	case *ClientNotificationParamsMessageMCPNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CancelNotification:
+	case *ClientNotificationParamsCancelNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -28325,46 +28325,46 @@ func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentC
 	}
 }
 
-// CheckAgentClientProtocolClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentClientProtocolClientNotificationParams(c *wire.Checker, p string, v AgentClientProtocolClientNotificationParams) {
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *MessageMCPNotification:
+	case *ClientNotificationParamsMessageMCPNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CancelNotification:
+	case *ClientNotificationParamsCancelNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from data, strictly.
-func UnmarshalAgentClientProtocolClientNotificationParams(data []byte) (AgentClientProtocolClientNotificationParams, error) {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentClientProtocolClientNotificationParams(d)
+	v, err := DecodeClientNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentClientProtocolClientNotificationParams encodes v.
-func MarshalAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) ([]byte, error) {
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentClientProtocolClientNotificationParams(e, v)
+	EncodeClientNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentClientProtocolClientNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) error {
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	CheckAgentClientProtocolClientNotificationParams(&c, "", v)
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -28379,7 +28379,7 @@ func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolCl
 // - Respond to the original `session/prompt` request with the `cancelled` stop reason
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-type CancelNotification struct {
+type ClientNotificationParamsCancelNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28392,13 +28392,13 @@ type CancelNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CancelNotification) isAgentClientProtocolClientNotificationParams() {}
+func (*ClientNotificationParamsCancelNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsCancelNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelNotification{}
+	*x = ClientNotificationParamsCancelNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28460,14 +28460,14 @@ func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -28478,7 +28478,7 @@ func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
+func (x *ClientNotificationParamsCancelNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -28492,19 +28492,19 @@ func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelNotification) Validate() error {
+func (x *ClientNotificationParamsCancelNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsCancelNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -28513,7 +28513,7 @@ func (x CancelNotification) MarshalJSON() ([]byte, error) {
 // This capability is not part of the spec yet, and may be removed or changed at any point.
 //
 // Sends an MCP-over-ACP notification.
-type MessageMCPNotification struct {
+type ClientNotificationParamsMessageMCPNotification struct {
 	// The declared ACP MCP server handling the associated request.
 	ServerID MCPServerACPID `json:"serverId"`
 	// The identifier of the active inner MCP request.
@@ -28534,13 +28534,13 @@ type MessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*MessageMCPNotification) isAgentClientProtocolClientNotificationParams() {}
+func (*ClientNotificationParamsMessageMCPNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = MessageMCPNotification{}
+	*x = ClientNotificationParamsMessageMCPNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28640,14 +28640,14 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *MessageMCPNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsMessageMCPNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsMessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"serverId\":")
 	x.ServerID.EncodeWire(e)
 	e.RawKey("\"requestId\":")
@@ -28666,7 +28666,7 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
+func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
@@ -28690,19 +28690,19 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageMCPNotification) Validate() error {
+func (x *ClientNotificationParamsMessageMCPNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageMCPNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsMessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsMessageMCPNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -28712,19 +28712,18 @@ func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type AgentClientProtocolClientNotificationParamsExtNotification struct {
+type ClientNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentClientProtocolClientNotificationParamsExtNotification) isAgentClientProtocolClientNotificationParams() {
-}
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentClientProtocolClientNotificationParamsExtNotification{}
+	*x = ClientNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28759,35 +28758,34 @@ func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {
-}
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) Validate() error {
+func (x *ClientNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29202,7 +29200,7 @@ type AgentClientProtocolProxyRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[AgentClientProtocolProxyRequestParams] `json:"params,omitzero"`
+	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -29261,11 +29259,11 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolProxyRequestParams]()
+				x.Params = wire.Null[ProxyRequestParams]()
 			} else {
-				var v AgentClientProtocolProxyRequestParams
+				var v ProxyRequestParams
 				{
-					v1, err := DecodeAgentClientProtocolProxyRequestParams(d)
+					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -29319,7 +29317,7 @@ func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolProxyRequestParams(e, v)
+			EncodeProxyRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -29335,7 +29333,7 @@ func (x *AgentClientProtocolProxyRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolProxyRequestParams(c, p, v)
+		CheckProxyRequestParams(c, p, v)
 	}
 }
 
@@ -29365,13 +29363,13 @@ func (x AgentClientProtocolProxyRequest) MarshalJSON() ([]byte, error) {
 // A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
 // `proxy/successor` to its conductor.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are InitializeProxyRequest, ProxySuccessorRequest.
-type AgentClientProtocolProxyRequestParams interface {
-	isAgentClientProtocolProxyRequestParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyRequestParamsInitializeProxyRequest, ProxyRequestParamsProxySuccessorRequest.
+type ProxyRequestParams interface {
+	isProxyRequestParams()
 }
 
-// DecodeAgentClientProtocolProxyRequestParams decodes a AgentClientProtocolProxyRequestParams from d.
-func DecodeAgentClientProtocolProxyRequestParams(d *wire.Decoder) (AgentClientProtocolProxyRequestParams, error) {
+// DecodeProxyRequestParams decodes a ProxyRequestParams from d.
+func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"protocolVersion", "method"})
@@ -29379,14 +29377,14 @@ func DecodeAgentClientProtocolProxyRequestParams(d *wire.Decoder) (AgentClientPr
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(InitializeProxyRequest)
+			v := new(ProxyRequestParamsInitializeProxyRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x2) == uint64(0x2) {
-			v := new(ProxySuccessorRequest)
+			v := new(ProxyRequestParamsProxySuccessorRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -29394,23 +29392,23 @@ func DecodeAgentClientProtocolProxyRequestParams(d *wire.Decoder) (AgentClientPr
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: InitializeProxyRequest (protocolVersion); ProxySuccessorRequest (method)",
+			Msg:    "the object has the required members of no variant: ProxyRequestParamsInitializeProxyRequest (protocolVersion); ProxyRequestParamsProxySuccessorRequest (method)",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentClientProtocolProxyRequestParams encodes v to e; a nil v is null.
-func EncodeAgentClientProtocolProxyRequestParams(e *wire.Encoder, v AgentClientProtocolProxyRequestParams) {
+// EncodeProxyRequestParams encodes v to e; a nil v is null.
+func EncodeProxyRequestParams(e *wire.Encoder, v ProxyRequestParams) {
 	switch v := v.(type) {
-	case *InitializeProxyRequest:
+	case *ProxyRequestParamsInitializeProxyRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ProxySuccessorRequest:
+	case *ProxyRequestParamsProxySuccessorRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -29421,42 +29419,42 @@ func EncodeAgentClientProtocolProxyRequestParams(e *wire.Encoder, v AgentClientP
 	}
 }
 
-// CheckAgentClientProtocolProxyRequestParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentClientProtocolProxyRequestParams(c *wire.Checker, p string, v AgentClientProtocolProxyRequestParams) {
+// CheckProxyRequestParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckProxyRequestParams(c *wire.Checker, p string, v ProxyRequestParams) {
 	switch v := v.(type) {
-	case *InitializeProxyRequest:
+	case *ProxyRequestParamsInitializeProxyRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ProxySuccessorRequest:
+	case *ProxyRequestParamsProxySuccessorRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalAgentClientProtocolProxyRequestParams decodes a AgentClientProtocolProxyRequestParams from data, strictly.
-func UnmarshalAgentClientProtocolProxyRequestParams(data []byte) (AgentClientProtocolProxyRequestParams, error) {
+// UnmarshalProxyRequestParams decodes a ProxyRequestParams from data, strictly.
+func UnmarshalProxyRequestParams(data []byte) (ProxyRequestParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentClientProtocolProxyRequestParams(d)
+	v, err := DecodeProxyRequestParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentClientProtocolProxyRequestParams encodes v.
-func MarshalAgentClientProtocolProxyRequestParams(v AgentClientProtocolProxyRequestParams) ([]byte, error) {
+// MarshalProxyRequestParams encodes v.
+func MarshalProxyRequestParams(v ProxyRequestParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentClientProtocolProxyRequestParams(e, v)
+	EncodeProxyRequestParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentClientProtocolProxyRequestParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentClientProtocolProxyRequestParams(v AgentClientProtocolProxyRequestParams) error {
+// ValidateProxyRequestParams checks v against its schema's constraints and returns every violation.
+func ValidateProxyRequestParams(v ProxyRequestParams) error {
 	var c wire.Checker
-	CheckAgentClientProtocolProxyRequestParams(&c, "", v)
+	CheckProxyRequestParams(&c, "", v)
 	return c.Err()
 }
 
@@ -29464,7 +29462,7 @@ func ValidateAgentClientProtocolProxyRequestParams(v AgentClientProtocolProxyReq
 //
 // Sent by a conductor to each component that has a successor, instead of `initialize`.
 // The params and response are the same as for `initialize`.
-type InitializeProxyRequest struct {
+type ProxyRequestParamsInitializeProxyRequest struct {
 	// The latest protocol version supported by the client.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 	// Capabilities supported by the client.
@@ -29483,13 +29481,13 @@ type InitializeProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*InitializeProxyRequest) isAgentClientProtocolProxyRequestParams() {}
+func (*ProxyRequestParamsInitializeProxyRequest) isProxyRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *InitializeProxyRequest) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = InitializeProxyRequest{}
+	*x = ProxyRequestParamsInitializeProxyRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29581,14 +29579,14 @@ func (x *InitializeProxyRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *InitializeProxyRequest) EncodeWire(e *wire.Encoder) {
+func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeProxyRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"protocolVersion\":")
 	x.ProtocolVersion.EncodeWire(e)
 	if x.ClientCapabilities != nil {
@@ -29611,7 +29609,7 @@ func (x *InitializeProxyRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
+func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
@@ -29633,19 +29631,19 @@ func (x *InitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeProxyRequest) Validate() error {
+func (x *ProxyRequestParamsInitializeProxyRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeProxyRequest) UnmarshalJSON(data []byte) error {
+func (x *ProxyRequestParamsInitializeProxyRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x InitializeProxyRequest) MarshalJSON() ([]byte, error) {
+func (x ProxyRequestParamsInitializeProxyRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29654,7 +29652,7 @@ func (x InitializeProxyRequest) MarshalJSON() ([]byte, error) {
 // A proxy sends it to its conductor to forward a request downstream. The conductor sends
 // it to the proxy to deliver a request from the successor. The wrapped request's result
 // or error is returned unchanged.
-type ProxySuccessorRequest struct {
+type ProxyRequestParamsProxySuccessorRequest struct {
 	// Method name of the wrapped request.
 	Method string `json:"method"`
 	// Params of the wrapped request, forwarded unchanged.
@@ -29677,13 +29675,13 @@ type ProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ProxySuccessorRequest) isAgentClientProtocolProxyRequestParams() {}
+func (*ProxyRequestParamsProxySuccessorRequest) isProxyRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ProxySuccessorRequest{}
+	*x = ProxyRequestParamsProxySuccessorRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29761,14 +29759,14 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorRequest) EncodeWire(e *wire.Encoder) {
+func (x *ProxyRequestParamsProxySuccessorRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyRequestParamsProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if x.Params != nil {
@@ -29783,7 +29781,7 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
+func (x *ProxyRequestParamsProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29793,19 +29791,19 @@ func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorRequest) Validate() error {
+func (x *ProxyRequestParamsProxySuccessorRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+func (x *ProxyRequestParamsProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
+func (x ProxyRequestParamsProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -30191,7 +30189,7 @@ type AgentRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params RequestParams `json:"params,omitempty"`
+	Params AgentRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -30326,7 +30324,7 @@ func (x AgentRequest) MarshalJSON() ([]byte, error) {
 }
 
 // Text-based resource contents.
-type TextResourceContents2 struct {
+type TextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
 	// Text payload carried by this content block.
@@ -30344,10 +30342,10 @@ type TextResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents2{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -30450,14 +30448,14 @@ func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	if !x.MIMEType.IsAbsent() {
 		e.RawKey("\"mimeType\":")
 		if v, ok := x.MIMEType.Get(); ok {
@@ -30478,7 +30476,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -30488,24 +30486,24 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents2) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents.
-type BlobResourceContents2 struct {
+type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// MIME type describing the encoded media payload.
@@ -30523,10 +30521,10 @@ type BlobResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents2{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -30629,14 +30627,14 @@ func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	if !x.MIMEType.IsAbsent() {
@@ -30657,7 +30655,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -30667,19 +30665,19 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents2) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -31611,7 +31609,7 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 
 // A JSON-RPC response object.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
 type AgentResponse interface {
 	isAgentResponse()
 }
@@ -31632,7 +31630,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		if set&uint64(0x5) == uint64(0x5) {
-			v := new(Error)
+			v := new(AgentResponseError)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -31640,7 +31638,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); Error (error, id)",
+			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
 			Offset: d.Offset(),
 		}
 	}
@@ -31656,7 +31654,7 @@ func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 			return
 		}
 		v.EncodeWire(e)
-	case *Error:
+	case *AgentResponseError:
 		if v == nil {
 			e.Null()
 			return
@@ -31674,7 +31672,7 @@ func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Error:
+	case *AgentResponseError:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -40486,22 +40484,22 @@ func (x ExtResponse) MarshalJSON() ([]byte, error) {
 }
 
 // A failed JSON-RPC response.
-type Error struct {
+type AgentResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Error) isAgentResponse() {}
+func (*AgentResponseError) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error{}
+	*x = AgentResponseError{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -40566,14 +40564,14 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
 	EncodeRequestID(e, x.ID)
 	e.RawKey("\"error\":")
@@ -40582,7 +40580,7 @@ func (x *Error) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
+func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
 		CheckRequestID(c, p, x.ID)
@@ -40594,19 +40592,19 @@ func (x *Error) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
+func (x *AgentResponseError) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
+func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -40616,7 +40614,7 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
 // See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error2 struct {
+type Error struct {
 	// A number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
@@ -40631,10 +40629,10 @@ type Error2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Error2) DecodeWire(d *wire.Decoder) error {
+func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error2{}
+	*x = Error{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -40711,14 +40709,14 @@ func (x *Error2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error2) EncodeWire(e *wire.Encoder) {
+func (x *Error) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error2) EncodeWireFields(e *wire.Encoder) {
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"code\":")
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
@@ -40731,7 +40729,7 @@ func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error2) CheckWire(c *wire.Checker, p string) {
+func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
@@ -40739,19 +40737,19 @@ func (x *Error2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error2) Validate() error {
+func (x *Error) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error2) UnmarshalJSON(data []byte) error {
+func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error2) MarshalJSON() ([]byte, error) {
+func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -41053,7 +41051,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -41098,11 +41096,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -41151,7 +41149,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -41163,7 +41161,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -41189,7 +41187,7 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 // Used to stream real-time progress and results during prompt processing.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-type SessionNotification2 struct {
+type SessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -41205,10 +41203,10 @@ type SessionNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *SessionNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *SessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = SessionNotification2{}
+	*x = SessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -41285,14 +41283,14 @@ func (x *SessionNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *SessionNotification2) EncodeWire(e *wire.Encoder) {
+func (x *SessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *SessionNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -41305,7 +41303,7 @@ func (x *SessionNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *SessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -41323,19 +41321,19 @@ func (x *SessionNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *SessionNotification2) Validate() error {
+func (x *SessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *SessionNotification2) UnmarshalJSON(data []byte) error {
+func (x *SessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x SessionNotification2) MarshalJSON() ([]byte, error) {
+func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -41349,7 +41347,7 @@ type ErrorStopReason struct {
 	//
 	// Optional. Omitted or `null` both mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error2] `json:"error,omitzero"`
+	Error wire.Opt[Error] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -41382,9 +41380,9 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error2]()
+				x.Error = wire.Null[Error]()
 			} else {
-				var v Error2
+				var v Error
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -42473,7 +42471,7 @@ type IdleStateUpdateError struct {
 	//
 	// Optional. Omitted or `null` both mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error2] `json:"error,omitzero"`
+	Error wire.Opt[Error] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -42550,9 +42548,9 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error2]()
+				x.Error = wire.Null[Error]()
 			} else {
-				var v Error2
+				var v Error
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -42795,7 +42793,7 @@ func (x None) MarshalJSON() ([]byte, error) {
 }
 
 // Notification sent by the agent when a URL-based elicitation is complete.
-type CompleteElicitationNotification2 struct {
+type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -42811,10 +42809,10 @@ type CompleteElicitationNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification2{}
+	*x = CompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -42876,14 +42874,14 @@ func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -42894,7 +42892,7 @@ func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -42908,19 +42906,19 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification2) Validate() error {
+func (x *CompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -42933,7 +42931,7 @@ func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 // Carries the same fields as the `auth/status` response. Agents that advertise the
 // `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 // send it when the reported status differs from the last one sent on the connection.
-type AuthStatusUpdateNotification2 struct {
+type AuthStatusUpdateNotification struct {
 	// Whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
@@ -42956,10 +42954,10 @@ type AuthStatusUpdateNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *AuthStatusUpdateNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AuthStatusUpdateNotification2{}
+	*x = AuthStatusUpdateNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -43047,14 +43045,14 @@ func (x *AuthStatusUpdateNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AuthStatusUpdateNotification2) EncodeWire(e *wire.Encoder) {
+func (x *AuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthStatusUpdateNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"state\":")
 	x.State.EncodeWire(e)
 	if x.Accounts != nil {
@@ -43073,7 +43071,7 @@ func (x *AuthStatusUpdateNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusUpdateNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
@@ -43094,19 +43092,19 @@ func (x *AuthStatusUpdateNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthStatusUpdateNotification2) Validate() error {
+func (x *AuthStatusUpdateNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthStatusUpdateNotification2) UnmarshalJSON(data []byte) error {
+func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AuthStatusUpdateNotification2) MarshalJSON() ([]byte, error) {
+func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -43115,10 +43113,10 @@ func (x AuthStatusUpdateNotification2) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ExtNotification2 json.RawMessage
+type ExtNotification json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -43127,33 +43125,33 @@ func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ExtNotification2(v)
+	*x = ExtNotification(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification2) EncodeWire(e *wire.Encoder) {
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification2) CheckWire(c *wire.Checker, p string) {}
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification2) Validate() error {
+func (x *ExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification2) UnmarshalJSON(data []byte) error {
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification2) MarshalJSON() ([]byte, error) {
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -43164,7 +43162,7 @@ type ClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -46907,7 +46905,7 @@ type ClientResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -47178,7 +47176,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -47223,11 +47221,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -47276,7 +47274,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -47288,7 +47286,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -47312,7 +47310,7 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // Notification to cancel ongoing operations for a session.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-type CancelNotification2 struct {
+type CancelNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -47326,10 +47324,10 @@ type CancelNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CancelNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelNotification2{}
+	*x = CancelNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -47391,14 +47389,14 @@ func (x *CancelNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CancelNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CancelNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -47409,7 +47407,7 @@ func (x *CancelNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CancelNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -47423,19 +47421,19 @@ func (x *CancelNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelNotification2) Validate() error {
+func (x *CancelNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelNotification2) UnmarshalJSON(data []byte) error {
+func (x *CancelNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelNotification2) MarshalJSON() ([]byte, error) {
+func (x CancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -47447,7 +47445,7 @@ func (x CancelNotification2) MarshalJSON() ([]byte, error) {
 //
 // Sent by the provider to the consumer for an active request (including
 // subscription acknowledgements and updates). The outer envelope has no `id`.
-type MessageMCPNotification2 struct {
+type MessageMCPNotification struct {
 	// The declared ACP MCP server handling the associated request.
 	ServerID MCPServerACPID `json:"serverId"`
 	// The identifier of the active inner MCP request.
@@ -47469,10 +47467,10 @@ type MessageMCPNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *MessageMCPNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = MessageMCPNotification2{}
+	*x = MessageMCPNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -47572,14 +47570,14 @@ func (x *MessageMCPNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *MessageMCPNotification2) EncodeWire(e *wire.Encoder) {
+func (x *MessageMCPNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MessageMCPNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"serverId\":")
 	x.ServerID.EncodeWire(e)
 	e.RawKey("\"requestId\":")
@@ -47598,7 +47596,7 @@ func (x *MessageMCPNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
@@ -47622,19 +47620,19 @@ func (x *MessageMCPNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageMCPNotification2) Validate() error {
+func (x *MessageMCPNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageMCPNotification2) UnmarshalJSON(data []byte) error {
+func (x *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x MessageMCPNotification2) MarshalJSON() ([]byte, error) {
+func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -47645,7 +47643,7 @@ type ProxyRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[AgentClientProtocolProxyRequestParams] `json:"params,omitzero"`
+	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -47702,11 +47700,11 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolProxyRequestParams]()
+				x.Params = wire.Null[ProxyRequestParams]()
 			} else {
-				var v AgentClientProtocolProxyRequestParams
+				var v ProxyRequestParams
 				{
-					v1, err := DecodeAgentClientProtocolProxyRequestParams(d)
+					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -47760,7 +47758,7 @@ func (x *ProxyRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolProxyRequestParams(e, v)
+			EncodeProxyRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -47776,7 +47774,7 @@ func (x *ProxyRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolProxyRequestParams(c, p, v)
+		CheckProxyRequestParams(c, p, v)
 	}
 }
 
@@ -47812,7 +47810,7 @@ func (x ProxyRequest) MarshalJSON() ([]byte, error) {
 // the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
 //
 // See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type InitializeProxyRequest2 = InitializeRequest
+type InitializeProxyRequest = InitializeRequest
 
 // **UNSTABLE**
 //
@@ -47832,7 +47830,7 @@ type InitializeProxyRequest2 = InitializeRequest
 // request on the same connection. Cancellation is never forwarded to another hop.
 //
 // See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type ProxySuccessorRequest2 struct {
+type ProxySuccessorRequest struct {
 	// Method name of the wrapped request.
 	Method string `json:"method"`
 	// Params of the wrapped request, forwarded unchanged.
@@ -47856,10 +47854,10 @@ type ProxySuccessorRequest2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorRequest2) DecodeWire(d *wire.Decoder) error {
+func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ProxySuccessorRequest2{}
+	*x = ProxySuccessorRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -47937,14 +47935,14 @@ func (x *ProxySuccessorRequest2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorRequest2) EncodeWire(e *wire.Encoder) {
+func (x *ProxySuccessorRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxySuccessorRequest2) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if x.Params != nil {
@@ -47959,7 +47957,7 @@ func (x *ProxySuccessorRequest2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorRequest2) CheckWire(c *wire.Checker, p string) {
+func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -47969,19 +47967,19 @@ func (x *ProxySuccessorRequest2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorRequest2) Validate() error {
+func (x *ProxySuccessorRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorRequest2) UnmarshalJSON(data []byte) error {
+func (x *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorRequest2) MarshalJSON() ([]byte, error) {
+func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48213,7 +48211,7 @@ func (x ProxyResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are InitializeProxyResponse, ProxySuccessorResponse.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyResponseResultResultInitializeProxyResponse, ProxyResponseResultResultProxySuccessorResponse.
 type ProxyResponseResultResult interface {
 	isProxyResponseResultResult()
 }
@@ -48227,14 +48225,14 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(InitializeProxyResponse)
+			v := new(ProxyResponseResultResultInitializeProxyResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ProxySuccessorResponse)
+			v := new(ProxyResponseResultResultProxySuccessorResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -48242,7 +48240,7 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: InitializeProxyResponse (protocolVersion); ProxySuccessorResponse ()",
+			Msg:    "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
 			Offset: d.Offset(),
 		}
 	}
@@ -48252,13 +48250,13 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 // EncodeProxyResponseResultResult encodes v to e; a nil v is null.
 func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResult) {
 	switch v := v.(type) {
-	case *InitializeProxyResponse:
+	case *ProxyResponseResultResultInitializeProxyResponse:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ProxySuccessorResponse:
+	case *ProxyResponseResultResultProxySuccessorResponse:
 		if v == nil {
 			e.Null()
 			return
@@ -48272,11 +48270,11 @@ func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResul
 // CheckProxyResponseResultResult records in c every constraint v breaks, under the JSON pointer p.
 func CheckProxyResponseResultResult(c *wire.Checker, p string, v ProxyResponseResultResult) {
 	switch v := v.(type) {
-	case *InitializeProxyResponse:
+	case *ProxyResponseResultResultInitializeProxyResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ProxySuccessorResponse:
+	case *ProxyResponseResultResultProxySuccessorResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -48309,7 +48307,7 @@ func ValidateProxyResponseResultResult(v ProxyResponseResultResult) error {
 }
 
 // Successful result returned for a `proxy/initialize` request.
-type InitializeProxyResponse struct {
+type ProxyResponseResultResultInitializeProxyResponse struct {
 	// The protocol version the client specified if supported by the agent,
 	// or the latest protocol version supported by the agent.
 	//
@@ -48333,13 +48331,13 @@ type InitializeProxyResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*InitializeProxyResponse) isProxyResponseResultResult() {}
+func (*ProxyResponseResultResultInitializeProxyResponse) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
-func (x *InitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = InitializeProxyResponse{}
+	*x = ProxyResponseResultResultInitializeProxyResponse{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -48461,14 +48459,14 @@ func (x *InitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *InitializeProxyResponse) EncodeWire(e *wire.Encoder) {
+func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"protocolVersion\":")
 	x.ProtocolVersion.EncodeWire(e)
 	if x.AgentCapabilities != nil {
@@ -48499,7 +48497,7 @@ func (x *InitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
+func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
@@ -48528,35 +48526,35 @@ func (x *InitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeProxyResponse) Validate() error {
+func (x *ProxyResponseResultResultInitializeProxyResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeProxyResponse) UnmarshalJSON(data []byte) error {
+func (x *ProxyResponseResultResultInitializeProxyResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x InitializeProxyResponse) MarshalJSON() ([]byte, error) {
+func (x ProxyResponseResultResultInitializeProxyResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Successful result returned for a `proxy/successor` request.
-type ProxySuccessorResponse struct {
+type ProxyResponseResultResultProxySuccessorResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ProxySuccessorResponse) isProxyResponseResultResult() {}
+func (*ProxyResponseResultResultProxySuccessorResponse) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyResponseResultResultProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ProxySuccessorResponse{}
+	*x = ProxyResponseResultResultProxySuccessorResponse{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -48591,34 +48589,34 @@ func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
+func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxyResponseResultResultProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorResponse) Validate() error {
+func (x *ProxyResponseResultResultProxySuccessorResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
+func (x *ProxyResponseResultResultProxySuccessorResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
+func (x ProxyResponseResultResultProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48627,7 +48625,7 @@ type ProxyResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -48756,17 +48754,17 @@ func (x ProxyResponseError) MarshalJSON() ([]byte, error) {
 // The same as the `initialize` response. The proxy builds it from its successor's
 // `initialize` response and answers with the capabilities of the chain from itself onward.
 // It MUST NOT change `protocolVersion`.
-type InitializeProxyResponse2 = InitializeResponse
+type InitializeProxyResponse = InitializeResponse
 
 // **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
 //
 // Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
-type ProxySuccessorResponse2 json.RawMessage
+type ProxySuccessorResponse json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorResponse2) DecodeWire(d *wire.Decoder) error {
+func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -48775,33 +48773,33 @@ func (x *ProxySuccessorResponse2) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ProxySuccessorResponse2(v)
+	*x = ProxySuccessorResponse(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorResponse2) EncodeWire(e *wire.Encoder) {
+func (x *ProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorResponse2) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorResponse2) Validate() error {
+func (x *ProxySuccessorResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorResponse2) UnmarshalJSON(data []byte) error {
+func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorResponse2) MarshalJSON() ([]byte, error) {
+func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48937,16 +48935,16 @@ func (x ProxyNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeNotificationParams reports whether Validate checks everything the schema asks of v's variant.
-func completeNotificationParams(v NotificationParams) bool {
+// completeAgentNotificationParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentNotificationParams(v AgentNotificationParams) bool {
 	switch v.(type) {
-	case *SessionNotification:
+	case *AgentNotificationParamsSessionNotification:
 		return false
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		return true
-	case *AuthStatusUpdateNotification:
+	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		return true
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		return true
 	}
 	return false
@@ -48957,7 +48955,7 @@ func completeAgentResponse(v AgentResponse) bool {
 	switch v.(type) {
 	case *Result:
 		return false
-	case *Error:
+	case *AgentResponseError:
 		return true
 	}
 	return false
@@ -49028,7 +49026,7 @@ func completeStateUpdate(v StateUpdate) bool {
 		return false
 	case *RequiresActionStateUpdate:
 		return true
-	case *UnknownStateUpdate2:
+	case *UnknownStateUpdate:
 		return true
 	}
 	return false
@@ -49092,7 +49090,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentNotification)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeNotificationParams(u)
+					return !ok || completeAgentNotificationParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -49353,17 +49351,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*AuthStatusUpdateNotification2).CheckWire(c, p)
+				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(AuthStatusUpdateNotification2)
+				v := new(AuthStatusUpdateNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*AuthStatusUpdateNotification2).EncodeWire(e)
+				v.(*AuthStatusUpdateNotification).EncodeWire(e)
 			},
-			Name: "AuthStatusUpdateNotification2",
+			Name: "AuthStatusUpdateNotification",
 		}, true
 	case "#/$defs/AuthenticateRequest":
 		return wire.Codec{
@@ -49443,17 +49441,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents2).CheckWire(c, p)
+				v.(*BlobResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents2)
+				v := new(BlobResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents2).EncodeWire(e)
+				v.(*BlobResourceContents).EncodeWire(e)
 			},
-			Name: "BlobResourceContents2",
+			Name: "BlobResourceContents",
 		}, true
 	case "#/$defs/BooleanConfigOptionCapabilities":
 		return wire.Codec{
@@ -49488,17 +49486,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelNotification2).CheckWire(c, p)
+				v.(*CancelNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelNotification2)
+				v := new(CancelNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelNotification2).EncodeWire(e)
+				v.(*CancelNotification).EncodeWire(e)
 			},
-			Name: "CancelNotification2",
+			Name: "CancelNotification",
 		}, true
 	case "#/$defs/CancelRequestNotification":
 		return wire.Codec{
@@ -49703,17 +49701,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification2).CheckWire(c, p)
+				v.(*CompleteElicitationNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification2)
+				v := new(CompleteElicitationNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification2).EncodeWire(e)
+				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification2",
+			Name: "CompleteElicitationNotification",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -50206,17 +50204,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/Error":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Error2).CheckWire(c, p)
+				v.(*Error).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Error2)
+				v := new(Error)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Error2).EncodeWire(e)
+				v.(*Error).EncodeWire(e)
 			},
-			Name: "Error2",
+			Name: "Error",
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -50251,17 +50249,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtNotification2).CheckWire(c, p)
+				v.(*ExtNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtNotification2)
+				v := new(ExtNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtNotification2).EncodeWire(e)
+				v.(*ExtNotification).EncodeWire(e)
 			},
-			Name: "ExtNotification2",
+			Name: "ExtNotification",
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -50808,17 +50806,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/MessageMcpNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*MessageMCPNotification2).CheckWire(c, p)
+				v.(*MessageMCPNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(MessageMCPNotification2)
+				v := new(MessageMCPNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*MessageMCPNotification2).EncodeWire(e)
+				v.(*MessageMCPNotification).EncodeWire(e)
 			},
-			Name: "MessageMCPNotification2",
+			Name: "MessageMCPNotification",
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
@@ -51382,32 +51380,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ProxySuccessorRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ProxySuccessorRequest2).CheckWire(c, p)
+				v.(*ProxySuccessorRequest).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ProxySuccessorRequest2)
+				v := new(ProxySuccessorRequest)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ProxySuccessorRequest2).EncodeWire(e)
+				v.(*ProxySuccessorRequest).EncodeWire(e)
 			},
-			Name: "ProxySuccessorRequest2",
+			Name: "ProxySuccessorRequest",
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ProxySuccessorResponse2).CheckWire(c, p)
+				v.(*ProxySuccessorResponse).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ProxySuccessorResponse2)
+				v := new(ProxySuccessorResponse)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ProxySuccessorResponse2).EncodeWire(e)
+				v.(*ProxySuccessorResponse).EncodeWire(e)
 			},
-			Name: "ProxySuccessorResponse2",
+			Name: "ProxySuccessorResponse",
 		}, true
 	case "#/$defs/ReadTextFileRequest":
 		return wire.Codec{
@@ -52061,21 +52059,21 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/SessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*SessionNotification2).CheckWire(c, p)
+				v.(*SessionNotification).CheckWire(c, p)
 			},
 			Complete: false,
 			CompleteValue: func(v any) bool {
-				x := v.(*SessionNotification2)
+				x := v.(*SessionNotification)
 				return (x.Update == nil || completeSessionUpdate(x.Update))
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(SessionNotification2)
+				v := new(SessionNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*SessionNotification2).EncodeWire(e)
+				v.(*SessionNotification).EncodeWire(e)
 			},
-			Name: "SessionNotification2",
+			Name: "SessionNotification",
 		}, true
 	case "#/$defs/SessionResumeCapabilities":
 		return wire.Codec{
@@ -52608,17 +52606,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents2).CheckWire(c, p)
+				v.(*TextResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents2)
+				v := new(TextResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents2).EncodeWire(e)
+				v.(*TextResourceContents).EncodeWire(e)
 			},
-			Name: "TextResourceContents2",
+			Name: "TextResourceContents",
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -52774,17 +52772,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/UnknownStateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UnknownStateUpdate2).CheckWire(c, p)
+				v.(*UnknownStateUpdate).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UnknownStateUpdate2)
+				v := new(UnknownStateUpdate)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*UnknownStateUpdate2).EncodeWire(e)
+				v.(*UnknownStateUpdate).EncodeWire(e)
 			},
-			Name: "UnknownStateUpdate2",
+			Name: "UnknownStateUpdate",
 		}, true
 	case "#/$defs/UnstructuredCommandInput":
 		return wire.Codec{

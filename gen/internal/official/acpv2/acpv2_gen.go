@@ -254,7 +254,7 @@ type Request struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[RequestParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -313,11 +313,11 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[RequestParams]()
+				x.Params = wire.Null[AgentRequestParams]()
 			} else {
-				var v RequestParams
+				var v AgentRequestParams
 				{
-					v1, err := DecodeRequestParams(d)
+					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -371,7 +371,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeRequestParams(e, v)
+			EncodeAgentRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -387,7 +387,7 @@ func (x *Request) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckRequestParams(c, p, v)
+		CheckAgentRequestParams(c, p, v)
 	}
 }
 
@@ -582,13 +582,13 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from agent to client.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are RequestPermissionRequest, CreateElicitationRequest, ExtMethodRequest.
-type RequestParams interface {
-	isRequestParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentRequestParamsRequestPermissionRequest, AgentRequestParamsCreateElicitationRequest, ExtMethodRequest.
+type AgentRequestParams interface {
+	isAgentRequestParams()
 }
 
-// DecodeRequestParams decodes a RequestParams from d.
-func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
+// DecodeAgentRequestParams decodes a AgentRequestParams from d.
+func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"options", "sessionId", "title", "message"})
@@ -596,14 +596,14 @@ func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(RequestPermissionRequest)
+			v := new(AgentRequestParamsRequestPermissionRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x8) == uint64(0x8) {
-			v := new(CreateElicitationRequest)
+			v := new(AgentRequestParamsCreateElicitationRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -618,23 +618,23 @@ func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: RequestPermissionRequest (options, sessionId, title); CreateElicitationRequest (message); ExtMethodRequest ()",
+			Msg:    "the object has the required members of no variant: AgentRequestParamsRequestPermissionRequest (options, sessionId, title); AgentRequestParamsCreateElicitationRequest (message); ExtMethodRequest ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeRequestParams encodes v to e; a nil v is null.
-func EncodeRequestParams(e *wire.Encoder, v RequestParams) {
+// EncodeAgentRequestParams encodes v to e; a nil v is null.
+func EncodeAgentRequestParams(e *wire.Encoder, v AgentRequestParams) {
 	switch v := v.(type) {
-	case *RequestPermissionRequest:
+	case *AgentRequestParamsRequestPermissionRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CreateElicitationRequest:
+	case *AgentRequestParamsCreateElicitationRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -651,14 +651,14 @@ func EncodeRequestParams(e *wire.Encoder, v RequestParams) {
 	}
 }
 
-// CheckRequestParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckRequestParams(c *wire.Checker, p string, v RequestParams) {
+// CheckAgentRequestParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentRequestParams(c *wire.Checker, p string, v AgentRequestParams) {
 	switch v := v.(type) {
-	case *RequestPermissionRequest:
+	case *AgentRequestParamsRequestPermissionRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CreateElicitationRequest:
+	case *AgentRequestParamsCreateElicitationRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -669,28 +669,28 @@ func CheckRequestParams(c *wire.Checker, p string, v RequestParams) {
 	}
 }
 
-// UnmarshalRequestParams decodes a RequestParams from data, strictly.
-func UnmarshalRequestParams(data []byte) (RequestParams, error) {
+// UnmarshalAgentRequestParams decodes a AgentRequestParams from data, strictly.
+func UnmarshalAgentRequestParams(data []byte) (AgentRequestParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeRequestParams(d)
+	v, err := DecodeAgentRequestParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalRequestParams encodes v.
-func MarshalRequestParams(v RequestParams) ([]byte, error) {
+// MarshalAgentRequestParams encodes v.
+func MarshalAgentRequestParams(v AgentRequestParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeRequestParams(e, v)
+	EncodeAgentRequestParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateRequestParams checks v against its schema's constraints and returns every violation.
-func ValidateRequestParams(v RequestParams) error {
+// ValidateAgentRequestParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentRequestParams(v AgentRequestParams) error {
 	var c wire.Checker
-	CheckRequestParams(&c, "", v)
+	CheckAgentRequestParams(&c, "", v)
 	return c.Err()
 }
 
@@ -705,7 +705,7 @@ func ValidateRequestParams(v RequestParams) error {
 // answers a cancelled request with the `cancelled` outcome.
 //
 // See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-type RequestPermissionRequest struct {
+type AgentRequestParamsRequestPermissionRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 	// Human-readable title for the permission prompt.
@@ -736,13 +736,13 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequestPermissionRequest) isRequestParams() {}
+func (*AgentRequestParamsRequestPermissionRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = RequestPermissionRequest{}
+	*x = AgentRequestParamsRequestPermissionRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -892,14 +892,14 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *RequestPermissionRequest) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParamsRequestPermissionRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentRequestParamsRequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"title\":")
@@ -934,7 +934,7 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
+func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -962,19 +962,19 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestPermissionRequest) Validate() error {
+func (x *AgentRequestParamsRequestPermissionRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParamsRequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParamsRequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -4247,7 +4247,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // Resource content that can be embedded in a message.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -4261,14 +4261,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(TextResourceContents)
+			v := new(EmbeddedResourceResourceTextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(BlobResourceContents)
+			v := new(EmbeddedResourceResourceBlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -4276,7 +4276,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -4286,13 +4286,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -4306,11 +4306,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -4343,7 +4343,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Text resource contents embedded directly in the message.
-type TextResourceContents struct {
+type EmbeddedResourceResourceTextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 	// URI associated with this resource or media payload.
@@ -4362,13 +4362,13 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = EmbeddedResourceResourceTextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4467,14 +4467,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -4495,7 +4495,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -4515,24 +4515,24 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents embedded directly in the message.
-type BlobResourceContents struct {
+type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// URI associated with this resource or media payload.
@@ -4551,13 +4551,13 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = EmbeddedResourceResourceBlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4656,14 +4656,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -4684,7 +4684,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -4704,19 +4704,19 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -7612,7 +7612,7 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type CreateElicitationRequest struct {
+type AgentRequestParamsCreateElicitationRequest struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7625,13 +7625,13 @@ type CreateElicitationRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CreateElicitationRequest) isRequestParams() {}
+func (*AgentRequestParamsCreateElicitationRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParamsCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CreateElicitationRequest{}
+	*x = AgentRequestParamsCreateElicitationRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7697,14 +7697,14 @@ func (x *CreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CreateElicitationRequest) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParamsCreateElicitationRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentRequestParamsCreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -7715,7 +7715,7 @@ func (x *CreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
+func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -7725,19 +7725,19 @@ func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CreateElicitationRequest) Validate() error {
+func (x *AgentRequestParamsCreateElicitationRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParamsCreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParamsCreateElicitationRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -7753,7 +7753,7 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtMethodRequest) isRequestParams() {}
+func (*ExtMethodRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *ExtMethodRequest) DecodeWire(d *wire.Decoder) error {
@@ -7907,7 +7907,7 @@ type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -7954,11 +7954,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -8007,7 +8007,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -8019,7 +8019,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -8047,13 +8047,13 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UpdateSessionNotification, CompleteElicitationNotification, ExtNotification.
-type NotificationParams interface {
-	isNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsUpdateSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
 }
 
-// DecodeNotificationParams decodes a NotificationParams from d.
-func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
@@ -8061,21 +8061,21 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UpdateSessionNotification)
+			v := new(AgentNotificationParamsUpdateSessionNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x4) == uint64(0x4) {
-			v := new(CompleteElicitationNotification)
+			v := new(AgentNotificationParamsCompleteElicitationNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ExtNotification)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -8083,29 +8083,29 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: UpdateSessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); ExtNotification ()",
+			Msg:    "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeNotificationParams encodes v to e; a nil v is null.
-func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *UpdateSessionNotification:
+	case *AgentNotificationParamsUpdateSessionNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -8116,46 +8116,46 @@ func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
 	}
 }
 
-// CheckNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckNotificationParams(c *wire.Checker, p string, v NotificationParams) {
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *UpdateSessionNotification:
+	case *AgentNotificationParamsUpdateSessionNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalNotificationParams decodes a NotificationParams from data, strictly.
-func UnmarshalNotificationParams(data []byte) (NotificationParams, error) {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeNotificationParams(d)
+	v, err := DecodeAgentNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalNotificationParams encodes v.
-func MarshalNotificationParams(v NotificationParams) ([]byte, error) {
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeNotificationParams(e, v)
+	EncodeAgentNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateNotificationParams(v NotificationParams) error {
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	CheckNotificationParams(&c, "", v)
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -8171,7 +8171,7 @@ func ValidateNotificationParams(v NotificationParams) error {
 // stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-type UpdateSessionNotification struct {
+type AgentNotificationParamsUpdateSessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -8186,13 +8186,13 @@ type UpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*UpdateSessionNotification) isNotificationParams() {}
+func (*AgentNotificationParamsUpdateSessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsUpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = UpdateSessionNotification{}
+	*x = AgentNotificationParamsUpdateSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -8269,14 +8269,14 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *UpdateSessionNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -8289,7 +8289,7 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -8307,19 +8307,19 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UpdateSessionNotification) Validate() error {
+func (x *AgentNotificationParamsUpdateSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsUpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsUpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -8329,7 +8329,7 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
 //
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, StateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
 type SessionUpdate interface {
 	isSessionUpdate()
 }
@@ -8398,7 +8398,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		}
 		return v, nil
 	case "state_update":
-		v := new(StateUpdate)
+		v := new(SessionUpdateStateUpdate)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -8549,7 +8549,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 		e.RawValue("\"agent_thought\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -8720,7 +8720,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -9785,18 +9785,18 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 // A snapshot of the session's aggregate foreground activity.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type StateUpdate struct {
+type SessionUpdateStateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*StateUpdate) isSessionUpdate() {}
+func (*SessionUpdateStateUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
-func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
+func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = StateUpdate{}
+	*x = SessionUpdateStateUpdate{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -9850,36 +9850,36 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionUpdate\":")
 	e.RawValue("\"state_update\"")
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StateUpdate) Validate() error {
+func (x *SessionUpdateStateUpdate) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StateUpdate) UnmarshalJSON(data []byte) error {
+func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x StateUpdate) MarshalJSON() ([]byte, error) {
+func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15612,7 +15612,7 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 // Notification that a URL-based elicitation has completed.
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
-type CompleteElicitationNotification struct {
+type AgentNotificationParamsCompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -15625,13 +15625,13 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CompleteElicitationNotification) isNotificationParams() {}
+func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = AgentNotificationParamsCompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15693,14 +15693,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -15711,7 +15711,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -15725,19 +15725,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15791,18 +15791,18 @@ func (x ElicitationID) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtNotification struct {
+type AgentNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtNotification) isNotificationParams() {}
+func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ExtNotification{}
+	*x = AgentNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -15837,34 +15837,34 @@ func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
+func (x *AgentNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -15991,7 +15991,7 @@ type AgentClientProtocolClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -16135,10 +16135,10 @@ func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from client to agent.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/4 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type AgentClientProtocolClientRequestParams json.RawMessage
+type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) error {
+func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -16147,38 +16147,38 @@ func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) err
 		}
 		v = v1
 	}
-	*x = AgentClientProtocolClientRequestParams(v)
+	*x = ClientRequestParams(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientRequestParams) EncodeWire(e *wire.Encoder) {
+func (x *ClientRequestParams) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientRequestParams) CheckWire(c *wire.Checker, p string) {}
+func (x *ClientRequestParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientRequestParams) Validate() error {
+func (x *ClientRequestParams) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientRequestParams) UnmarshalJSON(data []byte) error {
+func (x *ClientRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientRequestParams) MarshalJSON() ([]byte, error) {
+func (x ClientRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // AsInitializeRequest decodes the value strictly as InitializeRequest (the initialize alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
+func (x ClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
 	var v InitializeRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16190,18 +16190,18 @@ func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (Initializ
 }
 
 // FromInitializeRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
+func (x *ClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLoginAuthRequest decodes the value strictly as LoginAuthRequest (the auth/login alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLoginAuthRequest() (LoginAuthRequest, error) {
+func (x ClientRequestParams) AsLoginAuthRequest() (LoginAuthRequest, error) {
 	var v LoginAuthRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16213,18 +16213,18 @@ func (x AgentClientProtocolClientRequestParams) AsLoginAuthRequest() (LoginAuthR
 }
 
 // FromLoginAuthRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLoginAuthRequest(v LoginAuthRequest) error {
+func (x *ClientRequestParams) FromLoginAuthRequest(v LoginAuthRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLogoutAuthRequest decodes the value strictly as LogoutAuthRequest (the auth/logout alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLogoutAuthRequest() (LogoutAuthRequest, error) {
+func (x ClientRequestParams) AsLogoutAuthRequest() (LogoutAuthRequest, error) {
 	var v LogoutAuthRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16236,18 +16236,18 @@ func (x AgentClientProtocolClientRequestParams) AsLogoutAuthRequest() (LogoutAut
 }
 
 // FromLogoutAuthRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLogoutAuthRequest(v LogoutAuthRequest) error {
+func (x *ClientRequestParams) FromLogoutAuthRequest(v LogoutAuthRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsNewSessionRequest decodes the value strictly as NewSessionRequest (the session/new alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
+func (x ClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
 	var v NewSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16259,18 +16259,18 @@ func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessio
 }
 
 // FromNewSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
+func (x *ClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsListSessionsRequest decodes the value strictly as ListSessionsRequest (the session/list alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
+func (x ClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
 	var v ListSessionsRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16282,18 +16282,18 @@ func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSes
 }
 
 // FromListSessionsRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
+func (x *ClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsDeleteSessionRequest decodes the value strictly as DeleteSessionRequest (the session/delete alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
+func (x ClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
 	var v DeleteSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16305,18 +16305,18 @@ func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (Delete
 }
 
 // FromDeleteSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
+func (x *ClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsResumeSessionRequest decodes the value strictly as ResumeSessionRequest (the session/resume alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
+func (x ClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
 	var v ResumeSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16328,18 +16328,18 @@ func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (Resume
 }
 
 // FromResumeSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
+func (x *ClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCloseSessionRequest decodes the value strictly as CloseSessionRequest (the session/close alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
+func (x ClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
 	var v CloseSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16351,18 +16351,18 @@ func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSe
 }
 
 // FromCloseSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
+func (x *ClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCancelToolCallRequest decodes the value strictly as CancelToolCallRequest (the tool_call/cancel alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCancelToolCallRequest() (CancelToolCallRequest, error) {
+func (x ClientRequestParams) AsCancelToolCallRequest() (CancelToolCallRequest, error) {
 	var v CancelToolCallRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16374,18 +16374,18 @@ func (x AgentClientProtocolClientRequestParams) AsCancelToolCallRequest() (Cance
 }
 
 // FromCancelToolCallRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCancelToolCallRequest(v CancelToolCallRequest) error {
+func (x *ClientRequestParams) FromCancelToolCallRequest(v CancelToolCallRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCancelTerminalRequest decodes the value strictly as CancelTerminalRequest (the terminal/cancel alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCancelTerminalRequest() (CancelTerminalRequest, error) {
+func (x ClientRequestParams) AsCancelTerminalRequest() (CancelTerminalRequest, error) {
 	var v CancelTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16397,18 +16397,18 @@ func (x AgentClientProtocolClientRequestParams) AsCancelTerminalRequest() (Cance
 }
 
 // FromCancelTerminalRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCancelTerminalRequest(v CancelTerminalRequest) error {
+func (x *ClientRequestParams) FromCancelTerminalRequest(v CancelTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionConfigOptionRequest decodes the value strictly as SetSessionConfigOptionRequest (the session/set_config_option alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
+func (x ClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
 	var v SetSessionConfigOptionRequest
 	err := func(d *wire.Decoder) error {
 		{
@@ -16424,18 +16424,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest(
 }
 
 // FromSetSessionConfigOptionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
+func (x *ClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
 	e := wire.NewEncoder(nil)
 	EncodeSetSessionConfigOptionRequest(e, v)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsPromptRequest decodes the value strictly as PromptRequest (the session/prompt alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest, error) {
+func (x ClientRequestParams) AsPromptRequest() (PromptRequest, error) {
 	var v PromptRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16447,18 +16447,18 @@ func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest
 }
 
 // FromPromptRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromPromptRequest(v PromptRequest) error {
+func (x *ClientRequestParams) FromPromptRequest(v PromptRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
+func (x ClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
 	var v ExtRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -16470,18 +16470,18 @@ func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest
 }
 
 // FromExtMethodRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
+func (x *ClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any, error) {
+func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	switch method {
 	case "initialize":
 		return x.AsInitializeRequest()
@@ -16508,7 +16508,7 @@ func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any
 	case "session/prompt":
 		return x.AsPromptRequest()
 	default:
-		return nil, fmt.Errorf("no alternative of AgentClientProtocolClientRequestParams belongs to the method %q", method)
+		return nil, fmt.Errorf("no alternative of ClientRequestParams belongs to the method %q", method)
 	}
 }
 
@@ -21298,7 +21298,7 @@ type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -21345,11 +21345,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -21398,7 +21398,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -21410,7 +21410,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -21438,13 +21438,13 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CancelSessionNotification, AgentClientProtocolClientNotificationParamsExtNotification.
-type AgentClientProtocolClientNotificationParams interface {
-	isAgentClientProtocolClientNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsCancelSessionNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
 }
 
-// DecodeAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from d.
-func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentClientProtocolClientNotificationParams, error) {
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"sessionId"})
@@ -21452,14 +21452,14 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 			return nil, err
 		}
 		if set&uint64(0x1) == uint64(0x1) {
-			v := new(CancelSessionNotification)
+			v := new(ClientNotificationParamsCancelSessionNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(AgentClientProtocolClientNotificationParamsExtNotification)
+			v := new(ClientNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -21467,23 +21467,23 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: CancelSessionNotification (sessionId); AgentClientProtocolClientNotificationParamsExtNotification ()",
+			Msg:    "the object has the required members of no variant: ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentClientProtocolClientNotificationParams encodes v to e; a nil v is null.
-func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentClientProtocolClientNotificationParams) {
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *CancelSessionNotification:
+	case *ClientNotificationParamsCancelSessionNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -21494,42 +21494,42 @@ func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentC
 	}
 }
 
-// CheckAgentClientProtocolClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentClientProtocolClientNotificationParams(c *wire.Checker, p string, v AgentClientProtocolClientNotificationParams) {
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *CancelSessionNotification:
+	case *ClientNotificationParamsCancelSessionNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from data, strictly.
-func UnmarshalAgentClientProtocolClientNotificationParams(data []byte) (AgentClientProtocolClientNotificationParams, error) {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentClientProtocolClientNotificationParams(d)
+	v, err := DecodeClientNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentClientProtocolClientNotificationParams encodes v.
-func MarshalAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) ([]byte, error) {
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentClientProtocolClientNotificationParams(e, v)
+	EncodeClientNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentClientProtocolClientNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) error {
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	CheckAgentClientProtocolClientNotificationParams(&c, "", v)
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -21563,7 +21563,7 @@ func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolCl
 // reports cancellation.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-type CancelSessionNotification struct {
+type ClientNotificationParamsCancelSessionNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -21576,13 +21576,13 @@ type CancelSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CancelSessionNotification) isAgentClientProtocolClientNotificationParams() {}
+func (*ClientNotificationParamsCancelSessionNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsCancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelSessionNotification{}
+	*x = ClientNotificationParamsCancelSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21644,14 +21644,14 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelSessionNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -21662,7 +21662,7 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
+func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -21676,19 +21676,19 @@ func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelSessionNotification) Validate() error {
+func (x *ClientNotificationParamsCancelSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsCancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsCancelSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -21698,19 +21698,18 @@ func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type AgentClientProtocolClientNotificationParamsExtNotification struct {
+type ClientNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentClientProtocolClientNotificationParamsExtNotification) isAgentClientProtocolClientNotificationParams() {
-}
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentClientProtocolClientNotificationParamsExtNotification{}
+	*x = ClientNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -21745,35 +21744,34 @@ func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {
-}
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) Validate() error {
+func (x *ClientNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -22073,7 +22071,7 @@ type AgentRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[RequestParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -22130,11 +22128,11 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[RequestParams]()
+				x.Params = wire.Null[AgentRequestParams]()
 			} else {
-				var v RequestParams
+				var v AgentRequestParams
 				{
-					v1, err := DecodeRequestParams(d)
+					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -22188,7 +22186,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeRequestParams(e, v)
+			EncodeAgentRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -22204,7 +22202,7 @@ func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckRequestParams(c, p, v)
+		CheckAgentRequestParams(c, p, v)
 	}
 }
 
@@ -22230,7 +22228,7 @@ func (x AgentRequest) MarshalJSON() ([]byte, error) {
 // Sent when the agent needs authorization before performing a sensitive operation.
 //
 // See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-type RequestPermissionRequest2 struct {
+type RequestPermissionRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 	// Human-readable title for the permission prompt.
@@ -22262,10 +22260,10 @@ type RequestPermissionRequest2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *RequestPermissionRequest2) DecodeWire(d *wire.Decoder) error {
+func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = RequestPermissionRequest2{}
+	*x = RequestPermissionRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -22415,14 +22413,14 @@ func (x *RequestPermissionRequest2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *RequestPermissionRequest2) EncodeWire(e *wire.Encoder) {
+func (x *RequestPermissionRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequestPermissionRequest2) EncodeWireFields(e *wire.Encoder) {
+func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"title\":")
@@ -22457,7 +22455,7 @@ func (x *RequestPermissionRequest2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestPermissionRequest2) CheckWire(c *wire.Checker, p string) {
+func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -22485,24 +22483,24 @@ func (x *RequestPermissionRequest2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestPermissionRequest2) Validate() error {
+func (x *RequestPermissionRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestPermissionRequest2) UnmarshalJSON(data []byte) error {
+func (x *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x RequestPermissionRequest2) MarshalJSON() ([]byte, error) {
+func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Text-based resource contents.
-type TextResourceContents2 struct {
+type TextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 	// URI associated with this resource or media payload.
@@ -22522,10 +22520,10 @@ type TextResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents2{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -22624,14 +22622,14 @@ func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -22652,7 +22650,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -22672,24 +22670,24 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents2) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents.
-type BlobResourceContents2 struct {
+type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// URI associated with this resource or media payload.
@@ -22709,10 +22707,10 @@ type BlobResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents2{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -22811,14 +22809,14 @@ func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -22839,7 +22837,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -22859,19 +22857,19 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents2) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -23112,23 +23110,23 @@ func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
 //
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest2, which keeps the JSON as it was.
-type CreateElicitationRequest2 interface {
-	isCreateElicitationRequest2()
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest2 is a variant of CreateElicitationRequest2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest2 struct {
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownCreateElicitationRequest2) isCreateElicitationRequest2() {}
+func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
 
-// DecodeCreateElicitationRequest2 decodes a CreateElicitationRequest2 from d.
-func DecodeCreateElicitationRequest2(d *wire.Decoder) (CreateElicitationRequest2, error) {
+// DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
+func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, error) {
 	tag, ok, err := d.PeekTag("mode")
 	if err != nil {
 		return nil, err
@@ -23158,14 +23156,14 @@ func DecodeCreateElicitationRequest2(d *wire.Decoder) (CreateElicitationRequest2
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownCreateElicitationRequest2{
+	return &UnknownCreateElicitationRequest{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeCreateElicitationRequest2 encodes v to e; a nil v is null.
-func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest2) {
+// EncodeCreateElicitationRequest encodes v to e; a nil v is null.
+func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest) {
 	switch v := v.(type) {
 	case *Form:
 		if v == nil {
@@ -23179,7 +23177,7 @@ func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest
 			return
 		}
 		v.EncodeWire(e)
-	case *UnknownCreateElicitationRequest2:
+	case *UnknownCreateElicitationRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -23197,8 +23195,8 @@ func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest
 	}
 }
 
-// CheckCreateElicitationRequest2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckCreateElicitationRequest2(c *wire.Checker, p string, v CreateElicitationRequest2) {
+// CheckCreateElicitationRequest records in c every constraint v breaks, under the JSON pointer p.
+func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitationRequest) {
 	switch v := v.(type) {
 	case *Form:
 		if v != nil {
@@ -23211,28 +23209,28 @@ func CheckCreateElicitationRequest2(c *wire.Checker, p string, v CreateElicitati
 	}
 }
 
-// UnmarshalCreateElicitationRequest2 decodes a CreateElicitationRequest2 from data, strictly.
-func UnmarshalCreateElicitationRequest2(data []byte) (CreateElicitationRequest2, error) {
+// UnmarshalCreateElicitationRequest decodes a CreateElicitationRequest from data, strictly.
+func UnmarshalCreateElicitationRequest(data []byte) (CreateElicitationRequest, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeCreateElicitationRequest2(d)
+	v, err := DecodeCreateElicitationRequest(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalCreateElicitationRequest2 encodes v.
-func MarshalCreateElicitationRequest2(v CreateElicitationRequest2) ([]byte, error) {
+// MarshalCreateElicitationRequest encodes v.
+func MarshalCreateElicitationRequest(v CreateElicitationRequest) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeCreateElicitationRequest2(e, v)
+	EncodeCreateElicitationRequest(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateCreateElicitationRequest2 checks v against its schema's constraints and returns every violation.
-func ValidateCreateElicitationRequest2(v CreateElicitationRequest2) error {
+// ValidateCreateElicitationRequest checks v against its schema's constraints and returns every violation.
+func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
-	CheckCreateElicitationRequest2(&c, "", v)
+	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
 }
 
@@ -23254,7 +23252,7 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Form) isCreateElicitationRequest2() {}
+func (*Form) isCreateElicitationRequest() {}
 
 // DecodeWire decodes the value from d.
 func (x *Form) DecodeWire(d *wire.Decoder) error {
@@ -26277,7 +26275,7 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*URL) isCreateElicitationRequest2() {}
+func (*URL) isCreateElicitationRequest() {}
 
 // DecodeWire decodes the value from d.
 func (x *URL) DecodeWire(d *wire.Decoder) error {
@@ -27382,7 +27380,7 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 
 // A JSON-RPC response object.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
 type AgentResponse interface {
 	isAgentResponse()
 }
@@ -27403,7 +27401,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		if set&uint64(0x5) == uint64(0x5) {
-			v := new(Error)
+			v := new(AgentResponseError)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -27411,7 +27409,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); Error (error, id)",
+			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
 			Offset: d.Offset(),
 		}
 	}
@@ -27427,7 +27425,7 @@ func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 			return
 		}
 		v.EncodeWire(e)
-	case *Error:
+	case *AgentResponseError:
 		if v == nil {
 			e.Null()
 			return
@@ -27445,7 +27443,7 @@ func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Error:
+	case *AgentResponseError:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -32412,25 +32410,25 @@ func (x ExtResponse) MarshalJSON() ([]byte, error) {
 }
 
 // A failed JSON-RPC response.
-type Error struct {
+type AgentResponseError struct {
 	// The id of the request this response answers.
 	//
 	// Required. `null` only when the request's id could not be determined, such as
 	// for a parse error or an invalid request.
-	ID ErrorID `json:"id"`
+	ID AgentResponseErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Error) isAgentResponse() {}
+func (*AgentResponseError) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error{}
+	*x = AgentResponseError{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -32450,7 +32448,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := DecodeErrorID(d)
+				v0, err := DecodeAgentResponseErrorID(d)
 				if err != nil {
 					return wire.At(err, "id")
 				}
@@ -32495,26 +32493,26 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
-	EncodeErrorID(e, x.ID)
+	EncodeAgentResponseErrorID(e, x.ID)
 	e.RawKey("\"error\":")
 	x.Error.EncodeWire(e)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
+func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
-		CheckErrorID(c, p, x.ID)
+		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
 		p := wire.Join(p, "error")
@@ -32523,19 +32521,19 @@ func (x *Error) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
+func (x *AgentResponseError) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
+func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -32544,27 +32542,27 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 //
-// It is a union decided by the JSON type of the value. Its variants are ErrorIDNull, ErrorIDNumber, ErrorIDStr.
-type ErrorID interface {
-	isErrorID()
+// It is a union decided by the JSON type of the value. Its variants are AgentResponseErrorIDNull, AgentResponseErrorIDNumber, AgentResponseErrorIDStr.
+type AgentResponseErrorID interface {
+	isAgentResponseErrorID()
 }
 
-// DecodeErrorID decodes a ErrorID from d.
-func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
+// DecodeAgentResponseErrorID decodes a AgentResponseErrorID from d.
+func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
 	switch d.Kind() {
 	case wire.KindNull:
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return ErrorIDNull{}, nil
+		return AgentResponseErrorIDNull{}, nil
 	case wire.KindNumber:
-		v := new(ErrorIDNumber)
+		v := new(AgentResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindString:
-		v := new(ErrorIDStr)
+		v := new(AgentResponseErrorIDStr)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -32573,66 +32571,66 @@ func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
 	return nil, d.TypeError("null or integer or string")
 }
 
-// EncodeErrorID encodes v to e; a nil v is null.
-func EncodeErrorID(e *wire.Encoder, v ErrorID) {
+// EncodeAgentResponseErrorID encodes v to e; a nil v is null.
+func EncodeAgentResponseErrorID(e *wire.Encoder, v AgentResponseErrorID) {
 	switch v := v.(type) {
-	case ErrorIDNull:
+	case AgentResponseErrorIDNull:
 		e.Null()
-	case ErrorIDNumber:
+	case AgentResponseErrorIDNumber:
 		v.EncodeWire(e)
-	case ErrorIDStr:
+	case AgentResponseErrorIDStr:
 		v.EncodeWire(e)
 	default:
 		e.Null()
 	}
 }
 
-// CheckErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckErrorID(c *wire.Checker, p string, v ErrorID) {
+// CheckAgentResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentResponseErrorID(c *wire.Checker, p string, v AgentResponseErrorID) {
 	switch v := v.(type) {
-	case ErrorIDNumber:
+	case AgentResponseErrorIDNumber:
 		v.CheckWire(c, p)
-	case ErrorIDStr:
+	case AgentResponseErrorIDStr:
 		v.CheckWire(c, p)
 	}
 }
 
-// UnmarshalErrorID decodes a ErrorID from data, strictly.
-func UnmarshalErrorID(data []byte) (ErrorID, error) {
+// UnmarshalAgentResponseErrorID decodes a AgentResponseErrorID from data, strictly.
+func UnmarshalAgentResponseErrorID(data []byte) (AgentResponseErrorID, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeErrorID(d)
+	v, err := DecodeAgentResponseErrorID(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalErrorID encodes v.
-func MarshalErrorID(v ErrorID) ([]byte, error) {
+// MarshalAgentResponseErrorID encodes v.
+func MarshalAgentResponseErrorID(v AgentResponseErrorID) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeErrorID(e, v)
+	EncodeAgentResponseErrorID(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateErrorID checks v against its schema's constraints and returns every violation.
-func ValidateErrorID(v ErrorID) error {
+// ValidateAgentResponseErrorID checks v against its schema's constraints and returns every violation.
+func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 	var c wire.Checker
-	CheckErrorID(&c, "", v)
+	CheckAgentResponseErrorID(&c, "", v)
 	return c.Err()
 }
 
-type ErrorIDNull struct{}
+type AgentResponseErrorIDNull struct{}
 
-func (ErrorIDNull) isErrorID() {}
+func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
 
 // A numeric request ID.
-type ErrorIDNumber int64
+type AgentResponseErrorIDNumber int64
 
-func (ErrorIDNumber) isErrorID() {}
+func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
-func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
 	var v int64
 	{
 		v1, err := d.Int64()
@@ -32641,43 +32639,43 @@ func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ErrorIDNumber(v)
+	*x = AgentResponseErrorIDNumber(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ErrorIDNumber) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
 	v := int64(*x)
 	e.Int64(int64(v))
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorIDNumber) Validate() error {
+func (x *AgentResponseErrorIDNumber) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorIDNumber) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ErrorIDNumber) MarshalJSON() ([]byte, error) {
+func (x AgentResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A string request ID.
-type ErrorIDStr string
+type AgentResponseErrorIDStr string
 
-func (ErrorIDStr) isErrorID() {}
+func (AgentResponseErrorIDStr) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
-func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
 	var v string
 	{
 		v1, err := d.String()
@@ -32686,33 +32684,33 @@ func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ErrorIDStr(v)
+	*x = AgentResponseErrorIDStr(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ErrorIDStr) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
 	v := string(*x)
 	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorIDStr) Validate() error {
+func (x *AgentResponseErrorIDStr) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorIDStr) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
+func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -32722,7 +32720,7 @@ func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
 // See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error2 struct {
+type Error struct {
 	// A number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
@@ -32741,10 +32739,10 @@ type Error2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Error2) DecodeWire(d *wire.Decoder) error {
+func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error2{}
+	*x = Error{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -32831,14 +32829,14 @@ func (x *Error2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error2) EncodeWire(e *wire.Encoder) {
+func (x *Error) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error2) EncodeWireFields(e *wire.Encoder) {
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"code\":")
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
@@ -32855,7 +32853,7 @@ func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error2) CheckWire(c *wire.Checker, p string) {
+func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
@@ -32867,19 +32865,19 @@ func (x *Error2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error2) Validate() error {
+func (x *Error) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error2) UnmarshalJSON(data []byte) error {
+func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error2) MarshalJSON() ([]byte, error) {
+func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -33939,7 +33937,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -33984,11 +33982,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -34037,7 +34035,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -34049,7 +34047,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -34075,7 +34073,7 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 // Agents can send session updates at any point while the session exists.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-type UpdateSessionNotification2 struct {
+type UpdateSessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -34091,10 +34089,10 @@ type UpdateSessionNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *UpdateSessionNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = UpdateSessionNotification2{}
+	*x = UpdateSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -34171,14 +34169,14 @@ func (x *UpdateSessionNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *UpdateSessionNotification2) EncodeWire(e *wire.Encoder) {
+func (x *UpdateSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UpdateSessionNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -34191,7 +34189,7 @@ func (x *UpdateSessionNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UpdateSessionNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -34209,19 +34207,19 @@ func (x *UpdateSessionNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UpdateSessionNotification2) Validate() error {
+func (x *UpdateSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UpdateSessionNotification2) UnmarshalJSON(data []byte) error {
+func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x UpdateSessionNotification2) MarshalJSON() ([]byte, error) {
+func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -34649,7 +34647,7 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RunningStateUpdate) isStateUpdate2() {}
+func (*RunningStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -34810,7 +34808,7 @@ type ErrorStopReason struct {
 	//
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error2] `json:"error,omitzero"`
+	Error wire.Opt[Error] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -34843,9 +34841,9 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error2]()
+				x.Error = wire.Null[Error]()
 			} else {
-				var v Error2
+				var v Error
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -36140,7 +36138,7 @@ type IdleStateUpdateError struct {
 	//
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error2] `json:"error,omitzero"`
+	Error wire.Opt[Error] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -36239,9 +36237,9 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error2]()
+				x.Error = wire.Null[Error]()
 			} else {
-				var v Error2
+				var v Error
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -36554,7 +36552,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequiresActionStateUpdate) isStateUpdate2() {}
+func (*RequiresActionStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -36750,23 +36748,23 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 //
 // See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
 //
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate; a tag this package does not know decodes to UnknownStateUpdate2, which keeps the JSON as it was.
-type StateUpdate2 interface {
-	isStateUpdate2()
+// It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate2 struct {
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownStateUpdate2) isStateUpdate2() {}
+func (*UnknownStateUpdate) isStateUpdate() {}
 
-// DecodeStateUpdate2 decodes a StateUpdate2 from d.
-func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	tag, ok, err := d.PeekTag("state")
 	if err != nil {
 		return nil, err
@@ -36804,14 +36802,14 @@ func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownStateUpdate2{
+	return &UnknownStateUpdate{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeStateUpdate2 encodes v to e; a nil v is null.
-func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v == nil {
@@ -36839,7 +36837,7 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 		e.RawValue("\"requires_action\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownStateUpdate2:
+	case *UnknownStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -36857,8 +36855,8 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 	}
 }
 
-// CheckStateUpdate2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v != nil {
@@ -36875,28 +36873,28 @@ func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
 	}
 }
 
-// UnmarshalStateUpdate2 decodes a StateUpdate2 from data, strictly.
-func UnmarshalStateUpdate2(data []byte) (StateUpdate2, error) {
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate2(d)
+	v, err := DecodeStateUpdate(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalStateUpdate2 encodes v.
-func MarshalStateUpdate2(v StateUpdate2) ([]byte, error) {
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeStateUpdate2(e, v)
+	EncodeStateUpdate(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateStateUpdate2 checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate2(v StateUpdate2) error {
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
 	var c wire.Checker
-	CheckStateUpdate2(&c, "", v)
+	CheckStateUpdate(&c, "", v)
 	return c.Err()
 }
 
@@ -36929,7 +36927,7 @@ type Idle struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Idle) isStateUpdate2() {}
+func (*Idle) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *Idle) DecodeWire(d *wire.Decoder) error {
@@ -37137,7 +37135,7 @@ func (x Idle) MarshalJSON() ([]byte, error) {
 // Notification sent by the agent when a URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
-type CompleteElicitationNotification2 struct {
+type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -37151,10 +37149,10 @@ type CompleteElicitationNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification2{}
+	*x = CompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -37216,14 +37214,14 @@ func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -37234,7 +37232,7 @@ func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -37248,19 +37246,19 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification2) Validate() error {
+func (x *CompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -37269,10 +37267,10 @@ func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtNotification2 json.RawMessage
+type ExtNotification json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -37281,33 +37279,33 @@ func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ExtNotification2(v)
+	*x = ExtNotification(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification2) EncodeWire(e *wire.Encoder) {
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification2) CheckWire(c *wire.Checker, p string) {}
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification2) Validate() error {
+func (x *ExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification2) UnmarshalJSON(data []byte) error {
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification2) MarshalJSON() ([]byte, error) {
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -37318,7 +37316,7 @@ type ClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -39322,7 +39320,7 @@ type ClientResponseError struct {
 	// for a parse error or an invalid request.
 	ID ClientResponseErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -39772,7 +39770,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -39817,11 +39815,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -39870,7 +39868,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -39882,7 +39880,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -39906,7 +39904,7 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // Notification to cancel a session's foreground work and its prompts not yet inserted.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-type CancelSessionNotification2 struct {
+type CancelSessionNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -39920,10 +39918,10 @@ type CancelSessionNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CancelSessionNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelSessionNotification2{}
+	*x = CancelSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -39985,14 +39983,14 @@ func (x *CancelSessionNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelSessionNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CancelSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelSessionNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -40003,7 +40001,7 @@ func (x *CancelSessionNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelSessionNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -40017,41 +40015,41 @@ func (x *CancelSessionNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelSessionNotification2) Validate() error {
+func (x *CancelSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelSessionNotification2) UnmarshalJSON(data []byte) error {
+func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelSessionNotification2) MarshalJSON() ([]byte, error) {
+func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeNotificationParams reports whether Validate checks everything the schema asks of v's variant.
-func completeNotificationParams(v NotificationParams) bool {
+// completeAgentNotificationParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentNotificationParams(v AgentNotificationParams) bool {
 	switch v.(type) {
-	case *UpdateSessionNotification:
+	case *AgentNotificationParamsUpdateSessionNotification:
 		return false
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		return true
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		return true
 	}
 	return false
 }
 
-// completeRequestParams reports whether Validate checks everything the schema asks of v's variant.
-func completeRequestParams(v RequestParams) bool {
+// completeAgentRequestParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentRequestParams(v AgentRequestParams) bool {
 	switch v.(type) {
-	case *RequestPermissionRequest:
+	case *AgentRequestParamsRequestPermissionRequest:
 		return true
-	case *CreateElicitationRequest:
+	case *AgentRequestParamsCreateElicitationRequest:
 		return false
 	case *ExtMethodRequest:
 		return true
@@ -40064,7 +40062,7 @@ func completeAgentResponse(v AgentResponse) bool {
 	switch v.(type) {
 	case *Result:
 		return false
-	case *Error:
+	case *AgentResponseError:
 		return true
 	}
 	return false
@@ -40113,7 +40111,7 @@ func completeSessionUpdate(v SessionUpdate) bool {
 		return true
 	case *AgentThought:
 		return true
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		return false
 	case *ToolCallContentChunk:
 		return true
@@ -40143,8 +40141,8 @@ func completeSessionUpdate(v SessionUpdate) bool {
 	return false
 }
 
-// completeStateUpdate2 reports whether Validate checks everything the schema asks of v's variant.
-func completeStateUpdate2(v StateUpdate2) bool {
+// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeStateUpdate(v StateUpdate) bool {
 	switch v.(type) {
 	case *RunningStateUpdate:
 		return true
@@ -40244,7 +40242,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentNotification)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeNotificationParams(u)
+					return !ok || completeAgentNotificationParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -40266,7 +40264,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentRequest)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeRequestParams(u)
+					return !ok || completeAgentRequestParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -40500,17 +40498,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents2).CheckWire(c, p)
+				v.(*BlobResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents2)
+				v := new(BlobResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents2).EncodeWire(e)
+				v.(*BlobResourceContents).EncodeWire(e)
 			},
-			Name: "BlobResourceContents2",
+			Name: "BlobResourceContents",
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -40545,17 +40543,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelSessionNotification2).CheckWire(c, p)
+				v.(*CancelSessionNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelSessionNotification2)
+				v := new(CancelSessionNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelSessionNotification2).EncodeWire(e)
+				v.(*CancelSessionNotification).EncodeWire(e)
 			},
-			Name: "CancelSessionNotification2",
+			Name: "CancelSessionNotification",
 		}, true
 	case "#/$defs/CancelTerminalRequest":
 		return wire.Codec{
@@ -40835,17 +40833,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification2).CheckWire(c, p)
+				v.(*CompleteElicitationNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification2)
+				v := new(CompleteElicitationNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification2).EncodeWire(e)
+				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification2",
+			Name: "CompleteElicitationNotification",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -40926,18 +40924,18 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(CreateElicitationRequest2)
-				CheckCreateElicitationRequest2(c, p, u)
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeCreateElicitationRequest2(d)
+				return DecodeCreateElicitationRequest(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(CreateElicitationRequest2)
-				EncodeCreateElicitationRequest2(e, u)
+				u, _ := v.(CreateElicitationRequest)
+				EncodeCreateElicitationRequest(e, u)
 			},
-			Name: "CreateElicitationRequest2",
+			Name: "CreateElicitationRequest",
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -41358,17 +41356,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/Error":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Error2).CheckWire(c, p)
+				v.(*Error).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Error2)
+				v := new(Error)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Error2).EncodeWire(e)
+				v.(*Error).EncodeWire(e)
 			},
-			Name: "Error2",
+			Name: "Error",
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -41419,17 +41417,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtNotification2).CheckWire(c, p)
+				v.(*ExtNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtNotification2)
+				v := new(ExtNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtNotification2).EncodeWire(e)
+				v.(*ExtNotification).EncodeWire(e)
 			},
-			Name: "ExtNotification2",
+			Name: "ExtNotification",
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -42236,17 +42234,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*RequestPermissionRequest2).CheckWire(c, p)
+				v.(*RequestPermissionRequest).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(RequestPermissionRequest2)
+				v := new(RequestPermissionRequest)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*RequestPermissionRequest2).EncodeWire(e)
+				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
-			Name: "RequestPermissionRequest2",
+			Name: "RequestPermissionRequest",
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -42710,22 +42708,22 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/StateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(StateUpdate2)
-				CheckStateUpdate2(c, p, u)
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(c, p, u)
 			},
 			Complete: false,
 			CompleteValue: func(v any) bool {
-				u, _ := v.(StateUpdate2)
-				return completeStateUpdate2(u)
+				u, _ := v.(StateUpdate)
+				return completeStateUpdate(u)
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeStateUpdate2(d)
+				return DecodeStateUpdate(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(StateUpdate2)
-				EncodeStateUpdate2(e, u)
+				u, _ := v.(StateUpdate)
+				EncodeStateUpdate(e, u)
 			},
-			Name: "StateUpdate2",
+			Name: "StateUpdate",
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -42955,17 +42953,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents2).CheckWire(c, p)
+				v.(*TextResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents2)
+				v := new(TextResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents2).EncodeWire(e)
+				v.(*TextResourceContents).EncodeWire(e)
 			},
-			Name: "TextResourceContents2",
+			Name: "TextResourceContents",
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -43151,21 +43149,21 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/UpdateSessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UpdateSessionNotification2).CheckWire(c, p)
+				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
 			Complete: false,
 			CompleteValue: func(v any) bool {
-				x := v.(*UpdateSessionNotification2)
+				x := v.(*UpdateSessionNotification)
 				return (x.Update == nil || completeSessionUpdate(x.Update))
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UpdateSessionNotification2)
+				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*UpdateSessionNotification2).EncodeWire(e)
+				v.(*UpdateSessionNotification).EncodeWire(e)
 			},
-			Name: "UpdateSessionNotification2",
+			Name: "UpdateSessionNotification",
 		}, true
 	case "#/$defs/UsageUpdate":
 		return wire.Codec{

@@ -281,7 +281,7 @@ type Request struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[RequestParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -340,11 +340,11 @@ func (x *Request) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[RequestParams]()
+				x.Params = wire.Null[AgentRequestParams]()
 			} else {
-				var v RequestParams
+				var v AgentRequestParams
 				{
-					v1, err := DecodeRequestParams(d)
+					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -398,7 +398,7 @@ func (x *Request) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeRequestParams(e, v)
+			EncodeAgentRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -414,7 +414,7 @@ func (x *Request) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckRequestParams(c, p, v)
+		CheckAgentRequestParams(c, p, v)
 	}
 }
 
@@ -609,13 +609,13 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 //
 // This enum encompasses all method calls from agent to client.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are RequestPermissionRequest, MessageMCPRequest, CreateElicitationRequest, ExtMethodRequest.
-type RequestParams interface {
-	isRequestParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentRequestParamsRequestPermissionRequest, AgentRequestParamsMessageMCPRequest, AgentRequestParamsCreateElicitationRequest, ExtMethodRequest.
+type AgentRequestParams interface {
+	isAgentRequestParams()
 }
 
-// DecodeRequestParams decodes a RequestParams from d.
-func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
+// DecodeAgentRequestParams decodes a AgentRequestParams from d.
+func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"options", "sessionId", "title", "method", "requestId", "serverId", "message"})
@@ -623,21 +623,21 @@ func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(RequestPermissionRequest)
+			v := new(AgentRequestParamsRequestPermissionRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x38) == uint64(0x38) {
-			v := new(MessageMCPRequest)
+			v := new(AgentRequestParamsMessageMCPRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x40) == uint64(0x40) {
-			v := new(CreateElicitationRequest)
+			v := new(AgentRequestParamsCreateElicitationRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -652,29 +652,29 @@ func DecodeRequestParams(d *wire.Decoder) (RequestParams, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: RequestPermissionRequest (options, sessionId, title); MessageMCPRequest (method, requestId, serverId); CreateElicitationRequest (message); ExtMethodRequest ()",
+			Msg:    "the object has the required members of no variant: AgentRequestParamsRequestPermissionRequest (options, sessionId, title); AgentRequestParamsMessageMCPRequest (method, requestId, serverId); AgentRequestParamsCreateElicitationRequest (message); ExtMethodRequest ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeRequestParams encodes v to e; a nil v is null.
-func EncodeRequestParams(e *wire.Encoder, v RequestParams) {
+// EncodeAgentRequestParams encodes v to e; a nil v is null.
+func EncodeAgentRequestParams(e *wire.Encoder, v AgentRequestParams) {
 	switch v := v.(type) {
-	case *RequestPermissionRequest:
+	case *AgentRequestParamsRequestPermissionRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *MessageMCPRequest:
+	case *AgentRequestParamsMessageMCPRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CreateElicitationRequest:
+	case *AgentRequestParamsCreateElicitationRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -691,18 +691,18 @@ func EncodeRequestParams(e *wire.Encoder, v RequestParams) {
 	}
 }
 
-// CheckRequestParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckRequestParams(c *wire.Checker, p string, v RequestParams) {
+// CheckAgentRequestParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentRequestParams(c *wire.Checker, p string, v AgentRequestParams) {
 	switch v := v.(type) {
-	case *RequestPermissionRequest:
+	case *AgentRequestParamsRequestPermissionRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *MessageMCPRequest:
+	case *AgentRequestParamsMessageMCPRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CreateElicitationRequest:
+	case *AgentRequestParamsCreateElicitationRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -713,28 +713,28 @@ func CheckRequestParams(c *wire.Checker, p string, v RequestParams) {
 	}
 }
 
-// UnmarshalRequestParams decodes a RequestParams from data, strictly.
-func UnmarshalRequestParams(data []byte) (RequestParams, error) {
+// UnmarshalAgentRequestParams decodes a AgentRequestParams from data, strictly.
+func UnmarshalAgentRequestParams(data []byte) (AgentRequestParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeRequestParams(d)
+	v, err := DecodeAgentRequestParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalRequestParams encodes v.
-func MarshalRequestParams(v RequestParams) ([]byte, error) {
+// MarshalAgentRequestParams encodes v.
+func MarshalAgentRequestParams(v AgentRequestParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeRequestParams(e, v)
+	EncodeAgentRequestParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateRequestParams checks v against its schema's constraints and returns every violation.
-func ValidateRequestParams(v RequestParams) error {
+// ValidateAgentRequestParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentRequestParams(v AgentRequestParams) error {
 	var c wire.Checker
-	CheckRequestParams(&c, "", v)
+	CheckAgentRequestParams(&c, "", v)
 	return c.Err()
 }
 
@@ -749,7 +749,7 @@ func ValidateRequestParams(v RequestParams) error {
 // answers a cancelled request with the `cancelled` outcome.
 //
 // See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)
-type RequestPermissionRequest struct {
+type AgentRequestParamsRequestPermissionRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 	// Human-readable title for the permission prompt.
@@ -780,13 +780,13 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequestPermissionRequest) isRequestParams() {}
+func (*AgentRequestParamsRequestPermissionRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParamsRequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = RequestPermissionRequest{}
+	*x = AgentRequestParamsRequestPermissionRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -936,14 +936,14 @@ func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *RequestPermissionRequest) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParamsRequestPermissionRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentRequestParamsRequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"title\":")
@@ -978,7 +978,7 @@ func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
+func (x *AgentRequestParamsRequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -1006,19 +1006,19 @@ func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestPermissionRequest) Validate() error {
+func (x *AgentRequestParamsRequestPermissionRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParamsRequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParamsRequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -4291,7 +4291,7 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 
 // Resource content that can be embedded in a message.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are TextResourceContents, BlobResourceContents.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
 type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
@@ -4305,14 +4305,14 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(TextResourceContents)
+			v := new(EmbeddedResourceResourceTextResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x6) == uint64(0x6) {
-			v := new(BlobResourceContents)
+			v := new(EmbeddedResourceResourceBlobResourceContents)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -4320,7 +4320,7 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: TextResourceContents (text, uri); BlobResourceContents (blob, uri)",
+			Msg:    "the object has the required members of no variant: EmbeddedResourceResourceTextResourceContents (text, uri); EmbeddedResourceResourceBlobResourceContents (blob, uri)",
 			Offset: d.Offset(),
 		}
 	}
@@ -4330,13 +4330,13 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 // EncodeEmbeddedResourceResource encodes v to e; a nil v is null.
 func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v == nil {
 			e.Null()
 			return
@@ -4350,11 +4350,11 @@ func EncodeEmbeddedResourceResource(e *wire.Encoder, v EmbeddedResourceResource)
 // CheckEmbeddedResourceResource records in c every constraint v breaks, under the JSON pointer p.
 func CheckEmbeddedResourceResource(c *wire.Checker, p string, v EmbeddedResourceResource) {
 	switch v := v.(type) {
-	case *TextResourceContents:
+	case *EmbeddedResourceResourceTextResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *BlobResourceContents:
+	case *EmbeddedResourceResourceBlobResourceContents:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -4387,7 +4387,7 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 }
 
 // Text resource contents embedded directly in the message.
-type TextResourceContents struct {
+type EmbeddedResourceResourceTextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 	// URI associated with this resource or media payload.
@@ -4406,13 +4406,13 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceTextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents{}
+	*x = EmbeddedResourceResourceTextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4511,14 +4511,14 @@ func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceTextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -4539,7 +4539,7 @@ func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceTextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -4559,24 +4559,24 @@ func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceTextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceTextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents embedded directly in the message.
-type BlobResourceContents struct {
+type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// URI associated with this resource or media payload.
@@ -4595,13 +4595,13 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents{}
+	*x = EmbeddedResourceResourceBlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -4700,14 +4700,14 @@ func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
+func (x *EmbeddedResourceResourceBlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -4728,7 +4728,7 @@ func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
+func (x *EmbeddedResourceResourceBlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -4748,19 +4748,19 @@ func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents) Validate() error {
+func (x *EmbeddedResourceResourceBlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
+func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
+func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -7656,7 +7656,7 @@ func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type CreateElicitationRequest struct {
+type AgentRequestParamsCreateElicitationRequest struct {
 	// A human-readable message describing what input is needed.
 	Message string `json:"message"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -7669,13 +7669,13 @@ type CreateElicitationRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CreateElicitationRequest) isRequestParams() {}
+func (*AgentRequestParamsCreateElicitationRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParamsCreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CreateElicitationRequest{}
+	*x = AgentRequestParamsCreateElicitationRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7741,14 +7741,14 @@ func (x *CreateElicitationRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CreateElicitationRequest) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParamsCreateElicitationRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentRequestParamsCreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"message\":")
 	e.String(x.Message)
 	if x.Meta != nil {
@@ -7759,7 +7759,7 @@ func (x *CreateElicitationRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
+func (x *AgentRequestParamsCreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -7769,19 +7769,19 @@ func (x *CreateElicitationRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CreateElicitationRequest) Validate() error {
+func (x *AgentRequestParamsCreateElicitationRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CreateElicitationRequest) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParamsCreateElicitationRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CreateElicitationRequest) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParamsCreateElicitationRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -7790,7 +7790,7 @@ func (x CreateElicitationRequest) MarshalJSON() ([]byte, error) {
 // This capability is not part of the spec yet, and may be removed or changed at any point.
 //
 // Exchanges an MCP-over-ACP message.
-type MessageMCPRequest struct {
+type AgentRequestParamsMessageMCPRequest struct {
 	// The declared ACP MCP server receiving this request.
 	ServerID MCPServerACPID `json:"serverId"`
 	// The caller-generated identifier for the inner MCP request.
@@ -7810,13 +7810,13 @@ type MessageMCPRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*MessageMCPRequest) isRequestParams() {}
+func (*AgentRequestParamsMessageMCPRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
+func (x *AgentRequestParamsMessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = MessageMCPRequest{}
+	*x = AgentRequestParamsMessageMCPRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -7916,14 +7916,14 @@ func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *MessageMCPRequest) EncodeWire(e *wire.Encoder) {
+func (x *AgentRequestParamsMessageMCPRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentRequestParamsMessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"serverId\":")
 	x.ServerID.EncodeWire(e)
 	e.RawKey("\"requestId\":")
@@ -7942,7 +7942,7 @@ func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
+func (x *AgentRequestParamsMessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
@@ -7966,19 +7966,19 @@ func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageMCPRequest) Validate() error {
+func (x *AgentRequestParamsMessageMCPRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageMCPRequest) UnmarshalJSON(data []byte) error {
+func (x *AgentRequestParamsMessageMCPRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x MessageMCPRequest) MarshalJSON() ([]byte, error) {
+func (x AgentRequestParamsMessageMCPRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -8091,7 +8091,7 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtMethodRequest) isRequestParams() {}
+func (*ExtMethodRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
 func (x *ExtMethodRequest) DecodeWire(d *wire.Decoder) error {
@@ -8245,7 +8245,7 @@ type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -8292,11 +8292,11 @@ func (x *Notification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -8345,7 +8345,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -8357,7 +8357,7 @@ func (x *Notification) EncodeWireFields(e *wire.Encoder) {
 func (x *Notification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -8385,13 +8385,13 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UpdateSessionNotification, CompleteElicitationNotification, AuthStatusUpdateNotification, ExtNotification.
-type NotificationParams interface {
-	isNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsUpdateSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsAuthStatusUpdateNotification, AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
 }
 
-// DecodeNotificationParams decodes a NotificationParams from d.
-func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
+// DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
+func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId", "state"})
@@ -8399,28 +8399,28 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(UpdateSessionNotification)
+			v := new(AgentNotificationParamsUpdateSessionNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x4) == uint64(0x4) {
-			v := new(CompleteElicitationNotification)
+			v := new(AgentNotificationParamsCompleteElicitationNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x8) == uint64(0x8) {
-			v := new(AuthStatusUpdateNotification)
+			v := new(AgentNotificationParamsAuthStatusUpdateNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ExtNotification)
+			v := new(AgentNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -8428,35 +8428,35 @@ func DecodeNotificationParams(d *wire.Decoder) (NotificationParams, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: UpdateSessionNotification (sessionId, update); CompleteElicitationNotification (elicitationId); AuthStatusUpdateNotification (state); ExtNotification ()",
+			Msg:    "the object has the required members of no variant: AgentNotificationParamsUpdateSessionNotification (sessionId, update); AgentNotificationParamsCompleteElicitationNotification (elicitationId); AgentNotificationParamsAuthStatusUpdateNotification (state); AgentNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeNotificationParams encodes v to e; a nil v is null.
-func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
+// EncodeAgentNotificationParams encodes v to e; a nil v is null.
+func EncodeAgentNotificationParams(e *wire.Encoder, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *UpdateSessionNotification:
+	case *AgentNotificationParamsUpdateSessionNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AuthStatusUpdateNotification:
+	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -8467,50 +8467,50 @@ func EncodeNotificationParams(e *wire.Encoder, v NotificationParams) {
 	}
 }
 
-// CheckNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckNotificationParams(c *wire.Checker, p string, v NotificationParams) {
+// CheckAgentNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentNotificationParams(c *wire.Checker, p string, v AgentNotificationParams) {
 	switch v := v.(type) {
-	case *UpdateSessionNotification:
+	case *AgentNotificationParamsUpdateSessionNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AuthStatusUpdateNotification:
+	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalNotificationParams decodes a NotificationParams from data, strictly.
-func UnmarshalNotificationParams(data []byte) (NotificationParams, error) {
+// UnmarshalAgentNotificationParams decodes a AgentNotificationParams from data, strictly.
+func UnmarshalAgentNotificationParams(data []byte) (AgentNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeNotificationParams(d)
+	v, err := DecodeAgentNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalNotificationParams encodes v.
-func MarshalNotificationParams(v NotificationParams) ([]byte, error) {
+// MarshalAgentNotificationParams encodes v.
+func MarshalAgentNotificationParams(v AgentNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeNotificationParams(e, v)
+	EncodeAgentNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateNotificationParams(v NotificationParams) error {
+// ValidateAgentNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
-	CheckNotificationParams(&c, "", v)
+	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -8526,7 +8526,7 @@ func ValidateNotificationParams(v NotificationParams) error {
 // stop reason.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
-type UpdateSessionNotification struct {
+type AgentNotificationParamsUpdateSessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -8541,13 +8541,13 @@ type UpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*UpdateSessionNotification) isNotificationParams() {}
+func (*AgentNotificationParamsUpdateSessionNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsUpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = UpdateSessionNotification{}
+	*x = AgentNotificationParamsUpdateSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -8624,14 +8624,14 @@ func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *UpdateSessionNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsUpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -8644,7 +8644,7 @@ func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsUpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -8662,19 +8662,19 @@ func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UpdateSessionNotification) Validate() error {
+func (x *AgentNotificationParamsUpdateSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsUpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsUpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -8684,7 +8684,7 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
 //
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, StateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, PlanRemoved, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, SubagentUpdate, SessionMessage, SessionMessageChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, PlanRemoved, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, SubagentUpdate, SessionMessage, SessionMessageChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
 type SessionUpdate interface {
 	isSessionUpdate()
 }
@@ -8753,7 +8753,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		}
 		return v, nil
 	case "state_update":
-		v := new(StateUpdate)
+		v := new(SessionUpdateStateUpdate)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -8932,7 +8932,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 		e.RawValue("\"agent_thought\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -9143,7 +9143,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -10224,18 +10224,18 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 // A snapshot of the session's aggregate foreground activity.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type StateUpdate struct {
+type SessionUpdateStateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*StateUpdate) isSessionUpdate() {}
+func (*SessionUpdateStateUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
-func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
+func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = StateUpdate{}
+	*x = SessionUpdateStateUpdate{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -10289,36 +10289,36 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionUpdate\":")
 	e.RawValue("\"state_update\"")
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StateUpdate) Validate() error {
+func (x *SessionUpdateStateUpdate) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StateUpdate) UnmarshalJSON(data []byte) error {
+func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x StateUpdate) MarshalJSON() ([]byte, error) {
+func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -16595,7 +16595,7 @@ type SubagentUpdate struct {
 	// Optional and nullable. Omitted means unchanged. `null` removes the
 	// current report and leaves activity unconfirmed (not idle or cancelled).
 	// A concrete `StateUpdate` replaces the entire previous snapshot.
-	State wire.Opt[StateUpdate2] `json:"state,omitzero"`
+	State wire.Opt[StateUpdate] `json:"state,omitzero"`
 	// The child's working directory. Must be an absolute path.
 	//
 	// Optional and nullable. Omitted means unchanged. `null` clears the
@@ -16722,11 +16722,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "state")
 			}
 			if isNull {
-				x.State = wire.Null[StateUpdate2]()
+				x.State = wire.Null[StateUpdate]()
 			} else {
-				var v StateUpdate2
+				var v StateUpdate
 				{
-					v1, err := DecodeStateUpdate2(d)
+					v1, err := DecodeStateUpdate(d)
 					if err != nil {
 						return wire.At(err, "state")
 					}
@@ -16865,7 +16865,7 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 	if !x.State.IsAbsent() {
 		e.RawKey("\"state\":")
 		if v, ok := x.State.Get(); ok {
-			EncodeStateUpdate2(e, v)
+			EncodeStateUpdate(e, v)
 		} else {
 			e.Null()
 		}
@@ -16909,7 +16909,7 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.State.Get(); ok {
 		p := wire.Join(p, "state")
-		CheckStateUpdate2(c, p, v)
+		CheckStateUpdate(c, p, v)
 	}
 	if v, ok := x.Cwd.Get(); ok {
 		p := wire.Join(p, "cwd")
@@ -17248,11 +17248,11 @@ func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 // See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#session-states)
 //
 // It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate, UnknownStateUpdate; a tag this package does not know decodes to UnknownStateUpdate2, which keeps the JSON as it was.
-type StateUpdate2 interface {
-	isStateUpdate2()
+type StateUpdate interface {
+	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
 type UnknownStateUpdate2 struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -17260,10 +17260,10 @@ type UnknownStateUpdate2 struct {
 	Raw json.RawMessage
 }
 
-func (*UnknownStateUpdate2) isStateUpdate2() {}
+func (*UnknownStateUpdate2) isStateUpdate() {}
 
-// DecodeStateUpdate2 decodes a StateUpdate2 from d.
-func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	tag, ok, err := d.PeekTag("state")
 	if err != nil {
 		return nil, err
@@ -17314,8 +17314,8 @@ func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
 	}, nil
 }
 
-// EncodeStateUpdate2 encodes v to e; a nil v is null.
-func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v == nil {
@@ -17371,8 +17371,8 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 	}
 }
 
-// CheckStateUpdate2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v != nil {
@@ -17393,28 +17393,28 @@ func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
 	}
 }
 
-// UnmarshalStateUpdate2 decodes a StateUpdate2 from data, strictly.
-func UnmarshalStateUpdate2(data []byte) (StateUpdate2, error) {
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate2(d)
+	v, err := DecodeStateUpdate(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalStateUpdate2 encodes v.
-func MarshalStateUpdate2(v StateUpdate2) ([]byte, error) {
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeStateUpdate2(e, v)
+	EncodeStateUpdate(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateStateUpdate2 checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate2(v StateUpdate2) error {
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
 	var c wire.Checker
-	CheckStateUpdate2(&c, "", v)
+	CheckStateUpdate(&c, "", v)
 	return c.Err()
 }
 
@@ -17439,7 +17439,7 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RunningStateUpdate) isStateUpdate2() {}
+func (*RunningStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -18190,7 +18190,7 @@ type Idle struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Idle) isStateUpdate2() {}
+func (*Idle) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *Idle) DecodeWire(d *wire.Decoder) error {
@@ -18725,7 +18725,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequiresActionStateUpdate) isStateUpdate2() {}
+func (*RequiresActionStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -18913,7 +18913,7 @@ type UnknownStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*UnknownStateUpdate) isStateUpdate2() {}
+func (*UnknownStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *UnknownStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -19571,7 +19571,7 @@ func (x SessionMessageChunk) MarshalJSON() ([]byte, error) {
 // Notification that a URL-based elicitation has completed.
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)
-type CompleteElicitationNotification struct {
+type AgentNotificationParamsCompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -19584,13 +19584,13 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CompleteElicitationNotification) isNotificationParams() {}
+func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification{}
+	*x = AgentNotificationParamsCompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -19652,14 +19652,14 @@ func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -19670,7 +19670,7 @@ func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsCompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -19684,19 +19684,19 @@ func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification) Validate() error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsCompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -19750,7 +19750,7 @@ func (x ElicitationID) MarshalJSON() ([]byte, error) {
 // Notification that the agent's authentication state changed.
 //
 // Only sent by agents that advertise the `auth.status` capability.
-type AuthStatusUpdateNotification struct {
+type AgentNotificationParamsAuthStatusUpdateNotification struct {
 	// Whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
@@ -19772,13 +19772,13 @@ type AuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AuthStatusUpdateNotification) isNotificationParams() {}
+func (*AgentNotificationParamsAuthStatusUpdateNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AuthStatusUpdateNotification{}
+	*x = AgentNotificationParamsAuthStatusUpdateNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -19866,14 +19866,14 @@ func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"state\":")
 	x.State.EncodeWire(e)
 	if x.Accounts != nil {
@@ -19892,7 +19892,7 @@ func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
@@ -19913,19 +19913,19 @@ func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthStatusUpdateNotification) Validate() error {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsAuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsAuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20274,18 +20274,18 @@ func (x AuthAccount) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-type ExtNotification struct {
+type AgentNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ExtNotification) isNotificationParams() {}
+func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *AgentNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ExtNotification{}
+	*x = AgentNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -20320,34 +20320,34 @@ func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification) Validate() error {
+func (x *AgentNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification) UnmarshalJSON(data []byte) error {
+func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification) MarshalJSON() ([]byte, error) {
+func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -20474,7 +20474,7 @@ type AgentClientProtocolClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -20618,10 +20618,10 @@ func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 // This enum encompasses all method calls from client to agent.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type AgentClientProtocolClientRequestParams json.RawMessage
+type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) error {
+func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -20630,38 +20630,38 @@ func (x *AgentClientProtocolClientRequestParams) DecodeWire(d *wire.Decoder) err
 		}
 		v = v1
 	}
-	*x = AgentClientProtocolClientRequestParams(v)
+	*x = ClientRequestParams(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientRequestParams) EncodeWire(e *wire.Encoder) {
+func (x *ClientRequestParams) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientRequestParams) CheckWire(c *wire.Checker, p string) {}
+func (x *ClientRequestParams) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientRequestParams) Validate() error {
+func (x *ClientRequestParams) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientRequestParams) UnmarshalJSON(data []byte) error {
+func (x *ClientRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientRequestParams) MarshalJSON() ([]byte, error) {
+func (x ClientRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // AsInitializeRequest decodes the value strictly as InitializeRequest (the initialize alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
+func (x ClientRequestParams) AsInitializeRequest() (InitializeRequest, error) {
 	var v InitializeRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20673,18 +20673,18 @@ func (x AgentClientProtocolClientRequestParams) AsInitializeRequest() (Initializ
 }
 
 // FromInitializeRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
+func (x *ClientRequestParams) FromInitializeRequest(v InitializeRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLoginAuthRequest decodes the value strictly as LoginAuthRequest (the auth/login alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLoginAuthRequest() (LoginAuthRequest, error) {
+func (x ClientRequestParams) AsLoginAuthRequest() (LoginAuthRequest, error) {
 	var v LoginAuthRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20696,18 +20696,18 @@ func (x AgentClientProtocolClientRequestParams) AsLoginAuthRequest() (LoginAuthR
 }
 
 // FromLoginAuthRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLoginAuthRequest(v LoginAuthRequest) error {
+func (x *ClientRequestParams) FromLoginAuthRequest(v LoginAuthRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsListProvidersRequest decodes the value strictly as ListProvidersRequest (the providers/list alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsListProvidersRequest() (ListProvidersRequest, error) {
+func (x ClientRequestParams) AsListProvidersRequest() (ListProvidersRequest, error) {
 	var v ListProvidersRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20719,18 +20719,18 @@ func (x AgentClientProtocolClientRequestParams) AsListProvidersRequest() (ListPr
 }
 
 // FromListProvidersRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromListProvidersRequest(v ListProvidersRequest) error {
+func (x *ClientRequestParams) FromListProvidersRequest(v ListProvidersRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetProviderRequest decodes the value strictly as SetProviderRequest (the providers/set alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetProviderRequest() (SetProviderRequest, error) {
+func (x ClientRequestParams) AsSetProviderRequest() (SetProviderRequest, error) {
 	var v SetProviderRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20742,18 +20742,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetProviderRequest() (SetProvi
 }
 
 // FromSetProviderRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetProviderRequest(v SetProviderRequest) error {
+func (x *ClientRequestParams) FromSetProviderRequest(v SetProviderRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsDisableProviderRequest decodes the value strictly as DisableProviderRequest (the providers/disable alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsDisableProviderRequest() (DisableProviderRequest, error) {
+func (x ClientRequestParams) AsDisableProviderRequest() (DisableProviderRequest, error) {
 	var v DisableProviderRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20765,18 +20765,18 @@ func (x AgentClientProtocolClientRequestParams) AsDisableProviderRequest() (Disa
 }
 
 // FromDisableProviderRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromDisableProviderRequest(v DisableProviderRequest) error {
+func (x *ClientRequestParams) FromDisableProviderRequest(v DisableProviderRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsLogoutAuthRequest decodes the value strictly as LogoutAuthRequest (the auth/logout alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsLogoutAuthRequest() (LogoutAuthRequest, error) {
+func (x ClientRequestParams) AsLogoutAuthRequest() (LogoutAuthRequest, error) {
 	var v LogoutAuthRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20788,18 +20788,18 @@ func (x AgentClientProtocolClientRequestParams) AsLogoutAuthRequest() (LogoutAut
 }
 
 // FromLogoutAuthRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromLogoutAuthRequest(v LogoutAuthRequest) error {
+func (x *ClientRequestParams) FromLogoutAuthRequest(v LogoutAuthRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsAuthStatusRequest decodes the value strictly as AuthStatusRequest (the auth/status alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsAuthStatusRequest() (AuthStatusRequest, error) {
+func (x ClientRequestParams) AsAuthStatusRequest() (AuthStatusRequest, error) {
 	var v AuthStatusRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20811,18 +20811,18 @@ func (x AgentClientProtocolClientRequestParams) AsAuthStatusRequest() (AuthStatu
 }
 
 // FromAuthStatusRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromAuthStatusRequest(v AuthStatusRequest) error {
+func (x *ClientRequestParams) FromAuthStatusRequest(v AuthStatusRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsNewSessionRequest decodes the value strictly as NewSessionRequest (the session/new alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
+func (x ClientRequestParams) AsNewSessionRequest() (NewSessionRequest, error) {
 	var v NewSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20834,18 +20834,18 @@ func (x AgentClientProtocolClientRequestParams) AsNewSessionRequest() (NewSessio
 }
 
 // FromNewSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
+func (x *ClientRequestParams) FromNewSessionRequest(v NewSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsListSessionsRequest decodes the value strictly as ListSessionsRequest (the session/list alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
+func (x ClientRequestParams) AsListSessionsRequest() (ListSessionsRequest, error) {
 	var v ListSessionsRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20857,18 +20857,18 @@ func (x AgentClientProtocolClientRequestParams) AsListSessionsRequest() (ListSes
 }
 
 // FromListSessionsRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
+func (x *ClientRequestParams) FromListSessionsRequest(v ListSessionsRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsDeleteSessionRequest decodes the value strictly as DeleteSessionRequest (the session/delete alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
+func (x ClientRequestParams) AsDeleteSessionRequest() (DeleteSessionRequest, error) {
 	var v DeleteSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20880,18 +20880,18 @@ func (x AgentClientProtocolClientRequestParams) AsDeleteSessionRequest() (Delete
 }
 
 // FromDeleteSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
+func (x *ClientRequestParams) FromDeleteSessionRequest(v DeleteSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsForkSessionRequest decodes the value strictly as ForkSessionRequest (the session/fork alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsForkSessionRequest() (ForkSessionRequest, error) {
+func (x ClientRequestParams) AsForkSessionRequest() (ForkSessionRequest, error) {
 	var v ForkSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20903,18 +20903,18 @@ func (x AgentClientProtocolClientRequestParams) AsForkSessionRequest() (ForkSess
 }
 
 // FromForkSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromForkSessionRequest(v ForkSessionRequest) error {
+func (x *ClientRequestParams) FromForkSessionRequest(v ForkSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsArchiveSessionRequest decodes the value strictly as ArchiveSessionRequest (the session/archive alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsArchiveSessionRequest() (ArchiveSessionRequest, error) {
+func (x ClientRequestParams) AsArchiveSessionRequest() (ArchiveSessionRequest, error) {
 	var v ArchiveSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20926,18 +20926,18 @@ func (x AgentClientProtocolClientRequestParams) AsArchiveSessionRequest() (Archi
 }
 
 // FromArchiveSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromArchiveSessionRequest(v ArchiveSessionRequest) error {
+func (x *ClientRequestParams) FromArchiveSessionRequest(v ArchiveSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsUnarchiveSessionRequest decodes the value strictly as UnarchiveSessionRequest (the session/unarchive alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsUnarchiveSessionRequest() (UnarchiveSessionRequest, error) {
+func (x ClientRequestParams) AsUnarchiveSessionRequest() (UnarchiveSessionRequest, error) {
 	var v UnarchiveSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20949,18 +20949,18 @@ func (x AgentClientProtocolClientRequestParams) AsUnarchiveSessionRequest() (Una
 }
 
 // FromUnarchiveSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromUnarchiveSessionRequest(v UnarchiveSessionRequest) error {
+func (x *ClientRequestParams) FromUnarchiveSessionRequest(v UnarchiveSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSessionStatusRequest decodes the value strictly as SessionStatusRequest (the session/status alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSessionStatusRequest() (SessionStatusRequest, error) {
+func (x ClientRequestParams) AsSessionStatusRequest() (SessionStatusRequest, error) {
 	var v SessionStatusRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20972,18 +20972,18 @@ func (x AgentClientProtocolClientRequestParams) AsSessionStatusRequest() (Sessio
 }
 
 // FromSessionStatusRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSessionStatusRequest(v SessionStatusRequest) error {
+func (x *ClientRequestParams) FromSessionStatusRequest(v SessionStatusRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionTitleRequest decodes the value strictly as SetSessionTitleRequest (the session/set_title alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionTitleRequest() (SetSessionTitleRequest, error) {
+func (x ClientRequestParams) AsSetSessionTitleRequest() (SetSessionTitleRequest, error) {
 	var v SetSessionTitleRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -20995,18 +20995,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionTitleRequest() (SetS
 }
 
 // FromSetSessionTitleRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionTitleRequest(v SetSessionTitleRequest) error {
+func (x *ClientRequestParams) FromSetSessionTitleRequest(v SetSessionTitleRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsResumeSessionRequest decodes the value strictly as ResumeSessionRequest (the session/resume alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
+func (x ClientRequestParams) AsResumeSessionRequest() (ResumeSessionRequest, error) {
 	var v ResumeSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -21018,18 +21018,18 @@ func (x AgentClientProtocolClientRequestParams) AsResumeSessionRequest() (Resume
 }
 
 // FromResumeSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
+func (x *ClientRequestParams) FromResumeSessionRequest(v ResumeSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCloseSessionRequest decodes the value strictly as CloseSessionRequest (the session/close alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
+func (x ClientRequestParams) AsCloseSessionRequest() (CloseSessionRequest, error) {
 	var v CloseSessionRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -21041,18 +21041,18 @@ func (x AgentClientProtocolClientRequestParams) AsCloseSessionRequest() (CloseSe
 }
 
 // FromCloseSessionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
+func (x *ClientRequestParams) FromCloseSessionRequest(v CloseSessionRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCancelToolCallRequest decodes the value strictly as CancelToolCallRequest (the tool_call/cancel alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCancelToolCallRequest() (CancelToolCallRequest, error) {
+func (x ClientRequestParams) AsCancelToolCallRequest() (CancelToolCallRequest, error) {
 	var v CancelToolCallRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -21064,18 +21064,18 @@ func (x AgentClientProtocolClientRequestParams) AsCancelToolCallRequest() (Cance
 }
 
 // FromCancelToolCallRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCancelToolCallRequest(v CancelToolCallRequest) error {
+func (x *ClientRequestParams) FromCancelToolCallRequest(v CancelToolCallRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsCancelTerminalRequest decodes the value strictly as CancelTerminalRequest (the terminal/cancel alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsCancelTerminalRequest() (CancelTerminalRequest, error) {
+func (x ClientRequestParams) AsCancelTerminalRequest() (CancelTerminalRequest, error) {
 	var v CancelTerminalRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -21087,18 +21087,18 @@ func (x AgentClientProtocolClientRequestParams) AsCancelTerminalRequest() (Cance
 }
 
 // FromCancelTerminalRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromCancelTerminalRequest(v CancelTerminalRequest) error {
+func (x *ClientRequestParams) FromCancelTerminalRequest(v CancelTerminalRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsSetSessionConfigOptionRequest decodes the value strictly as SetSessionConfigOptionRequest (the session/set_config_option alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
+func (x ClientRequestParams) AsSetSessionConfigOptionRequest() (SetSessionConfigOptionRequest, error) {
 	var v SetSessionConfigOptionRequest
 	err := func(d *wire.Decoder) error {
 		{
@@ -21114,18 +21114,18 @@ func (x AgentClientProtocolClientRequestParams) AsSetSessionConfigOptionRequest(
 }
 
 // FromSetSessionConfigOptionRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
+func (x *ClientRequestParams) FromSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) error {
 	e := wire.NewEncoder(nil)
 	EncodeSetSessionConfigOptionRequest(e, v)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsPromptRequest decodes the value strictly as PromptRequest (the session/prompt alternative); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest, error) {
+func (x ClientRequestParams) AsPromptRequest() (PromptRequest, error) {
 	var v PromptRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -21137,18 +21137,18 @@ func (x AgentClientProtocolClientRequestParams) AsPromptRequest() (PromptRequest
 }
 
 // FromPromptRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromPromptRequest(v PromptRequest) error {
+func (x *ClientRequestParams) FromPromptRequest(v PromptRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // AsExtMethodRequest decodes the value strictly as ExtMethodRequest; it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
+func (x ClientRequestParams) AsExtMethodRequest() (ExtRequest, error) {
 	var v ExtRequest
 	err := func(d *wire.Decoder) error {
 		if err := v.DecodeWire(d); err != nil {
@@ -21160,18 +21160,18 @@ func (x AgentClientProtocolClientRequestParams) AsExtMethodRequest() (ExtRequest
 }
 
 // FromExtMethodRequest sets the value to the encoding of v.
-func (x *AgentClientProtocolClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
+func (x *ClientRequestParams) FromExtMethodRequest(v ExtRequest) error {
 	e := wire.NewEncoder(nil)
 	v.EncodeWire(e)
 	if err := e.Err(); err != nil {
 		return err
 	}
-	*x = AgentClientProtocolClientRequestParams(e.Bytes())
+	*x = ClientRequestParams(e.Bytes())
 	return nil
 }
 
 // DecodeMethod decodes the value strictly as the alternative that belongs to a JSON-RPC method (the request's or notification's method member, or for a result the method of the request it answers); it does not Validate it.
-func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any, error) {
+func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	switch method {
 	case "initialize":
 		return x.AsInitializeRequest()
@@ -21216,7 +21216,7 @@ func (x AgentClientProtocolClientRequestParams) DecodeMethod(method string) (any
 	case "session/prompt":
 		return x.AsPromptRequest()
 	default:
-		return nil, fmt.Errorf("no alternative of AgentClientProtocolClientRequestParams belongs to the method %q", method)
+		return nil, fmt.Errorf("no alternative of ClientRequestParams belongs to the method %q", method)
 	}
 }
 
@@ -28209,7 +28209,7 @@ type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -28256,11 +28256,11 @@ func (x *AgentClientProtocolClientNotification) DecodeWire(d *wire.Decoder) erro
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -28309,7 +28309,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -28321,7 +28321,7 @@ func (x *AgentClientProtocolClientNotification) EncodeWireFields(e *wire.Encoder
 func (x *AgentClientProtocolClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -28349,13 +28349,13 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 //
 // Notifications do not expect a response.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MessageMCPNotification, CancelSessionNotification, AgentClientProtocolClientNotificationParamsExtNotification.
-type AgentClientProtocolClientNotificationParams interface {
-	isAgentClientProtocolClientNotificationParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsMessageMCPNotification, ClientNotificationParamsCancelSessionNotification, ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
 }
 
-// DecodeAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from d.
-func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentClientProtocolClientNotificationParams, error) {
+// DecodeClientNotificationParams decodes a ClientNotificationParams from d.
+func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"method", "requestId", "serverId", "sessionId"})
@@ -28363,21 +28363,21 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 			return nil, err
 		}
 		if set&uint64(0x7) == uint64(0x7) {
-			v := new(MessageMCPNotification)
+			v := new(ClientNotificationParamsMessageMCPNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x8) == uint64(0x8) {
-			v := new(CancelSessionNotification)
+			v := new(ClientNotificationParamsCancelSessionNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(AgentClientProtocolClientNotificationParamsExtNotification)
+			v := new(ClientNotificationParamsExtNotification)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -28385,29 +28385,29 @@ func DecodeAgentClientProtocolClientNotificationParams(d *wire.Decoder) (AgentCl
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: MessageMCPNotification (method, requestId, serverId); CancelSessionNotification (sessionId); AgentClientProtocolClientNotificationParamsExtNotification ()",
+			Msg:    "the object has the required members of no variant: ClientNotificationParamsMessageMCPNotification (method, requestId, serverId); ClientNotificationParamsCancelSessionNotification (sessionId); ClientNotificationParamsExtNotification ()",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentClientProtocolClientNotificationParams encodes v to e; a nil v is null.
-func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentClientProtocolClientNotificationParams) {
+// EncodeClientNotificationParams encodes v to e; a nil v is null.
+func EncodeClientNotificationParams(e *wire.Encoder, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *MessageMCPNotification:
+	case *ClientNotificationParamsMessageMCPNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *CancelSessionNotification:
+	case *ClientNotificationParamsCancelSessionNotification:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v == nil {
 			e.Null()
 			return
@@ -28418,46 +28418,46 @@ func EncodeAgentClientProtocolClientNotificationParams(e *wire.Encoder, v AgentC
 	}
 }
 
-// CheckAgentClientProtocolClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentClientProtocolClientNotificationParams(c *wire.Checker, p string, v AgentClientProtocolClientNotificationParams) {
+// CheckClientNotificationParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckClientNotificationParams(c *wire.Checker, p string, v ClientNotificationParams) {
 	switch v := v.(type) {
-	case *MessageMCPNotification:
+	case *ClientNotificationParamsMessageMCPNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *CancelSessionNotification:
+	case *ClientNotificationParamsCancelSessionNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *AgentClientProtocolClientNotificationParamsExtNotification:
+	case *ClientNotificationParamsExtNotification:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalAgentClientProtocolClientNotificationParams decodes a AgentClientProtocolClientNotificationParams from data, strictly.
-func UnmarshalAgentClientProtocolClientNotificationParams(data []byte) (AgentClientProtocolClientNotificationParams, error) {
+// UnmarshalClientNotificationParams decodes a ClientNotificationParams from data, strictly.
+func UnmarshalClientNotificationParams(data []byte) (ClientNotificationParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentClientProtocolClientNotificationParams(d)
+	v, err := DecodeClientNotificationParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentClientProtocolClientNotificationParams encodes v.
-func MarshalAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) ([]byte, error) {
+// MarshalClientNotificationParams encodes v.
+func MarshalClientNotificationParams(v ClientNotificationParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentClientProtocolClientNotificationParams(e, v)
+	EncodeClientNotificationParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentClientProtocolClientNotificationParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolClientNotificationParams) error {
+// ValidateClientNotificationParams checks v against its schema's constraints and returns every violation.
+func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
-	CheckAgentClientProtocolClientNotificationParams(&c, "", v)
+	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
 }
 
@@ -28491,7 +28491,7 @@ func ValidateAgentClientProtocolClientNotificationParams(v AgentClientProtocolCl
 // reports cancellation.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
-type CancelSessionNotification struct {
+type ClientNotificationParamsCancelSessionNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -28504,13 +28504,13 @@ type CancelSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*CancelSessionNotification) isAgentClientProtocolClientNotificationParams() {}
+func (*ClientNotificationParamsCancelSessionNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsCancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelSessionNotification{}
+	*x = ClientNotificationParamsCancelSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28572,14 +28572,14 @@ func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelSessionNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsCancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -28590,7 +28590,7 @@ func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
+func (x *ClientNotificationParamsCancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -28604,19 +28604,19 @@ func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelSessionNotification) Validate() error {
+func (x *ClientNotificationParamsCancelSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsCancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsCancelSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -28625,7 +28625,7 @@ func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
 // This capability is not part of the spec yet, and may be removed or changed at any point.
 //
 // Sends an MCP-over-ACP notification.
-type MessageMCPNotification struct {
+type ClientNotificationParamsMessageMCPNotification struct {
 	// The declared ACP MCP server handling the associated request.
 	ServerID MCPServerACPID `json:"serverId"`
 	// The identifier of the active inner MCP request.
@@ -28645,13 +28645,13 @@ type MessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*MessageMCPNotification) isAgentClientProtocolClientNotificationParams() {}
+func (*ClientNotificationParamsMessageMCPNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsMessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = MessageMCPNotification{}
+	*x = ClientNotificationParamsMessageMCPNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28751,14 +28751,14 @@ func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *MessageMCPNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsMessageMCPNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsMessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"serverId\":")
 	x.ServerID.EncodeWire(e)
 	e.RawKey("\"requestId\":")
@@ -28777,7 +28777,7 @@ func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
+func (x *ClientNotificationParamsMessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
@@ -28801,19 +28801,19 @@ func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageMCPNotification) Validate() error {
+func (x *ClientNotificationParamsMessageMCPNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageMCPNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsMessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsMessageMCPNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -28823,19 +28823,18 @@ func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-type AgentClientProtocolClientNotificationParamsExtNotification struct {
+type ClientNotificationParamsExtNotification struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*AgentClientProtocolClientNotificationParamsExtNotification) isAgentClientProtocolClientNotificationParams() {
-}
+func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
+func (x *ClientNotificationParamsExtNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AgentClientProtocolClientNotificationParamsExtNotification{}
+	*x = ClientNotificationParamsExtNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -28870,35 +28869,34 @@ func (x *AgentClientProtocolClientNotificationParamsExtNotification) DecodeWire(
 }
 
 // EncodeWire encodes the value to e.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
+func (x *ClientNotificationParamsExtNotification) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {
-}
+func (x *ClientNotificationParamsExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) Validate() error {
+func (x *ClientNotificationParamsExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AgentClientProtocolClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
+func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AgentClientProtocolClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
+func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29314,7 +29312,7 @@ type AgentClientProtocolProxyRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[AgentClientProtocolProxyRequestParams] `json:"params,omitzero"`
+	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -29373,11 +29371,11 @@ func (x *AgentClientProtocolProxyRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolProxyRequestParams]()
+				x.Params = wire.Null[ProxyRequestParams]()
 			} else {
-				var v AgentClientProtocolProxyRequestParams
+				var v ProxyRequestParams
 				{
-					v1, err := DecodeAgentClientProtocolProxyRequestParams(d)
+					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -29431,7 +29429,7 @@ func (x *AgentClientProtocolProxyRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolProxyRequestParams(e, v)
+			EncodeProxyRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -29447,7 +29445,7 @@ func (x *AgentClientProtocolProxyRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolProxyRequestParams(c, p, v)
+		CheckProxyRequestParams(c, p, v)
 	}
 }
 
@@ -29477,13 +29475,13 @@ func (x AgentClientProtocolProxyRequest) MarshalJSON() ([]byte, error) {
 // A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
 // `proxy/successor` to its conductor.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are InitializeProxyRequest, ProxySuccessorRequest.
-type AgentClientProtocolProxyRequestParams interface {
-	isAgentClientProtocolProxyRequestParams()
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyRequestParamsInitializeProxyRequest, ProxyRequestParamsProxySuccessorRequest.
+type ProxyRequestParams interface {
+	isProxyRequestParams()
 }
 
-// DecodeAgentClientProtocolProxyRequestParams decodes a AgentClientProtocolProxyRequestParams from d.
-func DecodeAgentClientProtocolProxyRequestParams(d *wire.Decoder) (AgentClientProtocolProxyRequestParams, error) {
+// DecodeProxyRequestParams decodes a ProxyRequestParams from d.
+func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 	switch d.Kind() {
 	case wire.KindObject:
 		set, err := d.PeekKeys([]string{"info", "protocolVersion", "method"})
@@ -29491,14 +29489,14 @@ func DecodeAgentClientProtocolProxyRequestParams(d *wire.Decoder) (AgentClientPr
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(InitializeProxyRequest)
+			v := new(ProxyRequestParamsInitializeProxyRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x4) == uint64(0x4) {
-			v := new(ProxySuccessorRequest)
+			v := new(ProxyRequestParamsProxySuccessorRequest)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -29506,23 +29504,23 @@ func DecodeAgentClientProtocolProxyRequestParams(d *wire.Decoder) (AgentClientPr
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: InitializeProxyRequest (info, protocolVersion); ProxySuccessorRequest (method)",
+			Msg:    "the object has the required members of no variant: ProxyRequestParamsInitializeProxyRequest (info, protocolVersion); ProxyRequestParamsProxySuccessorRequest (method)",
 			Offset: d.Offset(),
 		}
 	}
 	return nil, d.TypeError("object")
 }
 
-// EncodeAgentClientProtocolProxyRequestParams encodes v to e; a nil v is null.
-func EncodeAgentClientProtocolProxyRequestParams(e *wire.Encoder, v AgentClientProtocolProxyRequestParams) {
+// EncodeProxyRequestParams encodes v to e; a nil v is null.
+func EncodeProxyRequestParams(e *wire.Encoder, v ProxyRequestParams) {
 	switch v := v.(type) {
-	case *InitializeProxyRequest:
+	case *ProxyRequestParamsInitializeProxyRequest:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ProxySuccessorRequest:
+	case *ProxyRequestParamsProxySuccessorRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -29533,42 +29531,42 @@ func EncodeAgentClientProtocolProxyRequestParams(e *wire.Encoder, v AgentClientP
 	}
 }
 
-// CheckAgentClientProtocolProxyRequestParams records in c every constraint v breaks, under the JSON pointer p.
-func CheckAgentClientProtocolProxyRequestParams(c *wire.Checker, p string, v AgentClientProtocolProxyRequestParams) {
+// CheckProxyRequestParams records in c every constraint v breaks, under the JSON pointer p.
+func CheckProxyRequestParams(c *wire.Checker, p string, v ProxyRequestParams) {
 	switch v := v.(type) {
-	case *InitializeProxyRequest:
+	case *ProxyRequestParamsInitializeProxyRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ProxySuccessorRequest:
+	case *ProxyRequestParamsProxySuccessorRequest:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
 	}
 }
 
-// UnmarshalAgentClientProtocolProxyRequestParams decodes a AgentClientProtocolProxyRequestParams from data, strictly.
-func UnmarshalAgentClientProtocolProxyRequestParams(data []byte) (AgentClientProtocolProxyRequestParams, error) {
+// UnmarshalProxyRequestParams decodes a ProxyRequestParams from data, strictly.
+func UnmarshalProxyRequestParams(data []byte) (ProxyRequestParams, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeAgentClientProtocolProxyRequestParams(d)
+	v, err := DecodeProxyRequestParams(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalAgentClientProtocolProxyRequestParams encodes v.
-func MarshalAgentClientProtocolProxyRequestParams(v AgentClientProtocolProxyRequestParams) ([]byte, error) {
+// MarshalProxyRequestParams encodes v.
+func MarshalProxyRequestParams(v ProxyRequestParams) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeAgentClientProtocolProxyRequestParams(e, v)
+	EncodeProxyRequestParams(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateAgentClientProtocolProxyRequestParams checks v against its schema's constraints and returns every violation.
-func ValidateAgentClientProtocolProxyRequestParams(v AgentClientProtocolProxyRequestParams) error {
+// ValidateProxyRequestParams checks v against its schema's constraints and returns every violation.
+func ValidateProxyRequestParams(v ProxyRequestParams) error {
 	var c wire.Checker
-	CheckAgentClientProtocolProxyRequestParams(&c, "", v)
+	CheckProxyRequestParams(&c, "", v)
 	return c.Err()
 }
 
@@ -29576,7 +29574,7 @@ func ValidateAgentClientProtocolProxyRequestParams(v AgentClientProtocolProxyReq
 //
 // Sent by a conductor to each component that has a successor, instead of `initialize`.
 // The params and response are the same as for `initialize`.
-type InitializeProxyRequest struct {
+type ProxyRequestParamsInitializeProxyRequest struct {
 	// The latest protocol version supported by the client.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
 	// Information about the implementation sending this initialize request.
@@ -29593,13 +29591,13 @@ type InitializeProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*InitializeProxyRequest) isAgentClientProtocolProxyRequestParams() {}
+func (*ProxyRequestParamsInitializeProxyRequest) isProxyRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *InitializeProxyRequest) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyRequestParamsInitializeProxyRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = InitializeProxyRequest{}
+	*x = ProxyRequestParamsInitializeProxyRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29684,14 +29682,14 @@ func (x *InitializeProxyRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *InitializeProxyRequest) EncodeWire(e *wire.Encoder) {
+func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeProxyRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyRequestParamsInitializeProxyRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"protocolVersion\":")
 	x.ProtocolVersion.EncodeWire(e)
 	e.RawKey("\"info\":")
@@ -29708,7 +29706,7 @@ func (x *InitializeProxyRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
+func (x *ProxyRequestParamsInitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
@@ -29730,19 +29728,19 @@ func (x *InitializeProxyRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeProxyRequest) Validate() error {
+func (x *ProxyRequestParamsInitializeProxyRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeProxyRequest) UnmarshalJSON(data []byte) error {
+func (x *ProxyRequestParamsInitializeProxyRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x InitializeProxyRequest) MarshalJSON() ([]byte, error) {
+func (x ProxyRequestParamsInitializeProxyRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -29751,7 +29749,7 @@ func (x InitializeProxyRequest) MarshalJSON() ([]byte, error) {
 // A proxy sends it to its conductor to forward a request downstream. The conductor sends
 // it to the proxy to deliver a request from the successor. The wrapped request's result
 // or error is returned unchanged.
-type ProxySuccessorRequest struct {
+type ProxyRequestParamsProxySuccessorRequest struct {
 	// Method name of the wrapped request.
 	Method string `json:"method"`
 	// Params of the wrapped request, forwarded unchanged.
@@ -29774,13 +29772,13 @@ type ProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ProxySuccessorRequest) isAgentClientProtocolProxyRequestParams() {}
+func (*ProxyRequestParamsProxySuccessorRequest) isProxyRequestParams() {}
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyRequestParamsProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ProxySuccessorRequest{}
+	*x = ProxyRequestParamsProxySuccessorRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -29858,14 +29856,14 @@ func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorRequest) EncodeWire(e *wire.Encoder) {
+func (x *ProxyRequestParamsProxySuccessorRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyRequestParamsProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if x.Params != nil {
@@ -29880,7 +29878,7 @@ func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
+func (x *ProxyRequestParamsProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -29890,19 +29888,19 @@ func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorRequest) Validate() error {
+func (x *ProxyRequestParamsProxySuccessorRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
+func (x *ProxyRequestParamsProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
+func (x ProxyRequestParamsProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -30288,7 +30286,7 @@ type AgentRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[RequestParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -30345,11 +30343,11 @@ func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[RequestParams]()
+				x.Params = wire.Null[AgentRequestParams]()
 			} else {
-				var v RequestParams
+				var v AgentRequestParams
 				{
-					v1, err := DecodeRequestParams(d)
+					v1, err := DecodeAgentRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -30403,7 +30401,7 @@ func (x *AgentRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeRequestParams(e, v)
+			EncodeAgentRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -30419,7 +30417,7 @@ func (x *AgentRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckRequestParams(c, p, v)
+		CheckAgentRequestParams(c, p, v)
 	}
 }
 
@@ -30445,7 +30443,7 @@ func (x AgentRequest) MarshalJSON() ([]byte, error) {
 // Sent when the agent needs authorization before performing a sensitive operation.
 //
 // See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/draft/tool-calls#requesting-permission)
-type RequestPermissionRequest2 struct {
+type RequestPermissionRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
 	// Human-readable title for the permission prompt.
@@ -30477,10 +30475,10 @@ type RequestPermissionRequest2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *RequestPermissionRequest2) DecodeWire(d *wire.Decoder) error {
+func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = RequestPermissionRequest2{}
+	*x = RequestPermissionRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -30630,14 +30628,14 @@ func (x *RequestPermissionRequest2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *RequestPermissionRequest2) EncodeWire(e *wire.Encoder) {
+func (x *RequestPermissionRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *RequestPermissionRequest2) EncodeWireFields(e *wire.Encoder) {
+func (x *RequestPermissionRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"title\":")
@@ -30672,7 +30670,7 @@ func (x *RequestPermissionRequest2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *RequestPermissionRequest2) CheckWire(c *wire.Checker, p string) {
+func (x *RequestPermissionRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -30700,24 +30698,24 @@ func (x *RequestPermissionRequest2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *RequestPermissionRequest2) Validate() error {
+func (x *RequestPermissionRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *RequestPermissionRequest2) UnmarshalJSON(data []byte) error {
+func (x *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x RequestPermissionRequest2) MarshalJSON() ([]byte, error) {
+func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Text-based resource contents.
-type TextResourceContents2 struct {
+type TextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
 	// URI associated with this resource or media payload.
@@ -30737,10 +30735,10 @@ type TextResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = TextResourceContents2{}
+	*x = TextResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -30839,14 +30837,14 @@ func (x *TextResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *TextResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *TextResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"text\":")
 	e.String(x.Text)
 	e.RawKey("\"uri\":")
@@ -30867,7 +30865,7 @@ func (x *TextResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *TextResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -30887,24 +30885,24 @@ func (x *TextResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *TextResourceContents2) Validate() error {
+func (x *TextResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *TextResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x TextResourceContents2) MarshalJSON() ([]byte, error) {
+func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Binary resource contents.
-type BlobResourceContents2 struct {
+type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
 	// URI associated with this resource or media payload.
@@ -30924,10 +30922,10 @@ type BlobResourceContents2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = BlobResourceContents2{}
+	*x = BlobResourceContents{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -31026,14 +31024,14 @@ func (x *BlobResourceContents2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *BlobResourceContents2) EncodeWire(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
+func (x *BlobResourceContents) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"blob\":")
 	e.String(x.Blob)
 	e.RawKey("\"uri\":")
@@ -31054,7 +31052,7 @@ func (x *BlobResourceContents2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
+func (x *BlobResourceContents) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "uri")
 		if !check.IsURI(string(x.URI)) {
@@ -31074,19 +31072,19 @@ func (x *BlobResourceContents2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *BlobResourceContents2) Validate() error {
+func (x *BlobResourceContents) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *BlobResourceContents2) UnmarshalJSON(data []byte) error {
+func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x BlobResourceContents2) MarshalJSON() ([]byte, error) {
+func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -31327,23 +31325,23 @@ func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 //
 // See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
 //
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest2, which keeps the JSON as it was.
-type CreateElicitationRequest2 interface {
-	isCreateElicitationRequest2()
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest2 is a variant of CreateElicitationRequest2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest2 struct {
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownCreateElicitationRequest2) isCreateElicitationRequest2() {}
+func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
 
-// DecodeCreateElicitationRequest2 decodes a CreateElicitationRequest2 from d.
-func DecodeCreateElicitationRequest2(d *wire.Decoder) (CreateElicitationRequest2, error) {
+// DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
+func DecodeCreateElicitationRequest(d *wire.Decoder) (CreateElicitationRequest, error) {
 	tag, ok, err := d.PeekTag("mode")
 	if err != nil {
 		return nil, err
@@ -31373,14 +31371,14 @@ func DecodeCreateElicitationRequest2(d *wire.Decoder) (CreateElicitationRequest2
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownCreateElicitationRequest2{
+	return &UnknownCreateElicitationRequest{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeCreateElicitationRequest2 encodes v to e; a nil v is null.
-func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest2) {
+// EncodeCreateElicitationRequest encodes v to e; a nil v is null.
+func EncodeCreateElicitationRequest(e *wire.Encoder, v CreateElicitationRequest) {
 	switch v := v.(type) {
 	case *Form:
 		if v == nil {
@@ -31394,7 +31392,7 @@ func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest
 			return
 		}
 		v.EncodeWire(e)
-	case *UnknownCreateElicitationRequest2:
+	case *UnknownCreateElicitationRequest:
 		if v == nil {
 			e.Null()
 			return
@@ -31412,8 +31410,8 @@ func EncodeCreateElicitationRequest2(e *wire.Encoder, v CreateElicitationRequest
 	}
 }
 
-// CheckCreateElicitationRequest2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckCreateElicitationRequest2(c *wire.Checker, p string, v CreateElicitationRequest2) {
+// CheckCreateElicitationRequest records in c every constraint v breaks, under the JSON pointer p.
+func CheckCreateElicitationRequest(c *wire.Checker, p string, v CreateElicitationRequest) {
 	switch v := v.(type) {
 	case *Form:
 		if v != nil {
@@ -31426,28 +31424,28 @@ func CheckCreateElicitationRequest2(c *wire.Checker, p string, v CreateElicitati
 	}
 }
 
-// UnmarshalCreateElicitationRequest2 decodes a CreateElicitationRequest2 from data, strictly.
-func UnmarshalCreateElicitationRequest2(data []byte) (CreateElicitationRequest2, error) {
+// UnmarshalCreateElicitationRequest decodes a CreateElicitationRequest from data, strictly.
+func UnmarshalCreateElicitationRequest(data []byte) (CreateElicitationRequest, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeCreateElicitationRequest2(d)
+	v, err := DecodeCreateElicitationRequest(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalCreateElicitationRequest2 encodes v.
-func MarshalCreateElicitationRequest2(v CreateElicitationRequest2) ([]byte, error) {
+// MarshalCreateElicitationRequest encodes v.
+func MarshalCreateElicitationRequest(v CreateElicitationRequest) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeCreateElicitationRequest2(e, v)
+	EncodeCreateElicitationRequest(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateCreateElicitationRequest2 checks v against its schema's constraints and returns every violation.
-func ValidateCreateElicitationRequest2(v CreateElicitationRequest2) error {
+// ValidateCreateElicitationRequest checks v against its schema's constraints and returns every violation.
+func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
-	CheckCreateElicitationRequest2(&c, "", v)
+	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
 }
 
@@ -31469,7 +31467,7 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Form) isCreateElicitationRequest2() {}
+func (*Form) isCreateElicitationRequest() {}
 
 // DecodeWire decodes the value from d.
 func (x *Form) DecodeWire(d *wire.Decoder) error {
@@ -34492,7 +34490,7 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*URL) isCreateElicitationRequest2() {}
+func (*URL) isCreateElicitationRequest() {}
 
 // DecodeWire decodes the value from d.
 func (x *URL) DecodeWire(d *wire.Decoder) error {
@@ -35598,7 +35596,7 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 // **UNSTABLE**
 //
 // Request parameters for `mcp/message`, sent from consumer to provider.
-type MessageMCPRequest2 struct {
+type MessageMCPRequest struct {
 	// The declared ACP MCP server receiving this request.
 	ServerID MCPServerACPID `json:"serverId"`
 	// The caller-generated identifier for the inner MCP request.
@@ -35619,10 +35617,10 @@ type MessageMCPRequest2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *MessageMCPRequest2) DecodeWire(d *wire.Decoder) error {
+func (x *MessageMCPRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = MessageMCPRequest2{}
+	*x = MessageMCPRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -35722,14 +35720,14 @@ func (x *MessageMCPRequest2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *MessageMCPRequest2) EncodeWire(e *wire.Encoder) {
+func (x *MessageMCPRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MessageMCPRequest2) EncodeWireFields(e *wire.Encoder) {
+func (x *MessageMCPRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"serverId\":")
 	x.ServerID.EncodeWire(e)
 	e.RawKey("\"requestId\":")
@@ -35748,7 +35746,7 @@ func (x *MessageMCPRequest2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPRequest2) CheckWire(c *wire.Checker, p string) {
+func (x *MessageMCPRequest) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
@@ -35772,25 +35770,25 @@ func (x *MessageMCPRequest2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageMCPRequest2) Validate() error {
+func (x *MessageMCPRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageMCPRequest2) UnmarshalJSON(data []byte) error {
+func (x *MessageMCPRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x MessageMCPRequest2) MarshalJSON() ([]byte, error) {
+func (x MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A JSON-RPC response object.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, Error.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
 type AgentResponse interface {
 	isAgentResponse()
 }
@@ -35811,7 +35809,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 			return v, nil
 		}
 		if set&uint64(0x5) == uint64(0x5) {
-			v := new(Error)
+			v := new(AgentResponseError)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -35819,7 +35817,7 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: Result (id, result); Error (error, id)",
+			Msg:    "the object has the required members of no variant: Result (id, result); AgentResponseError (error, id)",
 			Offset: d.Offset(),
 		}
 	}
@@ -35835,7 +35833,7 @@ func EncodeAgentResponse(e *wire.Encoder, v AgentResponse) {
 			return
 		}
 		v.EncodeWire(e)
-	case *Error:
+	case *AgentResponseError:
 		if v == nil {
 			e.Null()
 			return
@@ -35853,7 +35851,7 @@ func CheckAgentResponse(c *wire.Checker, p string, v AgentResponse) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *Error:
+	case *AgentResponseError:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -43134,7 +43132,7 @@ type SessionStatusResponse struct {
 	// malformed values mean the Agent is not reporting foreground state, and Clients
 	// MUST NOT read that as `idle`. This is a snapshot, not a new transition. Clients
 	// MUST NOT count an `idle` snapshot as a new completion.
-	State wire.Opt[StateUpdate2] `json:"state,omitzero"`
+	State wire.Opt[StateUpdate] `json:"state,omitzero"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
 	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
 	// Implementations MUST NOT assign meaning to keys they do not recognize.
@@ -43181,11 +43179,11 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "state")
 			}
 			if isNull {
-				x.State = wire.Null[StateUpdate2]()
+				x.State = wire.Null[StateUpdate]()
 			} else {
-				var v StateUpdate2
+				var v StateUpdate
 				{
-					v1, err := DecodeStateUpdate2(d)
+					v1, err := DecodeStateUpdate(d)
 					if err != nil {
 						return wire.At(err, "state")
 					}
@@ -43246,7 +43244,7 @@ func (x *SessionStatusResponse) EncodeWireFields(e *wire.Encoder) {
 	if !x.State.IsAbsent() {
 		e.RawKey("\"state\":")
 		if v, ok := x.State.Get(); ok {
-			EncodeStateUpdate2(e, v)
+			EncodeStateUpdate(e, v)
 		} else {
 			e.Null()
 		}
@@ -43266,7 +43264,7 @@ func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.State.Get(); ok {
 		p := wire.Join(p, "state")
-		CheckStateUpdate2(c, p, v)
+		CheckStateUpdate(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
@@ -44372,25 +44370,25 @@ func (x ExtResponse) MarshalJSON() ([]byte, error) {
 }
 
 // A failed JSON-RPC response.
-type Error struct {
+type AgentResponseError struct {
 	// The id of the request this response answers.
 	//
 	// Required. `null` only when the request's id could not be determined, such as
 	// for a parse error or an invalid request.
-	ID ErrorID `json:"id"`
+	ID AgentResponseErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*Error) isAgentResponse() {}
+func (*AgentResponseError) isAgentResponse() {}
 
 // DecodeWire decodes the value from d.
-func (x *Error) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseError) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error{}
+	*x = AgentResponseError{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -44410,7 +44408,7 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 			}
 			seen[0] = true
 			{
-				v0, err := DecodeErrorID(d)
+				v0, err := DecodeAgentResponseErrorID(d)
 				if err != nil {
 					return wire.At(err, "id")
 				}
@@ -44455,26 +44453,26 @@ func (x *Error) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error) EncodeWireFields(e *wire.Encoder) {
+func (x *AgentResponseError) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"id\":")
-	EncodeErrorID(e, x.ID)
+	EncodeAgentResponseErrorID(e, x.ID)
 	e.RawKey("\"error\":")
 	x.Error.EncodeWire(e)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error) CheckWire(c *wire.Checker, p string) {
+func (x *AgentResponseError) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "id")
-		CheckErrorID(c, p, x.ID)
+		CheckAgentResponseErrorID(c, p, x.ID)
 	}
 	{
 		p := wire.Join(p, "error")
@@ -44483,19 +44481,19 @@ func (x *Error) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error) Validate() error {
+func (x *AgentResponseError) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error) MarshalJSON() ([]byte, error) {
+func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -44504,27 +44502,27 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
 //
-// It is a union decided by the JSON type of the value. Its variants are ErrorIDNull, ErrorIDNumber, ErrorIDStr.
-type ErrorID interface {
-	isErrorID()
+// It is a union decided by the JSON type of the value. Its variants are AgentResponseErrorIDNull, AgentResponseErrorIDNumber, AgentResponseErrorIDStr.
+type AgentResponseErrorID interface {
+	isAgentResponseErrorID()
 }
 
-// DecodeErrorID decodes a ErrorID from d.
-func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
+// DecodeAgentResponseErrorID decodes a AgentResponseErrorID from d.
+func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
 	switch d.Kind() {
 	case wire.KindNull:
 		if err := d.Skip(); err != nil {
 			return nil, err
 		}
-		return ErrorIDNull{}, nil
+		return AgentResponseErrorIDNull{}, nil
 	case wire.KindNumber:
-		v := new(ErrorIDNumber)
+		v := new(AgentResponseErrorIDNumber)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
 		return *v, nil
 	case wire.KindString:
-		v := new(ErrorIDStr)
+		v := new(AgentResponseErrorIDStr)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -44533,66 +44531,66 @@ func DecodeErrorID(d *wire.Decoder) (ErrorID, error) {
 	return nil, d.TypeError("null or integer or string")
 }
 
-// EncodeErrorID encodes v to e; a nil v is null.
-func EncodeErrorID(e *wire.Encoder, v ErrorID) {
+// EncodeAgentResponseErrorID encodes v to e; a nil v is null.
+func EncodeAgentResponseErrorID(e *wire.Encoder, v AgentResponseErrorID) {
 	switch v := v.(type) {
-	case ErrorIDNull:
+	case AgentResponseErrorIDNull:
 		e.Null()
-	case ErrorIDNumber:
+	case AgentResponseErrorIDNumber:
 		v.EncodeWire(e)
-	case ErrorIDStr:
+	case AgentResponseErrorIDStr:
 		v.EncodeWire(e)
 	default:
 		e.Null()
 	}
 }
 
-// CheckErrorID records in c every constraint v breaks, under the JSON pointer p.
-func CheckErrorID(c *wire.Checker, p string, v ErrorID) {
+// CheckAgentResponseErrorID records in c every constraint v breaks, under the JSON pointer p.
+func CheckAgentResponseErrorID(c *wire.Checker, p string, v AgentResponseErrorID) {
 	switch v := v.(type) {
-	case ErrorIDNumber:
+	case AgentResponseErrorIDNumber:
 		v.CheckWire(c, p)
-	case ErrorIDStr:
+	case AgentResponseErrorIDStr:
 		v.CheckWire(c, p)
 	}
 }
 
-// UnmarshalErrorID decodes a ErrorID from data, strictly.
-func UnmarshalErrorID(data []byte) (ErrorID, error) {
+// UnmarshalAgentResponseErrorID decodes a AgentResponseErrorID from data, strictly.
+func UnmarshalAgentResponseErrorID(data []byte) (AgentResponseErrorID, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeErrorID(d)
+	v, err := DecodeAgentResponseErrorID(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalErrorID encodes v.
-func MarshalErrorID(v ErrorID) ([]byte, error) {
+// MarshalAgentResponseErrorID encodes v.
+func MarshalAgentResponseErrorID(v AgentResponseErrorID) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeErrorID(e, v)
+	EncodeAgentResponseErrorID(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateErrorID checks v against its schema's constraints and returns every violation.
-func ValidateErrorID(v ErrorID) error {
+// ValidateAgentResponseErrorID checks v against its schema's constraints and returns every violation.
+func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 	var c wire.Checker
-	CheckErrorID(&c, "", v)
+	CheckAgentResponseErrorID(&c, "", v)
 	return c.Err()
 }
 
-type ErrorIDNull struct{}
+type AgentResponseErrorIDNull struct{}
 
-func (ErrorIDNull) isErrorID() {}
+func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
 
 // A numeric request ID.
-type ErrorIDNumber int64
+type AgentResponseErrorIDNumber int64
 
-func (ErrorIDNumber) isErrorID() {}
+func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
-func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseErrorIDNumber) DecodeWire(d *wire.Decoder) error {
 	var v int64
 	{
 		v1, err := d.Int64()
@@ -44601,43 +44599,43 @@ func (x *ErrorIDNumber) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ErrorIDNumber(v)
+	*x = AgentResponseErrorIDNumber(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ErrorIDNumber) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseErrorIDNumber) EncodeWire(e *wire.Encoder) {
 	v := int64(*x)
 	e.Int64(int64(v))
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentResponseErrorIDNumber) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorIDNumber) Validate() error {
+func (x *AgentResponseErrorIDNumber) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorIDNumber) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseErrorIDNumber) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ErrorIDNumber) MarshalJSON() ([]byte, error) {
+func (x AgentResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // A string request ID.
-type ErrorIDStr string
+type AgentResponseErrorIDStr string
 
-func (ErrorIDStr) isErrorID() {}
+func (AgentResponseErrorIDStr) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
-func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
+func (x *AgentResponseErrorIDStr) DecodeWire(d *wire.Decoder) error {
 	var v string
 	{
 		v1, err := d.String()
@@ -44646,33 +44644,33 @@ func (x *ErrorIDStr) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ErrorIDStr(v)
+	*x = AgentResponseErrorIDStr(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ErrorIDStr) EncodeWire(e *wire.Encoder) {
+func (x *AgentResponseErrorIDStr) EncodeWire(e *wire.Encoder) {
 	v := string(*x)
 	e.String(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ErrorIDStr) CheckWire(c *wire.Checker, p string) {}
+func (x *AgentResponseErrorIDStr) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ErrorIDStr) Validate() error {
+func (x *AgentResponseErrorIDStr) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ErrorIDStr) UnmarshalJSON(data []byte) error {
+func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
+func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -44682,7 +44680,7 @@ func (x ErrorIDStr) MarshalJSON() ([]byte, error) {
 // JSON-RPC 2.0 error object specification with optional additional data.
 //
 // See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error2 struct {
+type Error struct {
 	// A number indicating the error type that occurred.
 	// This must be an integer as defined in the JSON-RPC specification.
 	Code ErrorCode `json:"code"`
@@ -44701,10 +44699,10 @@ type Error2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *Error2) DecodeWire(d *wire.Decoder) error {
+func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = Error2{}
+	*x = Error{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -44791,14 +44789,14 @@ func (x *Error2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *Error2) EncodeWire(e *wire.Encoder) {
+func (x *Error) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *Error2) EncodeWireFields(e *wire.Encoder) {
+func (x *Error) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"code\":")
 	x.Code.EncodeWire(e)
 	e.RawKey("\"message\":")
@@ -44815,7 +44813,7 @@ func (x *Error2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Error2) CheckWire(c *wire.Checker, p string) {
+func (x *Error) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "code")
 		x.Code.CheckWire(c, p)
@@ -44827,19 +44825,19 @@ func (x *Error2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *Error2) Validate() error {
+func (x *Error) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *Error2) UnmarshalJSON(data []byte) error {
+func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x Error2) MarshalJSON() ([]byte, error) {
+func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -45900,7 +45898,7 @@ type ErrorStopReason struct {
 	//
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error2] `json:"error,omitzero"`
+	Error wire.Opt[Error] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -45933,9 +45931,9 @@ func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error2]()
+				x.Error = wire.Null[Error]()
 			} else {
-				var v Error2
+				var v Error
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -47434,7 +47432,7 @@ type IdleStateUpdateError struct {
 	//
 	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
 	// Agents SHOULD include it.
-	Error wire.Opt[Error2] `json:"error,omitzero"`
+	Error wire.Opt[Error] `json:"error,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -47551,9 +47549,9 @@ func (x *IdleStateUpdateError) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "error")
 			}
 			if isNull {
-				x.Error = wire.Null[Error2]()
+				x.Error = wire.Null[Error]()
 			} else {
-				var v Error2
+				var v Error
 				if err := v.DecodeWire(d); err != nil {
 					return wire.At(err, "error")
 				}
@@ -47894,7 +47892,7 @@ type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[NotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -47939,11 +47937,11 @@ func (x *AgentNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[NotificationParams]()
+				x.Params = wire.Null[AgentNotificationParams]()
 			} else {
-				var v NotificationParams
+				var v AgentNotificationParams
 				{
-					v1, err := DecodeNotificationParams(d)
+					v1, err := DecodeAgentNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -47992,7 +47990,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeNotificationParams(e, v)
+			EncodeAgentNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -48004,7 +48002,7 @@ func (x *AgentNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *AgentNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckNotificationParams(c, p, v)
+		CheckAgentNotificationParams(c, p, v)
 	}
 }
 
@@ -48030,7 +48028,7 @@ func (x AgentNotification) MarshalJSON() ([]byte, error) {
 // Agents can send session updates at any point while the session exists.
 //
 // See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#3-agent-reports-output)
-type UpdateSessionNotification2 struct {
+type UpdateSessionNotification struct {
 	// The ID of the session this update pertains to.
 	SessionID SessionID `json:"sessionId"`
 	// The actual update content.
@@ -48046,10 +48044,10 @@ type UpdateSessionNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *UpdateSessionNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = UpdateSessionNotification2{}
+	*x = UpdateSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -48126,14 +48124,14 @@ func (x *UpdateSessionNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *UpdateSessionNotification2) EncodeWire(e *wire.Encoder) {
+func (x *UpdateSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *UpdateSessionNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *UpdateSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"update\":")
@@ -48146,7 +48144,7 @@ func (x *UpdateSessionNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *UpdateSessionNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *UpdateSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -48164,26 +48162,26 @@ func (x *UpdateSessionNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *UpdateSessionNotification2) Validate() error {
+func (x *UpdateSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *UpdateSessionNotification2) UnmarshalJSON(data []byte) error {
+func (x *UpdateSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x UpdateSessionNotification2) MarshalJSON() ([]byte, error) {
+func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Notification sent by the agent when a URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
-type CompleteElicitationNotification2 struct {
+type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -48197,10 +48195,10 @@ type CompleteElicitationNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CompleteElicitationNotification2{}
+	*x = CompleteElicitationNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -48262,14 +48260,14 @@ func (x *CompleteElicitationNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CompleteElicitationNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CompleteElicitationNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"elicitationId\":")
 	x.ElicitationID.EncodeWire(e)
 	if x.Meta != nil {
@@ -48280,7 +48278,7 @@ func (x *CompleteElicitationNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CompleteElicitationNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "elicitationId")
 		x.ElicitationID.CheckWire(c, p)
@@ -48294,19 +48292,19 @@ func (x *CompleteElicitationNotification2) CheckWire(c *wire.Checker, p string) 
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CompleteElicitationNotification2) Validate() error {
+func (x *CompleteElicitationNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CompleteElicitationNotification2) UnmarshalJSON(data []byte) error {
+func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
+func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48319,7 +48317,7 @@ func (x CompleteElicitationNotification2) MarshalJSON() ([]byte, error) {
 // Carries the same fields as the `auth/status` response. Agents that advertise the
 // `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
 // send it when the reported status differs from the last one sent on the connection.
-type AuthStatusUpdateNotification2 struct {
+type AuthStatusUpdateNotification struct {
 	// Whether the agent can start sessions without the user signing in first.
 	//
 	// This is the only field clients should act on. Clients MUST treat values they
@@ -48342,10 +48340,10 @@ type AuthStatusUpdateNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *AuthStatusUpdateNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = AuthStatusUpdateNotification2{}
+	*x = AuthStatusUpdateNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -48433,14 +48431,14 @@ func (x *AuthStatusUpdateNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *AuthStatusUpdateNotification2) EncodeWire(e *wire.Encoder) {
+func (x *AuthStatusUpdateNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *AuthStatusUpdateNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *AuthStatusUpdateNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"state\":")
 	x.State.EncodeWire(e)
 	if x.Accounts != nil {
@@ -48459,7 +48457,7 @@ func (x *AuthStatusUpdateNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *AuthStatusUpdateNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *AuthStatusUpdateNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "state")
 		x.State.CheckWire(c, p)
@@ -48480,19 +48478,19 @@ func (x *AuthStatusUpdateNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *AuthStatusUpdateNotification2) Validate() error {
+func (x *AuthStatusUpdateNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *AuthStatusUpdateNotification2) UnmarshalJSON(data []byte) error {
+func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x AuthStatusUpdateNotification2) MarshalJSON() ([]byte, error) {
+func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48501,10 +48499,10 @@ func (x AuthStatusUpdateNotification2) MarshalJSON() ([]byte, error) {
 // while maintaining protocol compatibility.
 //
 // See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
-type ExtNotification2 json.RawMessage
+type ExtNotification json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -48513,33 +48511,33 @@ func (x *ExtNotification2) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ExtNotification2(v)
+	*x = ExtNotification(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ExtNotification2) EncodeWire(e *wire.Encoder) {
+func (x *ExtNotification) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ExtNotification2) CheckWire(c *wire.Checker, p string) {}
+func (x *ExtNotification) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ExtNotification2) Validate() error {
+func (x *ExtNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ExtNotification2) UnmarshalJSON(data []byte) error {
+func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ExtNotification2) MarshalJSON() ([]byte, error) {
+func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -48550,7 +48548,7 @@ type ClientRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params AgentClientProtocolClientRequestParams `json:"params,omitempty"`
+	Params ClientRequestParams `json:"params,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -51092,7 +51090,7 @@ type ClientResponseError struct {
 	// for a parse error or an invalid request.
 	ID ClientResponseErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -51542,7 +51540,7 @@ type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
 	// Method-specific notification parameters.
-	Params wire.Opt[AgentClientProtocolClientNotificationParams] `json:"params,omitzero"`
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -51587,11 +51585,11 @@ func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolClientNotificationParams]()
+				x.Params = wire.Null[ClientNotificationParams]()
 			} else {
-				var v AgentClientProtocolClientNotificationParams
+				var v ClientNotificationParams
 				{
-					v1, err := DecodeAgentClientProtocolClientNotificationParams(d)
+					v1, err := DecodeClientNotificationParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -51640,7 +51638,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolClientNotificationParams(e, v)
+			EncodeClientNotificationParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -51652,7 +51650,7 @@ func (x *ClientNotification) EncodeWireFields(e *wire.Encoder) {
 func (x *ClientNotification) CheckWire(c *wire.Checker, p string) {
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolClientNotificationParams(c, p, v)
+		CheckClientNotificationParams(c, p, v)
 	}
 }
 
@@ -51676,7 +51674,7 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // Notification to cancel a session's foreground work and its prompts not yet inserted.
 //
 // See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
-type CancelSessionNotification2 struct {
+type CancelSessionNotification struct {
 	// The ID of the session to cancel operations for.
 	SessionID SessionID `json:"sessionId"`
 	// The _meta property is reserved by ACP to allow clients and agents to attach additional
@@ -51690,10 +51688,10 @@ type CancelSessionNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *CancelSessionNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = CancelSessionNotification2{}
+	*x = CancelSessionNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -51755,14 +51753,14 @@ func (x *CancelSessionNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *CancelSessionNotification2) EncodeWire(e *wire.Encoder) {
+func (x *CancelSessionNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *CancelSessionNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *CancelSessionNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionId\":")
 	x.SessionID.EncodeWire(e)
 	if x.Meta != nil {
@@ -51773,7 +51771,7 @@ func (x *CancelSessionNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *CancelSessionNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *CancelSessionNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "sessionId")
 		x.SessionID.CheckWire(c, p)
@@ -51787,19 +51785,19 @@ func (x *CancelSessionNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *CancelSessionNotification2) Validate() error {
+func (x *CancelSessionNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *CancelSessionNotification2) UnmarshalJSON(data []byte) error {
+func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x CancelSessionNotification2) MarshalJSON() ([]byte, error) {
+func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -51807,7 +51805,7 @@ func (x CancelSessionNotification2) MarshalJSON() ([]byte, error) {
 //
 // Notification for an active request, sent from provider to consumer.
 // Includes subscription acknowledgements and updates.
-type MessageMCPNotification2 struct {
+type MessageMCPNotification struct {
 	// The declared ACP MCP server handling the associated request.
 	ServerID MCPServerACPID `json:"serverId"`
 	// The identifier of the active inner MCP request.
@@ -51828,10 +51826,10 @@ type MessageMCPNotification2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *MessageMCPNotification2) DecodeWire(d *wire.Decoder) error {
+func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = MessageMCPNotification2{}
+	*x = MessageMCPNotification{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -51931,14 +51929,14 @@ func (x *MessageMCPNotification2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *MessageMCPNotification2) EncodeWire(e *wire.Encoder) {
+func (x *MessageMCPNotification) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *MessageMCPNotification2) EncodeWireFields(e *wire.Encoder) {
+func (x *MessageMCPNotification) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"serverId\":")
 	x.ServerID.EncodeWire(e)
 	e.RawKey("\"requestId\":")
@@ -51957,7 +51955,7 @@ func (x *MessageMCPNotification2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *MessageMCPNotification2) CheckWire(c *wire.Checker, p string) {
+func (x *MessageMCPNotification) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "serverId")
 		x.ServerID.CheckWire(c, p)
@@ -51981,19 +51979,19 @@ func (x *MessageMCPNotification2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *MessageMCPNotification2) Validate() error {
+func (x *MessageMCPNotification) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *MessageMCPNotification2) UnmarshalJSON(data []byte) error {
+func (x *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x MessageMCPNotification2) MarshalJSON() ([]byte, error) {
+func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -52004,7 +52002,7 @@ type ProxyRequest struct {
 	// The method name to invoke.
 	Method string `json:"method"`
 	// Method-specific request parameters.
-	Params wire.Opt[AgentClientProtocolProxyRequestParams] `json:"params,omitzero"`
+	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -52061,11 +52059,11 @@ func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "params")
 			}
 			if isNull {
-				x.Params = wire.Null[AgentClientProtocolProxyRequestParams]()
+				x.Params = wire.Null[ProxyRequestParams]()
 			} else {
-				var v AgentClientProtocolProxyRequestParams
+				var v ProxyRequestParams
 				{
-					v1, err := DecodeAgentClientProtocolProxyRequestParams(d)
+					v1, err := DecodeProxyRequestParams(d)
 					if err != nil {
 						return wire.At(err, "params")
 					}
@@ -52119,7 +52117,7 @@ func (x *ProxyRequest) EncodeWireFields(e *wire.Encoder) {
 	if !x.Params.IsAbsent() {
 		e.RawKey("\"params\":")
 		if v, ok := x.Params.Get(); ok {
-			EncodeAgentClientProtocolProxyRequestParams(e, v)
+			EncodeProxyRequestParams(e, v)
 		} else {
 			e.Null()
 		}
@@ -52135,7 +52133,7 @@ func (x *ProxyRequest) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.Params.Get(); ok {
 		p := wire.Join(p, "params")
-		CheckAgentClientProtocolProxyRequestParams(c, p, v)
+		CheckProxyRequestParams(c, p, v)
 	}
 }
 
@@ -52171,7 +52169,7 @@ func (x ProxyRequest) MarshalJSON() ([]byte, error) {
 // the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
 //
 // See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type InitializeProxyRequest2 = InitializeRequest
+type InitializeProxyRequest = InitializeRequest
 
 // **UNSTABLE**
 //
@@ -52191,7 +52189,7 @@ type InitializeProxyRequest2 = InitializeRequest
 // request on the same connection. Cancellation is never forwarded to another hop.
 //
 // See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type ProxySuccessorRequest2 struct {
+type ProxySuccessorRequest struct {
 	// Method name of the wrapped request.
 	Method string `json:"method"`
 	// Params of the wrapped request, forwarded unchanged.
@@ -52215,10 +52213,10 @@ type ProxySuccessorRequest2 struct {
 }
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorRequest2) DecodeWire(d *wire.Decoder) error {
+func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ProxySuccessorRequest2{}
+	*x = ProxySuccessorRequest{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -52296,14 +52294,14 @@ func (x *ProxySuccessorRequest2) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorRequest2) EncodeWire(e *wire.Encoder) {
+func (x *ProxySuccessorRequest) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxySuccessorRequest2) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxySuccessorRequest) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"method\":")
 	e.String(x.Method)
 	if x.Params != nil {
@@ -52318,7 +52316,7 @@ func (x *ProxySuccessorRequest2) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorRequest2) CheckWire(c *wire.Checker, p string) {
+func (x *ProxySuccessorRequest) CheckWire(c *wire.Checker, p string) {
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
 		if !wire.RawIs(x.Meta, "object") {
@@ -52328,19 +52326,19 @@ func (x *ProxySuccessorRequest2) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorRequest2) Validate() error {
+func (x *ProxySuccessorRequest) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorRequest2) UnmarshalJSON(data []byte) error {
+func (x *ProxySuccessorRequest) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorRequest2) MarshalJSON() ([]byte, error) {
+func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -52572,7 +52570,7 @@ func (x ProxyResponseResult) MarshalJSON() ([]byte, error) {
 
 // Method-specific response data.
 //
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are InitializeProxyResponse, ProxySuccessorResponse.
+// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyResponseResultResultInitializeProxyResponse, ProxyResponseResultResultProxySuccessorResponse.
 type ProxyResponseResultResult interface {
 	isProxyResponseResultResult()
 }
@@ -52586,14 +52584,14 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 			return nil, err
 		}
 		if set&uint64(0x3) == uint64(0x3) {
-			v := new(InitializeProxyResponse)
+			v := new(ProxyResponseResultResultInitializeProxyResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
 			return v, nil
 		}
 		if set&uint64(0x0) == uint64(0x0) {
-			v := new(ProxySuccessorResponse)
+			v := new(ProxyResponseResultResultProxySuccessorResponse)
 			if err := v.DecodeWire(d); err != nil {
 				return nil, err
 			}
@@ -52601,7 +52599,7 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 		}
 		return nil, &wire.Error{
 			Code:   wire.CodeTag,
-			Msg:    "the object has the required members of no variant: InitializeProxyResponse (info, protocolVersion); ProxySuccessorResponse ()",
+			Msg:    "the object has the required members of no variant: ProxyResponseResultResultInitializeProxyResponse (info, protocolVersion); ProxyResponseResultResultProxySuccessorResponse ()",
 			Offset: d.Offset(),
 		}
 	}
@@ -52611,13 +52609,13 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 // EncodeProxyResponseResultResult encodes v to e; a nil v is null.
 func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResult) {
 	switch v := v.(type) {
-	case *InitializeProxyResponse:
+	case *ProxyResponseResultResultInitializeProxyResponse:
 		if v == nil {
 			e.Null()
 			return
 		}
 		v.EncodeWire(e)
-	case *ProxySuccessorResponse:
+	case *ProxyResponseResultResultProxySuccessorResponse:
 		if v == nil {
 			e.Null()
 			return
@@ -52631,11 +52629,11 @@ func EncodeProxyResponseResultResult(e *wire.Encoder, v ProxyResponseResultResul
 // CheckProxyResponseResultResult records in c every constraint v breaks, under the JSON pointer p.
 func CheckProxyResponseResultResult(c *wire.Checker, p string, v ProxyResponseResultResult) {
 	switch v := v.(type) {
-	case *InitializeProxyResponse:
+	case *ProxyResponseResultResultInitializeProxyResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *ProxySuccessorResponse:
+	case *ProxyResponseResultResultProxySuccessorResponse:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -52668,7 +52666,7 @@ func ValidateProxyResponseResultResult(v ProxyResponseResultResult) error {
 }
 
 // Successful result returned for a `proxy/initialize` request.
-type InitializeProxyResponse struct {
+type ProxyResponseResultResultInitializeProxyResponse struct {
 	// The highest protocol version supported by the agent that is at or below
 	// the version requested by the client. If no such version exists,
 	// initialization fails with error code -32022.
@@ -52696,13 +52694,13 @@ type InitializeProxyResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*InitializeProxyResponse) isProxyResponseResultResult() {}
+func (*ProxyResponseResultResultInitializeProxyResponse) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
-func (x *InitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyResponseResultResultInitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = InitializeProxyResponse{}
+	*x = ProxyResponseResultResultInitializeProxyResponse{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -52817,14 +52815,14 @@ func (x *InitializeProxyResponse) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *InitializeProxyResponse) EncodeWire(e *wire.Encoder) {
+func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *InitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyResponseResultResultInitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"protocolVersion\":")
 	x.ProtocolVersion.EncodeWire(e)
 	e.RawKey("\"info\":")
@@ -52849,7 +52847,7 @@ func (x *InitializeProxyResponse) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *InitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
+func (x *ProxyResponseResultResultInitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "protocolVersion")
 		x.ProtocolVersion.CheckWire(c, p)
@@ -52878,35 +52876,35 @@ func (x *InitializeProxyResponse) CheckWire(c *wire.Checker, p string) {
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *InitializeProxyResponse) Validate() error {
+func (x *ProxyResponseResultResultInitializeProxyResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *InitializeProxyResponse) UnmarshalJSON(data []byte) error {
+func (x *ProxyResponseResultResultInitializeProxyResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x InitializeProxyResponse) MarshalJSON() ([]byte, error) {
+func (x ProxyResponseResultResultInitializeProxyResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
 // Successful result returned for a `proxy/successor` request.
-type ProxySuccessorResponse struct {
+type ProxyResponseResultResultProxySuccessorResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*ProxySuccessorResponse) isProxyResponseResultResult() {}
+func (*ProxyResponseResultResultProxySuccessorResponse) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
+func (x *ProxyResponseResultResultProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = ProxySuccessorResponse{}
+	*x = ProxyResponseResultResultProxySuccessorResponse{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -52941,34 +52939,34 @@ func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
+func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *ProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
+func (x *ProxyResponseResultResultProxySuccessorResponse) EncodeWireFields(e *wire.Encoder) {
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxyResponseResultResultProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorResponse) Validate() error {
+func (x *ProxyResponseResultResultProxySuccessorResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
+func (x *ProxyResponseResultResultProxySuccessorResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
+func (x ProxyResponseResultResultProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -52980,7 +52978,7 @@ type ProxyResponseError struct {
 	// for a parse error or an invalid request.
 	ID ProxyResponseErrorID `json:"id"`
 	// Method-specific error data.
-	Error Error2 `json:"error"`
+	Error Error `json:"error"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -53286,17 +53284,17 @@ func (x ProxyResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 // The same as the `initialize` response. The proxy builds it from its successor's
 // `initialize` response and answers with the capabilities of the chain from itself onward.
 // It MUST NOT change `protocolVersion`.
-type InitializeProxyResponse2 = InitializeResponse
+type InitializeProxyResponse = InitializeResponse
 
 // **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed at any point.
 //
 // Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
-type ProxySuccessorResponse2 json.RawMessage
+type ProxySuccessorResponse json.RawMessage
 
 // DecodeWire decodes the value from d.
-func (x *ProxySuccessorResponse2) DecodeWire(d *wire.Decoder) error {
+func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
 	{
 		v1, err := wire.DecodeRaw(d)
@@ -53305,33 +53303,33 @@ func (x *ProxySuccessorResponse2) DecodeWire(d *wire.Decoder) error {
 		}
 		v = v1
 	}
-	*x = ProxySuccessorResponse2(v)
+	*x = ProxySuccessorResponse(v)
 	return nil
 }
 
 // EncodeWire encodes the value to e.
-func (x *ProxySuccessorResponse2) EncodeWire(e *wire.Encoder) {
+func (x *ProxySuccessorResponse) EncodeWire(e *wire.Encoder) {
 	v := json.RawMessage(*x)
 	e.Raw(v)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *ProxySuccessorResponse2) CheckWire(c *wire.Checker, p string) {}
+func (x *ProxySuccessorResponse) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *ProxySuccessorResponse2) Validate() error {
+func (x *ProxySuccessorResponse) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *ProxySuccessorResponse2) UnmarshalJSON(data []byte) error {
+func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x ProxySuccessorResponse2) MarshalJSON() ([]byte, error) {
+func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -53467,29 +53465,29 @@ func (x ProxyNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeNotificationParams reports whether Validate checks everything the schema asks of v's variant.
-func completeNotificationParams(v NotificationParams) bool {
+// completeAgentNotificationParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentNotificationParams(v AgentNotificationParams) bool {
 	switch v.(type) {
-	case *UpdateSessionNotification:
+	case *AgentNotificationParamsUpdateSessionNotification:
 		return false
-	case *CompleteElicitationNotification:
+	case *AgentNotificationParamsCompleteElicitationNotification:
 		return true
-	case *AuthStatusUpdateNotification:
+	case *AgentNotificationParamsAuthStatusUpdateNotification:
 		return true
-	case *ExtNotification:
+	case *AgentNotificationParamsExtNotification:
 		return true
 	}
 	return false
 }
 
-// completeRequestParams reports whether Validate checks everything the schema asks of v's variant.
-func completeRequestParams(v RequestParams) bool {
+// completeAgentRequestParams reports whether Validate checks everything the schema asks of v's variant.
+func completeAgentRequestParams(v AgentRequestParams) bool {
 	switch v.(type) {
-	case *RequestPermissionRequest:
+	case *AgentRequestParamsRequestPermissionRequest:
 		return true
-	case *MessageMCPRequest:
+	case *AgentRequestParamsMessageMCPRequest:
 		return true
-	case *CreateElicitationRequest:
+	case *AgentRequestParamsCreateElicitationRequest:
 		return false
 	case *ExtMethodRequest:
 		return true
@@ -53502,7 +53500,7 @@ func completeAgentResponse(v AgentResponse) bool {
 	switch v.(type) {
 	case *Result:
 		return false
-	case *Error:
+	case *AgentResponseError:
 		return true
 	}
 	return false
@@ -53536,8 +53534,8 @@ func completeElicitationPropertySchema(v ElicitationPropertySchema) bool {
 	return false
 }
 
-// completeStateUpdate2 reports whether Validate checks everything the schema asks of v's variant.
-func completeStateUpdate2(v StateUpdate2) bool {
+// completeStateUpdate reports whether Validate checks everything the schema asks of v's variant.
+func completeStateUpdate(v StateUpdate) bool {
 	switch v.(type) {
 	case *RunningStateUpdate:
 		return true
@@ -53566,7 +53564,7 @@ func completeSessionUpdate(v SessionUpdate) bool {
 		return true
 	case *AgentThought:
 		return true
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		return false
 	case *ToolCallContentChunk:
 		return true
@@ -53692,7 +53690,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentNotification)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeNotificationParams(u)
+					return !ok || completeAgentNotificationParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -53714,7 +53712,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*AgentRequest)
 				return func() bool {
 					u, ok := x.Params.Get()
-					return !ok || completeRequestParams(u)
+					return !ok || completeAgentRequestParams(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -53960,17 +53958,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/AuthStatusUpdateNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*AuthStatusUpdateNotification2).CheckWire(c, p)
+				v.(*AuthStatusUpdateNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(AuthStatusUpdateNotification2)
+				v := new(AuthStatusUpdateNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*AuthStatusUpdateNotification2).EncodeWire(e)
+				v.(*AuthStatusUpdateNotification).EncodeWire(e)
 			},
-			Name: "AuthStatusUpdateNotification2",
+			Name: "AuthStatusUpdateNotification",
 		}, true
 	case "#/$defs/AvailableCommand":
 		return wire.Codec{
@@ -54083,17 +54081,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/BlobResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*BlobResourceContents2).CheckWire(c, p)
+				v.(*BlobResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(BlobResourceContents2)
+				v := new(BlobResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*BlobResourceContents2).EncodeWire(e)
+				v.(*BlobResourceContents).EncodeWire(e)
 			},
-			Name: "BlobResourceContents2",
+			Name: "BlobResourceContents",
 		}, true
 	case "#/$defs/BooleanPropertySchema":
 		return wire.Codec{
@@ -54128,17 +54126,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CancelSessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CancelSessionNotification2).CheckWire(c, p)
+				v.(*CancelSessionNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CancelSessionNotification2)
+				v := new(CancelSessionNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CancelSessionNotification2).EncodeWire(e)
+				v.(*CancelSessionNotification).EncodeWire(e)
 			},
-			Name: "CancelSessionNotification2",
+			Name: "CancelSessionNotification",
 		}, true
 	case "#/$defs/CancelTerminalRequest":
 		return wire.Codec{
@@ -54418,17 +54416,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CompleteElicitationNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*CompleteElicitationNotification2).CheckWire(c, p)
+				v.(*CompleteElicitationNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(CompleteElicitationNotification2)
+				v := new(CompleteElicitationNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*CompleteElicitationNotification2).EncodeWire(e)
+				v.(*CompleteElicitationNotification).EncodeWire(e)
 			},
-			Name: "CompleteElicitationNotification2",
+			Name: "CompleteElicitationNotification",
 		}, true
 	case "#/$defs/ConfigOptionUpdate":
 		return wire.Codec{
@@ -54509,18 +54507,18 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/CreateElicitationRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(CreateElicitationRequest2)
-				CheckCreateElicitationRequest2(c, p, u)
+				u, _ := v.(CreateElicitationRequest)
+				CheckCreateElicitationRequest(c, p, u)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeCreateElicitationRequest2(d)
+				return DecodeCreateElicitationRequest(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(CreateElicitationRequest2)
-				EncodeCreateElicitationRequest2(e, u)
+				u, _ := v.(CreateElicitationRequest)
+				EncodeCreateElicitationRequest(e, u)
 			},
-			Name: "CreateElicitationRequest2",
+			Name: "CreateElicitationRequest",
 		}, true
 	case "#/$defs/CreateElicitationResponse":
 		return wire.Codec{
@@ -54971,17 +54969,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/Error":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*Error2).CheckWire(c, p)
+				v.(*Error).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(Error2)
+				v := new(Error)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*Error2).EncodeWire(e)
+				v.(*Error).EncodeWire(e)
 			},
-			Name: "Error2",
+			Name: "Error",
 		}, true
 	case "#/$defs/ErrorCode":
 		return wire.Codec{
@@ -55032,17 +55030,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ExtNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ExtNotification2).CheckWire(c, p)
+				v.(*ExtNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ExtNotification2)
+				v := new(ExtNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ExtNotification2).EncodeWire(e)
+				v.(*ExtNotification).EncodeWire(e)
 			},
-			Name: "ExtNotification2",
+			Name: "ExtNotification",
 		}, true
 	case "#/$defs/ExtRequest":
 		return wire.Codec{
@@ -55604,32 +55602,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/MessageMcpNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*MessageMCPNotification2).CheckWire(c, p)
+				v.(*MessageMCPNotification).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(MessageMCPNotification2)
+				v := new(MessageMCPNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*MessageMCPNotification2).EncodeWire(e)
+				v.(*MessageMCPNotification).EncodeWire(e)
 			},
-			Name: "MessageMCPNotification2",
+			Name: "MessageMCPNotification",
 		}, true
 	case "#/$defs/MessageMcpRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*MessageMCPRequest2).CheckWire(c, p)
+				v.(*MessageMCPRequest).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(MessageMCPRequest2)
+				v := new(MessageMCPRequest)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*MessageMCPRequest2).EncodeWire(e)
+				v.(*MessageMCPRequest).EncodeWire(e)
 			},
-			Name: "MessageMCPRequest2",
+			Name: "MessageMCPRequest",
 		}, true
 	case "#/$defs/MessageMcpResponse":
 		return wire.Codec{
@@ -56178,32 +56176,32 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/ProxySuccessorRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ProxySuccessorRequest2).CheckWire(c, p)
+				v.(*ProxySuccessorRequest).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ProxySuccessorRequest2)
+				v := new(ProxySuccessorRequest)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ProxySuccessorRequest2).EncodeWire(e)
+				v.(*ProxySuccessorRequest).EncodeWire(e)
 			},
-			Name: "ProxySuccessorRequest2",
+			Name: "ProxySuccessorRequest",
 		}, true
 	case "#/$defs/ProxySuccessorResponse":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*ProxySuccessorResponse2).CheckWire(c, p)
+				v.(*ProxySuccessorResponse).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(ProxySuccessorResponse2)
+				v := new(ProxySuccessorResponse)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*ProxySuccessorResponse2).EncodeWire(e)
+				v.(*ProxySuccessorResponse).EncodeWire(e)
 			},
-			Name: "ProxySuccessorResponse2",
+			Name: "ProxySuccessorResponse",
 		}, true
 	case "#/$defs/ReplayFrom":
 		return wire.Codec{
@@ -56271,17 +56269,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/RequestPermissionRequest":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*RequestPermissionRequest2).CheckWire(c, p)
+				v.(*RequestPermissionRequest).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(RequestPermissionRequest2)
+				v := new(RequestPermissionRequest)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*RequestPermissionRequest2).EncodeWire(e)
+				v.(*RequestPermissionRequest).EncodeWire(e)
 			},
-			Name: "RequestPermissionRequest2",
+			Name: "RequestPermissionRequest",
 		}, true
 	case "#/$defs/RequestPermissionResponse":
 		return wire.Codec{
@@ -56836,7 +56834,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*SessionStatusResponse)
 				return func() bool {
 					u, ok := x.State.Get()
-					return !ok || completeStateUpdate2(u)
+					return !ok || completeStateUpdate(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -57022,22 +57020,22 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/StateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(StateUpdate2)
-				CheckStateUpdate2(c, p, u)
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(c, p, u)
 			},
 			Complete: false,
 			CompleteValue: func(v any) bool {
-				u, _ := v.(StateUpdate2)
-				return completeStateUpdate2(u)
+				u, _ := v.(StateUpdate)
+				return completeStateUpdate(u)
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeStateUpdate2(d)
+				return DecodeStateUpdate(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(StateUpdate2)
-				EncodeStateUpdate2(e, u)
+				u, _ := v.(StateUpdate)
+				EncodeStateUpdate(e, u)
 			},
-			Name: "StateUpdate2",
+			Name: "StateUpdate",
 		}, true
 	case "#/$defs/StringFormat":
 		return wire.Codec{
@@ -57109,7 +57107,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				x := v.(*SubagentUpdate)
 				return func() bool {
 					u, ok := x.State.Get()
-					return !ok || completeStateUpdate2(u)
+					return !ok || completeStateUpdate(u)
 				}()
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
@@ -57334,17 +57332,17 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/TextResourceContents":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*TextResourceContents2).CheckWire(c, p)
+				v.(*TextResourceContents).CheckWire(c, p)
 			},
 			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(TextResourceContents2)
+				v := new(TextResourceContents)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*TextResourceContents2).EncodeWire(e)
+				v.(*TextResourceContents).EncodeWire(e)
 			},
-			Name: "TextResourceContents2",
+			Name: "TextResourceContents",
 		}, true
 	case "#/$defs/TitledMultiSelectItems":
 		return wire.Codec{
@@ -57575,21 +57573,21 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "#/$defs/UpdateSessionNotification":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				v.(*UpdateSessionNotification2).CheckWire(c, p)
+				v.(*UpdateSessionNotification).CheckWire(c, p)
 			},
 			Complete: false,
 			CompleteValue: func(v any) bool {
-				x := v.(*UpdateSessionNotification2)
+				x := v.(*UpdateSessionNotification)
 				return (x.Update == nil || completeSessionUpdate(x.Update))
 			},
 			Decode: func(d *wire.Decoder) (any, error) {
-				v := new(UpdateSessionNotification2)
+				v := new(UpdateSessionNotification)
 				return v, v.DecodeWire(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				v.(*UpdateSessionNotification2).EncodeWire(e)
+				v.(*UpdateSessionNotification).EncodeWire(e)
 			},
-			Name: "UpdateSessionNotification2",
+			Name: "UpdateSessionNotification",
 		}, true
 	case "#/$defs/Usage":
 		return wire.Codec{

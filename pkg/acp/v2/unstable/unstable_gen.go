@@ -3696,7 +3696,7 @@ func (x MCPServerACPID) MarshalJSON() ([]byte, error) {
 
 // One piece of live progress from the agent, sent in `session/update`. The `sessionUpdate` field selects the kind.
 //
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, StateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, PlanRemoved, SubagentUpdate, SessionMessage, SessionMessageChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, PlanRemoved, SubagentUpdate, SessionMessage, SessionMessageChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
 type SessionUpdate interface {
 	isSessionUpdate()
 }
@@ -3762,7 +3762,7 @@ func DecodeSessionUpdate(d *wire.Decoder) (SessionUpdate, error) {
 		}
 		return v, nil
 	case "state_update":
-		v := new(StateUpdate)
+		v := new(SessionUpdateStateUpdate)
 		if err := v.DecodeWire(d); err != nil {
 			return nil, err
 		}
@@ -3918,7 +3918,7 @@ func EncodeSessionUpdate(e *wire.Encoder, v SessionUpdate) {
 			return
 		}
 		v.EncodeWire(e)
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -4085,7 +4085,7 @@ func CheckSessionUpdate(c *wire.Checker, p string, v SessionUpdate) {
 		if v != nil {
 			v.CheckWire(c, p)
 		}
-	case *StateUpdate:
+	case *SessionUpdateStateUpdate:
 		if v != nil {
 			v.CheckWire(c, p)
 		}
@@ -5258,18 +5258,18 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 // What the session's foreground work is doing now.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
-type StateUpdate struct {
+type SessionUpdateStateUpdate struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-func (*StateUpdate) isSessionUpdate() {}
+func (*SessionUpdateStateUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
-func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
+func (x *SessionUpdateStateUpdate) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
 	start := d.Offset()
-	*x = StateUpdate{}
+	*x = SessionUpdateStateUpdate{}
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
@@ -5323,36 +5323,36 @@ func (x *StateUpdate) DecodeWire(d *wire.Decoder) error {
 }
 
 // EncodeWire encodes the value to e.
-func (x *StateUpdate) EncodeWire(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWire(e *wire.Encoder) {
 	e.BeginObject()
 	x.EncodeWireFields(e)
 	e.EndObject()
 }
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
-func (x *StateUpdate) EncodeWireFields(e *wire.Encoder) {
+func (x *SessionUpdateStateUpdate) EncodeWireFields(e *wire.Encoder) {
 	e.RawKey("\"sessionUpdate\":")
 	e.RawValue("\"state_update\"")
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *StateUpdate) CheckWire(c *wire.Checker, p string) {}
+func (x *SessionUpdateStateUpdate) CheckWire(c *wire.Checker, p string) {}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
-func (x *StateUpdate) Validate() error {
+func (x *SessionUpdateStateUpdate) Validate() error {
 	var c wire.Checker
 	x.CheckWire(&c, "")
 	return c.Err()
 }
 
 // UnmarshalJSON decodes the value strictly: member names match case-sensitively.
-func (x *StateUpdate) UnmarshalJSON(data []byte) error {
+func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 	return wire.Unmarshal(data, x)
 }
 
 // MarshalJSON encodes the value.
-func (x StateUpdate) MarshalJSON() ([]byte, error) {
+func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -8623,7 +8623,7 @@ type SubagentUpdate struct {
 	// What the client may do to the child; an object replaces the whole set. Absent: unchanged; null: nothing allowed (also the initial state).
 	Capabilities wire.Opt[SubagentSessionCapabilities] `json:"capabilities,omitzero"`
 	// What the child is doing now; replaces the previous snapshot. Absent: unchanged; null: cleared, without claiming the child is idle.
-	State wire.Opt[StateUpdate2] `json:"state,omitzero"`
+	State wire.Opt[StateUpdate] `json:"state,omitzero"`
 	// Working directory of the child, an absolute path. Absent: unchanged; null: cleared, the child then uses its parent's.
 	Cwd wire.Opt[v2.AbsolutePath] `json:"cwd,omitzero"`
 	// Extra workspace roots of the child, absolute paths; a list replaces the whole list and `[]` means none. Absent: unchanged; null: cleared, the parent's apply.
@@ -8734,11 +8734,11 @@ func (x *SubagentUpdate) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "state")
 			}
 			if isNull {
-				x.State = wire.Null[StateUpdate2]()
+				x.State = wire.Null[StateUpdate]()
 			} else {
-				var v StateUpdate2
+				var v StateUpdate
 				{
-					v1, err := DecodeStateUpdate2(d)
+					v1, err := DecodeStateUpdate(d)
 					if err != nil {
 						return wire.At(err, "state")
 					}
@@ -8873,7 +8873,7 @@ func (x *SubagentUpdate) EncodeWireFields(e *wire.Encoder) {
 	if !x.State.IsAbsent() {
 		e.RawKey("\"state\":")
 		if v, ok := x.State.Get(); ok {
-			EncodeStateUpdate2(e, v)
+			EncodeStateUpdate(e, v)
 		} else {
 			e.Null()
 		}
@@ -8917,7 +8917,7 @@ func (x *SubagentUpdate) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.State.Get(); ok {
 		p := wire.Join(p, "state")
-		CheckStateUpdate2(c, p, v)
+		CheckStateUpdate(c, p, v)
 	}
 	if v, ok := x.Cwd.Get(); ok {
 		p := wire.Join(p, "cwd")
@@ -9179,23 +9179,23 @@ func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 
 // A snapshot of what a child session is doing in the foreground; each snapshot replaces the previous one. The `state` field selects the state; values starting with `_` are custom and other unknown values belong to later protocol revisions.
 //
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate, UndeterminedStateUpdate; a tag this package does not know decodes to UnknownStateUpdate2, which keeps the JSON as it was.
-type StateUpdate2 interface {
-	isStateUpdate2()
+// It is a union tagged by the member "state". Its variants are RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate, UndeterminedStateUpdate; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate2 whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate2 struct {
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
 }
 
-func (*UnknownStateUpdate2) isStateUpdate2() {}
+func (*UnknownStateUpdate) isStateUpdate() {}
 
-// DecodeStateUpdate2 decodes a StateUpdate2 from d.
-func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
+// DecodeStateUpdate decodes a StateUpdate from d.
+func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	tag, ok, err := d.PeekTag("state")
 	if err != nil {
 		return nil, err
@@ -9241,14 +9241,14 @@ func DecodeStateUpdate2(d *wire.Decoder) (StateUpdate2, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownStateUpdate2{
+	return &UnknownStateUpdate{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
 }
 
-// EncodeStateUpdate2 encodes v to e; a nil v is null.
-func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
+// EncodeStateUpdate encodes v to e; a nil v is null.
+func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v == nil {
@@ -9290,7 +9290,7 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 		e.RawValue("\"unknown\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownStateUpdate2:
+	case *UnknownStateUpdate:
 		if v == nil {
 			e.Null()
 			return
@@ -9308,8 +9308,8 @@ func EncodeStateUpdate2(e *wire.Encoder, v StateUpdate2) {
 	}
 }
 
-// CheckStateUpdate2 records in c every constraint v breaks, under the JSON pointer p.
-func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
+// CheckStateUpdate records in c every constraint v breaks, under the JSON pointer p.
+func CheckStateUpdate(c *wire.Checker, p string, v StateUpdate) {
 	switch v := v.(type) {
 	case *RunningStateUpdate:
 		if v != nil {
@@ -9330,28 +9330,28 @@ func CheckStateUpdate2(c *wire.Checker, p string, v StateUpdate2) {
 	}
 }
 
-// UnmarshalStateUpdate2 decodes a StateUpdate2 from data, strictly.
-func UnmarshalStateUpdate2(data []byte) (StateUpdate2, error) {
+// UnmarshalStateUpdate decodes a StateUpdate from data, strictly.
+func UnmarshalStateUpdate(data []byte) (StateUpdate, error) {
 	buf := append([]byte(nil), data...)
 	d := wire.NewDecoder(buf)
-	v, err := DecodeStateUpdate2(d)
+	v, err := DecodeStateUpdate(d)
 	if err == nil {
 		err = d.End()
 	}
 	return v, err
 }
 
-// MarshalStateUpdate2 encodes v.
-func MarshalStateUpdate2(v StateUpdate2) ([]byte, error) {
+// MarshalStateUpdate encodes v.
+func MarshalStateUpdate(v StateUpdate) ([]byte, error) {
 	e := wire.NewEncoder(nil)
-	EncodeStateUpdate2(e, v)
+	EncodeStateUpdate(e, v)
 	return e.Bytes(), e.Err()
 }
 
-// ValidateStateUpdate2 checks v against its schema's constraints and returns every violation.
-func ValidateStateUpdate2(v StateUpdate2) error {
+// ValidateStateUpdate checks v against its schema's constraints and returns every violation.
+func ValidateStateUpdate(v StateUpdate) error {
 	var c wire.Checker
-	CheckStateUpdate2(&c, "", v)
+	CheckStateUpdate(&c, "", v)
 	return c.Err()
 }
 
@@ -9365,7 +9365,7 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RunningStateUpdate) isStateUpdate2() {}
+func (*RunningStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RunningStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -10071,7 +10071,7 @@ type IdleStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*IdleStateUpdate) isStateUpdate2() {}
+func (*IdleStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *IdleStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -10572,7 +10572,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*RequiresActionStateUpdate) isStateUpdate2() {}
+func (*RequiresActionStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *RequiresActionStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -10731,7 +10731,7 @@ type UndeterminedStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-func (*UndeterminedStateUpdate) isStateUpdate2() {}
+func (*UndeterminedStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
 func (x *UndeterminedStateUpdate) DecodeWire(d *wire.Decoder) error {
@@ -16230,7 +16230,7 @@ type SessionStatusResponse struct {
 	// Whether the session is in memory.
 	Status SessionStatus `json:"status"`
 	// What the session's foreground work is doing, when the agent can tell. Absent or null: not reported.
-	State wire.Opt[StateUpdate2] `json:"state,omitzero"`
+	State wire.Opt[StateUpdate] `json:"state,omitzero"`
 	// Extension metadata for this object (see Meta). Absent and null both mean none.
 	Meta v2.Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -16273,11 +16273,11 @@ func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 				return wire.At(err, "state")
 			}
 			if isNull {
-				x.State = wire.Null[StateUpdate2]()
+				x.State = wire.Null[StateUpdate]()
 			} else {
-				var v StateUpdate2
+				var v StateUpdate
 				{
-					v1, err := DecodeStateUpdate2(d)
+					v1, err := DecodeStateUpdate(d)
 					if err != nil {
 						return wire.At(err, "state")
 					}
@@ -16334,7 +16334,7 @@ func (x *SessionStatusResponse) EncodeWireFields(e *wire.Encoder) {
 	if !x.State.IsAbsent() {
 		e.RawKey("\"state\":")
 		if v, ok := x.State.Get(); ok {
-			EncodeStateUpdate2(e, v)
+			EncodeStateUpdate(e, v)
 		} else {
 			e.Null()
 		}
@@ -16354,7 +16354,7 @@ func (x *SessionStatusResponse) CheckWire(c *wire.Checker, p string) {
 	}
 	if v, ok := x.State.Get(); ok {
 		p := wire.Join(p, "state")
-		CheckStateUpdate2(c, p, v)
+		CheckStateUpdate(c, p, v)
 	}
 	if x.Meta != nil && string(x.Meta) != "null" {
 		p := wire.Join(p, "_meta")
@@ -17419,18 +17419,18 @@ func Lookup(id string) (wire.Codec, bool) {
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/StateUpdate":
 		return wire.Codec{
 			Check: func(c *wire.Checker, p string, v any) {
-				u, _ := v.(StateUpdate2)
-				CheckStateUpdate2(c, p, u)
+				u, _ := v.(StateUpdate)
+				CheckStateUpdate(c, p, u)
 			},
 			Complete: false,
 			Decode: func(d *wire.Decoder) (any, error) {
-				return DecodeStateUpdate2(d)
+				return DecodeStateUpdate(d)
 			},
 			Encode: func(e *wire.Encoder, v any) {
-				u, _ := v.(StateUpdate2)
-				EncodeStateUpdate2(e, u)
+				u, _ := v.(StateUpdate)
+				EncodeStateUpdate(e, u)
 			},
-			Name: "StateUpdate2",
+			Name: "StateUpdate",
 		}, true
 	case "https://agentproto.dev/schema/acp/v2-unstable/common.json#/$defs/SubagentSessionCapabilities":
 		return wire.Codec{
