@@ -1,8 +1,13 @@
 // Command protogen turns JSON Schemas (draft 2020-12 or draft-07) into a Go
 // package with faithful tagged-union marshalling. It is made for
-// //go:generate lines:
+// //go:generate lines in downstream modules. Add it as a tool of the module
+// once:
 //
-//	//go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg events -o events_gen.go ./schemas
+//	go get -tool github.com/agentproto/agentproto/cmd/protogen
+//
+// then, in a Go file of the package:
+//
+//	//go:generate go tool protogen -pkg events -o events_gen.go ./schemas
 //
 // Run protogen -h for every flag.
 package main
@@ -32,15 +37,26 @@ Usage:
 SCHEMA is a schema file or a directory (every *.json below it, in lexical
 order). Every root schema and every $defs entry becomes a Go type; $refs
 are followed across files, into $defs, to local files and to agentproto's
-own embedded schemas, never to the network.
+own embedded schemas (which become agentproto's Go types, not copies),
+never to the network.
+
+Set it up in your module once (it is then pinned in go.mod, and go mod tidy
+keeps it):
+
+  go get -tool github.com/agentproto/agentproto/cmd/protogen
 
 In a Go file of your package:
 
-  //go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg events -o events_gen.go ./schemas
+  //go:generate go tool protogen -pkg events -o events_gen.go ./schemas
 
 and in CI, to fail when the generated code is stale:
 
-  go run github.com/agentproto/agentproto/cmd/protogen -pkg events -o events_gen.go -check ./schemas
+  go tool protogen -pkg events -o events_gen.go -check ./schemas
+
+A union whose alternative the JSON value alone cannot decide is kept as raw
+JSON with an As/From accessor per alternative, and listed once on standard
+error as a warning, as is every constraint Validate does not check; -strict
+makes such a union an error.
 
 Flags:
 `

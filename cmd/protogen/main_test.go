@@ -90,7 +90,7 @@ func TestHelpShowsAGoGenerateLine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"//go:generate go run github.com/agentproto/agentproto/cmd/protogen -pkg", "-check", "-map", "-ref", "-float-format", "-integer-format"} {
+	for _, want := range []string{"go get -tool github.com/agentproto/agentproto/cmd/protogen", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-ref", "-float-format", "-integer-format"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("help lacks %q", want)
 		}
