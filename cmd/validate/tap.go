@@ -43,6 +43,7 @@ const tapUsage = `validate as a tap: run an agent and check its traffic as it fl
 
 Usage:
   validate [flags] -- AGENT_CMD [ARGS...]
+  validate --listen ADDR --upstream ws://HOST/arcp [--record DIR]
   validate --listen ADDR --upstream http://HOST [--record DIR]
 
 The agent runs as a child process. This process's standard input goes to
@@ -63,12 +64,15 @@ recording did, validates everything the agent says and compares the shape
 of its answers (methods, kinds, error codes, update variants; not ids or
 text) with the recording's: any recorded session becomes a regression test.
 
-With --listen, this command is an HTTP relay in front of a server that
-streams Server-Sent Events (an Arcan daemon): each request is passed to
---upstream and each response streamed back unchanged, and with --record DIR
-each event stream is written to DIR as a trace of its own
-(NNNN-PATH.sse), byte for byte as it flows, for validate DIR later. It runs
-until interrupted.
+With --listen and a ws:// or wss:// --upstream, this command is a WebSocket
+relay in front of an ARCP runtime: each client connection is relayed to the
+runtime frame by frame, unchanged, and with --record DIR each connection is
+written to DIR/NNNN.jsonl with its .dir sidecar. With an http:// or https://
+--upstream it is an HTTP relay in front of a server that streams
+Server-Sent Events (an Arcan daemon): each request is passed on and each
+response streamed back unchanged, and each event stream is written to
+DIR/NNNN-PATH.sse as it flows. Either runs until interrupted; validate DIR
+checks the recordings.
 
 Exit status: the agent's (128+N when signal N ended it); with --replay, 0
 when the agent's traffic has no error and matches the recording's shape, 1
@@ -104,7 +108,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maxLine := byteSizeFlag(trace.DefaultMaxLine)
 	backlog := byteSizeFlag(tap.DefaultBacklog)
 	fl.StringVar(&o.listen, "listen", "", "relay HTTP: accept clients on `ADDR` (host:port) and pass them to --upstream")
-	fl.StringVar(&o.upstream, "upstream", "", "with --listen: the server's base `URL` (http:// or https://)")
+	fl.StringVar(&o.upstream, "upstream", "", "with --listen: the server's `URL`: ws:// or wss:// for an ARCP runtime (one trace per connection), http:// or https:// for an SSE server (one trace per event stream)")
 	fl.StringVar(&o.replay, "replay", "", "play the client side of the ACP `TRACE` (with its .dir sidecar) against the agent, validate what it says and compare the shape of its answers with the recording's; exit 1 on any error or difference")
 	fl.DurationVar(&o.timeout, "timeout", 30*time.Second, "with --replay: the longest wait for each answer, and for the agent to exit at the end")
 	fl.StringVar(&o.record, "record", "", "write the traffic to `FILE` as it flows, with the direction sidecar FILE.dir (with --listen: a folder, one trace per event stream)")
@@ -379,21 +383,25 @@ func runHTTPRelay(ctx context.Context, o tapOptions, stderr io.Writer) int {
 		return fail("--listen needs --upstream, the server to relay to")
 	case err != nil:
 		return fail("--upstream: %v", err)
-	case u.Scheme == "ws" || u.Scheme == "wss":
-		return fail("--upstream %s: WebSocket relaying (ARCP) is not in this build; relay ARCP over stdio with validate [flags] -- RUNTIME_CMD", escapeText(o.upstream))
 	}
 	if o.record != "" {
 		if err := os.MkdirAll(o.record, 0o755); err != nil {
 			return fail("creating the recording folder: %v", err)
 		}
 	}
-	h, err := tap.NewHTTPRelay(tap.HTTPConfig{Upstream: u, RecordDir: o.record, Recorded: func(path string, err error) {
+	recorded := func(path string, err error) {
 		if err != nil {
 			fmt.Fprintf(stderr, "validate: %s: %s\n", escapeText(path), escapeText(err.Error()))
 			return
 		}
 		fmt.Fprintf(stderr, "validate: recorded %s\n", escapeText(path))
-	}})
+	}
+	var h http.Handler
+	if u.Scheme == "ws" || u.Scheme == "wss" {
+		h, err = tap.NewWSRelay(tap.WSConfig{Upstream: u, RecordDir: o.record, Recorded: recorded})
+	} else {
+		h, err = tap.NewHTTPRelay(tap.HTTPConfig{Upstream: u, RecordDir: o.record, Recorded: recorded})
+	}
 	if err != nil {
 		return fail("--upstream %s: %v", escapeText(o.upstream), err)
 	}

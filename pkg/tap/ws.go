@@ -1,0 +1,178 @@
+package tap
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/coder/websocket"
+)
+
+// WSConfig describes a relay in front of a WebSocket server (an ARCP
+// runtime's wss://HOST/arcp endpoint).
+type WSConfig struct {
+	// Upstream is the server's WebSocket URL (ws or wss).
+	Upstream *url.URL
+	// RecordDir, if set, receives one trace per connection, NNNN.jsonl
+	// with its NNNN.jsonl.dir sidecar (c2r, r2c), one text frame a line,
+	// written as the frames pass.
+	RecordDir string
+	// MaxMessage bounds a frame (0: 64 MiB); a longer one ends the
+	// connection with status 1009, as the server itself would.
+	MaxMessage int64
+	// Recorded, if set, is called with each trace's path when its
+	// connection ends, and the error that stopped its recording, if any.
+	Recorded func(path string, err error)
+}
+
+// NewWSRelay returns a handler that accepts WebSocket clients and relays
+// each connection to the upstream server: every frame passes unchanged,
+// in both directions, with its type; the subprotocol the server chooses is
+// the one the client gets; a close on either side is passed on with its
+// status and reason.
+func NewWSRelay(cfg WSConfig) (http.Handler, error) {
+	if cfg.Upstream == nil || (cfg.Upstream.Scheme != "ws" && cfg.Upstream.Scheme != "wss") || cfg.Upstream.Host == "" {
+		return nil, fmt.Errorf("the upstream must be a ws:// or wss:// URL with a host")
+	}
+	limit := cfg.MaxMessage
+	if limit <= 0 {
+		limit = 64 << 20
+	}
+	up := cfg.Upstream.String()
+	var seq atomic.Int64
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var subs []string
+		for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					subs = append(subs, p)
+				}
+			}
+		}
+		hdr := http.Header{}
+		for k, vs := range r.Header {
+			switch ck := http.CanonicalHeaderKey(k); {
+			case strings.HasPrefix(ck, "Sec-Websocket-"), ck == "Connection", ck == "Upgrade", ck == "Host", ck == "Content-Length":
+			default:
+				hdr[ck] = vs
+			}
+		}
+		target := up
+		if r.URL.RawQuery != "" && cfg.Upstream.RawQuery == "" {
+			target += "?" + r.URL.RawQuery
+		}
+		server, resp, err := websocket.Dial(r.Context(), target, &websocket.DialOptions{Subprotocols: subs, HTTPHeader: hdr})
+		if err != nil {
+			status := http.StatusBadGateway
+			if resp != nil && resp.StatusCode >= 400 {
+				status = resp.StatusCode
+			}
+			http.Error(w, "the upstream WebSocket server refused the connection", status)
+			return
+		}
+		var acceptSubs []string
+		if p := server.Subprotocol(); p != "" {
+			acceptSubs = []string{p}
+		}
+		client, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: acceptSubs})
+		if err != nil {
+			_ = server.Close(websocket.StatusGoingAway, "the client's handshake failed")
+			return
+		}
+		client.SetReadLimit(limit)
+		server.SetReadLimit(limit)
+
+		rcfg := Config{Protocol: "arcp"}
+		var path string
+		var files []*os.File
+		if cfg.RecordDir != "" {
+			path = filepath.Join(cfg.RecordDir, fmt.Sprintf("%04d.jsonl", seq.Add(1)))
+			f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+			if ferr == nil {
+				d, derr := os.OpenFile(path+".dir", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+				if derr == nil {
+					rcfg.Record, rcfg.Directions = f, d
+					files = append(files, f, d)
+				} else {
+					f.Close()
+					ferr = derr
+				}
+			}
+			if ferr != nil && cfg.Recorded != nil {
+				cfg.Recorded(path, fmt.Errorf("creating the trace: %w", ferr))
+				path = ""
+			}
+		}
+		rec := newRecorder(rcfg)
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		done := make(chan struct{}, 2)
+		go func() { wsPump(ctx, client, server, ClientToAgent, rec); done <- struct{}{} }()
+		go func() { wsPump(ctx, server, client, AgentToClient, rec); done <- struct{}{} }()
+		<-done
+		<-done
+		res := rec.finish()
+		for _, f := range files {
+			if cerr := f.Close(); cerr != nil && res.RecordErr == nil {
+				res.RecordErr = cerr
+			}
+		}
+		if path != "" && cfg.Recorded != nil {
+			cfg.Recorded(path, res.RecordErr)
+		}
+	}), nil
+}
+
+// wsPump relays src's frames to dst until src ends, then closes dst with
+// src's close status (or 1001, going away, when src failed without one).
+func wsPump(ctx context.Context, src, dst *websocket.Conn, d Direction, rec *recorder) {
+	for {
+		typ, data, err := src.Read(ctx)
+		if err != nil {
+			code, reason := websocket.CloseStatus(err), ""
+			var ce websocket.CloseError
+			if asCloseError(err, &ce) {
+				reason = ce.Reason
+			}
+			if code == -1 {
+				code = websocket.StatusGoingAway
+			}
+			_ = dst.Close(code, reason)
+			return
+		}
+		if typ == websocket.MessageText {
+			rec.chunk(d, frameLine(data))
+		}
+		if err := dst.Write(ctx, typ, data); err != nil {
+			_ = src.Close(websocket.StatusGoingAway, "the other side has gone")
+			return
+		}
+	}
+}
+
+// frameLine is a text frame as one trace line: a frame that holds line
+// breaks (pretty-printed JSON) is compacted so that it stays one line.
+func frameLine(data []byte) []byte {
+	if bytes.ContainsAny(data, "\r\n") {
+		var buf bytes.Buffer
+		if json.Compact(&buf, data) == nil {
+			data = buf.Bytes()
+		}
+	}
+	out := make([]byte, 0, len(data)+1)
+	out = append(out, data...)
+	out = bytes.ReplaceAll(out, []byte("\n"), []byte(" "))
+	return append(out, '\n')
+}
+
+func asCloseError(err error, ce *websocket.CloseError) bool {
+	return errors.As(err, ce)
+}
