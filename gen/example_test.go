@@ -45,7 +45,7 @@ func ExampleGenerate() {
 	// Output:
 	// type Event interface
 	// type UnknownEvent struct
-	// func DecodeEvent(d *wire.Decoder) (Event, error)
 	// type Started struct
 	// type Stopped struct
+	// func DecodeEvent(d *wire.Decoder) (Event, error)
 }

@@ -73,7 +73,79 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit: generated code for package %s does not parse (a generator bug): %s", p.Name, sourceError(buf.Bytes(), err))
 	}
+	if typesFirst, ok := typesFirst(out); ok {
+		if again, err := format.Source(typesFirst); err == nil {
+			out = again
+		}
+	}
 	return out, nil
+}
+
+// typesFirst moves every type declaration (with its doc comment) before
+// the functions, methods and variables, keeping the order within each, so
+// that a reader meets the package's types first and its codecs after. It
+// works on gofmt's output, where every top-level declaration starts and
+// ends at column 0; ok is false when the source does not split that way.
+func typesFirst(src []byte) ([]byte, bool) {
+	lines := strings.Split(string(src), "\n")
+	i := 0
+	// The header, the package clause and the imports stay first.
+	for ; i < len(lines); i++ {
+		if strings.HasPrefix(lines[i], "import (") {
+			for i < len(lines) && lines[i] != ")" {
+				i++
+			}
+			i++
+			break
+		}
+		if strings.HasPrefix(lines[i], "import ") {
+			i++
+			break
+		}
+	}
+	if i >= len(lines) {
+		return nil, false
+	}
+	head := lines[:i]
+	var types, rest []string
+	for i < len(lines) {
+		if strings.TrimSpace(lines[i]) == "" {
+			i++
+			continue
+		}
+		start := i
+		for i < len(lines) && strings.HasPrefix(lines[i], "//") {
+			i++
+		}
+		if i >= len(lines) {
+			return nil, false
+		}
+		decl := lines[i]
+		if !strings.HasPrefix(decl, "type ") && !strings.HasPrefix(decl, "func ") && !strings.HasPrefix(decl, "var ") && !strings.HasPrefix(decl, "const ") {
+			return nil, false
+		}
+		if strings.HasSuffix(decl, "{") || strings.HasSuffix(decl, "(") {
+			end := "}"
+			if strings.HasSuffix(decl, "(") {
+				end = ")"
+			}
+			for i < len(lines) && lines[i] != end {
+				i++
+			}
+			if i >= len(lines) {
+				return nil, false
+			}
+		}
+		i++
+		chunk := strings.Join(lines[start:i], "\n") + "\n"
+		if strings.HasPrefix(decl, "type ") {
+			types = append(types, chunk)
+		} else {
+			rest = append(rest, chunk)
+		}
+	}
+	out := strings.Join(head, "\n") + "\n\n" + strings.Join(types, "\n") + "\n" + strings.Join(rest, "\n")
+	return []byte(out), true
 }
 
 // contextLines is how many lines before and after the faulty one a source
@@ -143,18 +215,73 @@ func (g *gen) pattern(p string) *jen.Statement {
 
 func wire(name string) *jen.Statement { return jen.Qual(WirePath, name) }
 
-// comment renders a description as // lines.
+// comment renders a description as // lines, with prose wrapped near 80
+// columns.
 func comment(doc string) *jen.Statement {
 	doc = strings.TrimSpace(doc)
 	if doc == "" {
 		return jen.Null()
 	}
-	lines := strings.Split(doc, "\n")
+	lines := wrapDoc(strings.Split(doc, "\n"))
 	s := jen.Comment(strings.TrimRight(lines[0], " \t"))
 	for _, l := range lines[1:] {
 		s.Line().Comment(strings.TrimRight(l, " \t"))
 	}
 	return s
+}
+
+// wrapWidth is where doc comment prose is wrapped (the text after "// ").
+const wrapWidth = 76
+
+// wrapDoc wraps the long prose lines of a description at spaces. Lines that
+// are not plain prose (indented, list items, tables, headings, quotes, and
+// everything inside a ``` fence) are kept as they are, and so is a word
+// longer than the width.
+func wrapDoc(lines []string) []string {
+	var out []string
+	fenced := false
+	for _, l := range lines {
+		t := strings.TrimRight(l, " \t")
+		if strings.HasPrefix(strings.TrimSpace(t), "```") {
+			fenced = !fenced
+			out = append(out, t)
+			continue
+		}
+		if fenced || len(t) <= wrapWidth || !prose(t) {
+			out = append(out, t)
+			continue
+		}
+		cur := ""
+		for _, w := range strings.Fields(t) {
+			switch {
+			case cur == "":
+				cur = w
+			case len(cur)+1+len(w) > wrapWidth:
+				out = append(out, cur)
+				cur = w
+			default:
+				cur += " " + w
+			}
+		}
+		out = append(out, cur)
+	}
+	return out
+}
+
+// prose reports whether a description line is a plain paragraph line.
+func prose(l string) bool {
+	if l == "" || l[0] == ' ' || l[0] == '\t' {
+		return false
+	}
+	for _, p := range []string{"- ", "* ", "+ ", "|", "#", ">"} {
+		if strings.HasPrefix(l, p) {
+			return false
+		}
+	}
+	if i := strings.IndexAny(l, ".)"); i > 0 && i < 4 && strings.Trim(l[:i], "0123456789") == "" {
+		return false // a numbered list item
+	}
+	return true
 }
 
 // resolve follows Go aliases to the type that has the methods.

@@ -10,11 +10,2512 @@ import (
 	"unicode/utf8"
 )
 
-// Asks the agent to authenticate with one of the methods it listed in its `initialize` response.
+// Asks the agent to authenticate with one of the methods it listed in its
+// `initialize` response.
 type AuthenticateRequest struct {
 	// The method to use; one of the `id`s from `authMethods`.
 	MethodID AuthMethodID `json:"methodId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of an authentication method, chosen by the agent.
+type AuthMethodID string
+
+// Free-form extension metadata. Almost every ACP object may carry it under the
+// `_meta` key. The protocol assigns no meaning to its contents, so a receiver
+// must not depend on any key being present. The root keys `traceparent`,
+// `tracestate` and `baggage` are set aside for W3C trace context. Custom data
+// belongs here, never in new root-level fields of a protocol object.
+type Meta json.RawMessage
+
+// Empty success answer to `authenticate`: the connection is now authenticated.
+type AuthenticateResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the peer to cancel a request this side sent earlier; either side may
+// send it. Support is optional and a receiver may ignore it. A receiver that
+// honours it still answers the original request, with a (possibly partial)
+// result or with error -32800 (request cancelled).
+type CancelRequestNotification struct {
+	// Identifier of the request to cancel.
+	RequestID RequestID `json:"requestId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a request: a string, an integer or null. A caller should avoid
+// null (responses use it when the request's id is unknown) and fractions. The
+// answer repeats the value exactly.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDNull, RequestIDInteger, RequestIDString.
+type RequestID interface {
+	isRequestID()
+}
+
+// The null identifier.
+type RequestIDNull struct{}
+
+// An integer identifier (64-bit signed).
+type RequestIDInteger int64
+
+// A string identifier.
+type RequestIDString string
+
+// Major version of ACP. It changes only for breaking changes; additions arrive
+// as capabilities. This schema describes version 1.
+type ProtocolVersion uint32
+
+// Identifies the program on one side of the connection (client or agent): a
+// machine name, an optional display title and a version.
+type Implementation struct {
+	// Stable, machine-oriented name of the implementation. Shown to users when
+	// `title` is absent.
+	Name string `json:"name"`
+	// Human-friendly name for display. Absent or null: display `name` instead.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version string of the implementation, for display, debugging and metrics.
+	Version string `json:"version"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the client can do for the agent, sent in the `initialize` request.
+// Agents must not call a client method whose capability is not advertised
+// here.
+type ClientCapabilities struct {
+	// Which file-system methods the client serves.
+	Fs *FileSystemCapabilities `json:"fs,omitempty"`
+	// True when the client implements every `terminal/*` method.
+	Terminal *bool `json:"terminal,omitempty"`
+	// Optional session-level features of the client. Absent or null: none
+	// advertised.
+	Session wire.Opt[ClientSessionCapabilities] `json:"session,omitzero"`
+	// Which kinds of authentication method the client can carry out.
+	Auth *AuthCapabilities `json:"auth,omitempty"`
+	// Which elicitation modes the client supports. Absent or null: elicitation is
+	// not supported.
+	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// File-system methods the client offers to the agent.
+type FileSystemCapabilities struct {
+	// True when the client serves `fs/read_text_file`.
+	ReadTextFile *bool `json:"readTextFile,omitempty"`
+	// True when the client serves `fs/write_text_file`.
+	WriteTextFile *bool `json:"writeTextFile,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional session features the client understands.
+type ClientSessionCapabilities struct {
+	// Present (even as `{}`) when the client handles context-compaction updates
+	// (`compaction_update`, `compaction_summary_chunk`). Absent or null:
+	// unsupported.
+	Compaction CompactionCapabilities `json:"compaction,omitempty"`
+	// Extensions of session configuration options the client understands. Absent
+	// or null: none.
+	ConfigOptions wire.Opt[SessionConfigOptionsCapabilities] `json:"configOptions,omitzero"`
+	// Present (even as `{}`) when the client can show `notice` session updates to
+	// the user. Absent or null: unsupported.
+	Notices NoticeCapabilities `json:"notices,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client handles context-compaction
+// updates.
+type CompactionCapabilities json.RawMessage
+
+// Configuration option kinds the client supports beyond the default `select`.
+type SessionConfigOptionsCapabilities struct {
+	// Present (even as `{}`) when the client can show `boolean` options and send
+	// boolean values with `session/set_config_option`. Absent or null:
+	// unsupported.
+	Boolean wire.Opt[BooleanConfigOptionCapabilities] `json:"boolean,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client supports boolean configuration
+// options.
+type BooleanConfigOptionCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client can show live notices to the
+// user.
+type NoticeCapabilities json.RawMessage
+
+// Authentication method types that need special support on the client side.
+// The agent only offers such methods when the client opted in here.
+type AuthCapabilities struct {
+	// True when the client can launch the configured agent command interactively
+	// in a terminal, which makes `terminal` authentication methods usable.
+	Terminal *bool `json:"terminal,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Elicitation modes the client supports. Each mode must be advertised
+// explicitly: `{}` alone advertises no mode.
+type ElicitationCapabilities struct {
+	// Present (even as `{}`) when the client can render form elicitations. Absent
+	// or null: not advertised.
+	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
+	// Present (even as `{}`) when the client can send the user to a URL for an
+	// elicitation. Absent or null: not advertised.
+	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client supports form elicitations.
+type ElicitationFormCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client supports URL elicitations.
+type ElicitationURLCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the agent supports, returned in the `initialize` response. Clients must
+// not use a feature the agent has not advertised here.
+type AgentCapabilities struct {
+	// True when the agent implements `session/load`.
+	LoadSession *bool `json:"loadSession,omitempty"`
+	// Content block types the agent accepts in prompts beyond the baseline.
+	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
+	// MCP transports the agent can connect to besides stdio.
+	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
+	// Optional session methods the agent implements.
+	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
+	// Optional authentication features of the agent.
+	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Content block types the agent accepts in `session/prompt`. Every agent
+// accepts `text` and `resource_link` blocks; the others need the matching
+// flag, and clients must only send what is advertised.
+type PromptCapabilities struct {
+	// True when prompts may contain `image` blocks.
+	Image *bool `json:"image,omitempty"`
+	// True when prompts may contain `audio` blocks.
+	Audio *bool `json:"audio,omitempty"`
+	// True when prompts may contain `resource` blocks, that is, referenced context
+	// whose contents are embedded in the message.
+	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCP server transports the agent supports in addition to stdio, which every
+// agent supports.
+type MCPCapabilities struct {
+	// True when the agent can connect to MCP servers over HTTP.
+	HTTP *bool `json:"http,omitempty"`
+	// True when the agent can connect to MCP servers over SSE.
+	SSE *bool `json:"sse,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional session features of the agent. The baseline (`session/new`,
+// `session/prompt`, `session/update` and `session/cancel`) needs no
+// capability; each field here turns on something more. Each is an object:
+// present (even as `{}`) means supported, absent or null means not supported.
+// (`session/load` is advertised separately, by `loadSession`.)
+type SessionCapabilities struct {
+	// Present when the agent implements `session/list`.
+	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
+	// Present when the agent implements `session/delete`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Present when the agent accepts `additionalDirectories` in the session
+	// requests that carry it (and may report it in `session/list` results).
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// Present when the agent implements `session/resume`.
+	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
+	// Present when the agent implements `session/close`.
+	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/list`.
+type SessionListCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/delete`.
+type SessionDeleteCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent accepts extra workspace roots
+// (`additionalDirectories`) when sessions are created, loaded or resumed.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/resume`.
+type SessionResumeCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/close`.
+type SessionCloseCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional authentication features of the agent.
+type AgentAuthCapabilities struct {
+	// Present (even as `{}`) when the agent implements `logout`. Absent or null:
+	// clients must not call it.
+	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `logout`.
+type LogoutCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One way to authenticate with the agent, listed in the `initialize` response.
+// The `type` field selects the flow; without `type` the method is of the
+// default kind, `agent`.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
+// decodes to UnknownAuthMethod, which keeps the JSON as it was. A value
+// without the tag is a AuthMethodAgent.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// An authentication method in which the client starts the configured agent
+// command as a separate, interactive terminal process so the user can log in
+// there. Exit status zero means success, anything else failure. Agents only
+// offer it when the client set `auth.terminal`; clients never pass it to
+// `authenticate`.
+type AuthMethodTerminal struct {
+	// Identifier of this method.
+	ID AuthMethodID `json:"id"`
+	// Name of the method, for display.
+	Name string `json:"name"`
+	// Optional longer explanation for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extra arguments appended to the configured agent command for the login run.
+	Args []string `json:"args,omitempty"`
+	// Extra environment variables for the login run; they override variables of
+	// the same name in the normal launch configuration.
+	Env map[string]string `json:"env,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An authentication method that the agent carries out itself when the client
+// calls `authenticate` with its `id`.
+type AuthMethodAgent struct {
+	// Identifier to pass to `authenticate`.
+	ID AuthMethodID `json:"id"`
+	// Name of the method, for display.
+	Name string `json:"name"`
+	// Optional longer explanation for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a conversation session, chosen by the agent in `session/new`.
+// Each session has its own history, context and state; one agent may host many
+// sessions.
+type SessionID string
+
+// An MCP (Model Context Protocol) server the agent should connect to, to get
+// extra tools and context. The `type` field selects the transport; a server
+// without `type` uses stdio, which every agent supports. HTTP and SSE are only
+// allowed when the agent advertised them in `mcpCapabilities`.
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP,
+// MCPServerSSE, MCPServerStdio; a tag this package does not know decodes to
+// UnknownMCPServer, which keeps the JSON as it was. A value without the tag is
+// a MCPServerStdio.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// How to reach an MCP server over HTTP.
+type MCPServerHTTP struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Address of the server.
+	URL string `json:"url"`
+	// HTTP headers to send with every request to the server.
+	Headers []HTTPHeader `json:"headers"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One HTTP header to send to an MCP server.
+type HTTPHeader struct {
+	// Header name.
+	Name string `json:"name"`
+	// Header value.
+	Value string `json:"value"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How to reach an MCP server over SSE (server-sent events).
+type MCPServerSSE struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Address of the server.
+	URL string `json:"url"`
+	// HTTP headers to send with every request to the server.
+	Headers []HTTPHeader `json:"headers"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How to launch an MCP server as a local subprocess speaking over stdio.
+type MCPServerStdio struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Absolute path of the server executable.
+	Command string `json:"command"`
+	// Command-line arguments for the server, in order.
+	Args []string `json:"args"`
+	// Environment variables to set for the server process.
+	Env []EnvVariable `json:"env"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One environment variable for a process the peer starts (an MCP server or a
+// terminal command).
+type EnvVariable struct {
+	// Variable name.
+	Name string `json:"name"`
+	// Variable value.
+	Value string `json:"value"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a session mode, chosen by the agent.
+type SessionModeID string
+
+// The modes a session can run in and the one that is active. Session
+// configuration options are the newer, preferred way to expose this choice;
+// clients that get both should use the options.
+type SessionModeState struct {
+	// The active mode.
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// Every mode the agent can switch the session to.
+	AvailableModes []SessionMode `json:"availableModes"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A way of working the agent offers, for example asking before every edit or
+// editing freely. Modes can change the system prompt, the tools available and
+// the permission behaviour.
+type SessionMode struct {
+	// Identifier used to select this mode.
+	ID SessionModeID `json:"id"`
+	// Name of the mode, for display.
+	Name string `json:"name"`
+	// Optional explanation of the mode for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a session configuration option.
+type SessionConfigID string
+
+// Identifier of one value of a `select` configuration option.
+type SessionConfigValueID string
+
+// Identifier of a group of values of a `select` configuration option.
+type SessionConfigGroupID string
+
+// A setting of the session that the user can change, with its current value.
+// The `type` field selects the kind of control. The agent lists options in its
+// preferred display order.
+//
+// It is a union tagged by the member "type". Its variants are
+// SessionConfigSelect, SessionConfigBoolean; a tag this package does not know
+// decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A configuration option whose value is one of a list of values.
+type SessionConfigSelect struct {
+	// Identifier used to change this option with `session/set_config_option`.
+	ID SessionConfigID `json:"id"`
+	// Label of the option, for display.
+	Name string `json:"name"`
+	// Optional explanation of the option for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional hint about what the option controls, for presentation only.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The value selected now.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The values to choose from, flat or in groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What a configuration option is about, so that clients can place it and give
+// it shortcuts or icons. It is a hint only: clients must cope with a missing
+// or unknown category. Implementations may define their own categories
+// beginning with `_`; all other names belong to the protocol.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// The values of a `select` option: either one flat list or a list of labelled
+// groups.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsSessionConfigSelectOptionList,
+// SessionConfigSelectOptionsSessionConfigSelectGroupList.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// One value of a `select` configuration option.
+type SessionConfigSelectOption struct {
+	// Identifier of the value, sent back when the user picks it.
+	Value SessionConfigValueID `json:"value"`
+	// Label of the value, for display.
+	Name string `json:"name"`
+	// Optional explanation of the value for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A flat list of values.
+type SessionConfigSelectOptionsSessionConfigSelectOptionList []SessionConfigSelectOption
+
+// A labelled group of values of a `select` configuration option.
+type SessionConfigSelectGroup struct {
+	// Identifier of the group.
+	Group SessionConfigGroupID `json:"group"`
+	// Heading of the group, for display.
+	Name string `json:"name"`
+	// The values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Values arranged under group headings.
+type SessionConfigSelectOptionsSessionConfigSelectGroupList []SessionConfigSelectGroup
+
+// A configuration option that is either on or off.
+type SessionConfigBoolean struct {
+	// Identifier used to change this option with `session/set_config_option`.
+	ID SessionConfigID `json:"id"`
+	// Label of the option, for display.
+	Name string `json:"name"`
+	// Optional explanation of the option for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional hint about what the option controls, for presentation only.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// Whether the option is on now.
+	CurrentValue bool `json:"currentValue"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Summary of one session in a `session/list` result.
+type SessionInfo struct {
+	// Identifier of the session.
+	SessionID SessionID `json:"sessionId"`
+	// Working directory of the session (an absolute path).
+	Cwd string `json:"cwd"`
+	// Extra workspace roots of the session, as absolute paths, in order. When
+	// present it is the complete list; absent and empty both mean none.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// Optional title of the session, for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Time of the last activity, as an ISO 8601 timestamp.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A piece of content shown to the user or given to the model: in prompts, in
+// streamed agent output and in tool call results. The shapes follow MCP's
+// content types so that MCP tool output can be passed along unchanged. The
+// `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are TextContent,
+// ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
+// package does not know decodes to UnknownContentBlock, which keeps the JSON
+// as it was.
+type ContentBlock interface {
+	isContentBlock()
+}
+
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownContentBlock struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A text content block.
+type TextContent struct {
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The text.
+	Text string `json:"text"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional hints that help a client decide whether and how to show a piece of
+// content.
+type Annotations struct {
+	// Who the content is meant for.
+	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
+	// When the underlying resource last changed (a timestamp).
+	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
+	// How important the content is when the client must choose what to show.
+	Priority wire.Opt[float64] `json:"priority,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One side of a conversation.
+type Role string
+
+// An image content block.
+type ImageContent struct {
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The image bytes, base64-encoded.
+	Data string `json:"data"`
+	// Media type of the image.
+	MIMEType string `json:"mimeType"`
+	// Optional URI the image came from.
+	URI wire.Opt[string] `json:"uri,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An audio content block.
+type AudioContent struct {
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The audio bytes, base64-encoded.
+	Data string `json:"data"`
+	// Media type of the audio.
+	MIMEType string `json:"mimeType"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A link to a resource (a file, a web page, ...) that the receiver may read.
+type ResourceLink struct {
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Optional explanation of the resource.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional media type of the resource.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Name of the resource, for display.
+	Name string `json:"name"`
+	// How many bytes the resource has, when known.
+	Size wire.Opt[int64] `json:"size,omitzero"`
+	// Optional display title.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A resource whose contents are included in the message.
+type EmbeddedResource struct {
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The resource contents, as text or as binary data.
+	Resource EmbeddedResourceResource `json:"resource"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The contents of an embedded resource. There is no tag: text contents carry
+// `text`, binary contents carry `blob`.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EmbeddedResourceResourceTextResourceContents,
+// EmbeddedResourceResourceBlobResourceContents.
+type EmbeddedResourceResource interface {
+	isEmbeddedResourceResource()
+}
+
+// Contents given as text.
+type EmbeddedResourceResourceTextResourceContents struct {
+	// Optional media type of the contents.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// The contents.
+	Text string `json:"text"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Contents given as base64-encoded bytes.
+type EmbeddedResourceResourceBlobResourceContents struct {
+	// The contents, base64-encoded.
+	Blob string `json:"blob"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource contents as text.
+type TextResourceContents struct {
+	// Optional media type of the contents.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// The contents.
+	Text string `json:"text"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource contents as binary data.
+type BlobResourceContents struct {
+	// The contents, base64-encoded.
+	Blob string `json:"blob"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why the agent ended a prompt turn.
+type StopReason string
+
+// One piece of live progress from the agent, sent in `session/update`. The
+// `sessionUpdate` field selects the kind.
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are
+// UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall,
+// ToolCallUpdate, Plan, AvailableCommandsUpdate, CurrentModeUpdate,
+// ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice,
+// CompactionUpdate, CompactionSummaryChunk; a tag this package does not know
+// decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// One content block of a message that is being streamed.
+type ContentChunk struct {
+	// The content block.
+	Content ContentBlock `json:"content"`
+	// Optional identifier of the message the chunk is part of. Chunks of one
+	// message carry the same value; a different value starts a new message.
+	MessageID wire.Opt[MessageID] `json:"messageId,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of one message within a session.
+type MessageID string
+
+// Part of a user message, for example while a loaded session replays its
+// history.
+type UserMessageChunk ContentChunk
+
+// Part of the agent's answer, streamed as it is produced.
+type AgentMessageChunk ContentChunk
+
+// Part of the agent's reasoning, streamed as it is produced.
+type AgentThoughtChunk ContentChunk
+
+// A tool call the model asked for: an action the agent performs, such as
+// reading a file, running a command or fetching a page. Later changes arrive
+// as `tool_call_update`.
+type ToolCall struct {
+	// Identifier of the call.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Short description of what the call does, for display.
+	Title string `json:"title"`
+	// Optional programmatic name of the tool. Absent or null: no name is known.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// What sort of action this is, so the client can choose an icon. Absent means
+	// `other`.
+	Kind *ToolKind `json:"kind,omitempty"`
+	// Where the call is in its lifecycle. Absent means `pending`.
+	Status *ToolCallStatus `json:"status,omitempty"`
+	// What the call has produced so far.
+	Content []ToolCallContent `json:"content,omitempty"`
+	// Files the call reads or changes, so the client can follow along.
+	Locations []ToolCallLocation `json:"locations,omitempty"`
+	// The input given to the tool, in whatever form the tool takes it.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// The output the tool returned, in whatever form it has.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a tool call, unique within its session.
+type ToolCallID string
+
+// What sort of action a tool call performs; clients use it to pick icons and
+// presentation.
+type ToolKind string
+
+// The lifecycle state of a tool call.
+type ToolCallStatus string
+
+// One item produced by a tool call: ordinary content, a file diff, or a live
+// terminal. The `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are Content, Diff,
+// Terminal; a tag this package does not know decodes to
+// UnknownToolCallContent, which keeps the JSON as it was.
+type ToolCallContent interface {
+	isToolCallContent()
+}
+
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownToolCallContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Tool call content that wraps an ordinary content block.
+type Content struct {
+	// The content block.
+	Content ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change to one file, given as its text before and after.
+type Diff struct {
+	// Absolute path of the file.
+	Path string `json:"path"`
+	// The text before the change. Absent or null when the file is new.
+	OldText wire.Opt[string] `json:"oldText,omitzero"`
+	// The text after the change.
+	NewText string `json:"newText"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tool call content that embeds a terminal by its identifier.
+type Terminal struct {
+	// Identifier returned by `terminal/create`.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a terminal created by `terminal/create`.
+type TerminalID string
+
+// A place in a file that a tool call reads or changes.
+type ToolCallLocation struct {
+	// Absolute path of the file.
+	Path string `json:"path"`
+	// Optional line number, counted from 1.
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change to a tool call that has already been announced. Only `toolCallId`
+// is required; every other field that is present replaces the stored value,
+// and absent or null fields keep theirs.
+type ToolCallUpdate struct {
+	// Identifier of the call to change.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// New kind of the call.
+	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
+	// New status of the call.
+	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
+	// New title of the call.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// New programmatic name of the tool. Absent or null: the name stays as it was.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// New content of the call, replacing all earlier content.
+	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
+	// New locations of the call, replacing all earlier locations.
+	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
+	// New raw input of the tool.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// New raw output of the tool.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's plan for a larger task. Each plan update carries every entry
+// with its current state; the client replaces the whole plan it shows.
+type Plan struct {
+	// The steps of the plan, in order.
+	Entries []PlanEntry `json:"entries"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One step of the agent's plan.
+type PlanEntry struct {
+	// What the step is meant to achieve.
+	Content string `json:"content"`
+	// How important the step is.
+	Priority PlanEntryPriority `json:"priority"`
+	// Progress of the step.
+	Status PlanEntryStatus `json:"status"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How important a plan step is.
+type PlanEntryPriority string
+
+// Progress of a plan step.
+type PlanEntryStatus string
+
+// The full list of commands the user can invoke now.
+type AvailableCommandsUpdate struct {
+	// The commands.
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A command the user can invoke in the prompt (for example `/review`).
+type AvailableCommand struct {
+	// Name of the command, without the leading slash.
+	Name string `json:"name"`
+	// What the command does, for display.
+	Description string `json:"description"`
+	// What input the command takes, if any.
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How a command takes its input.
+type AvailableCommandInput = UnstructuredCommandInput
+
+// Free-text command input: whatever the user types after the command name.
+type UnstructuredCommandInput struct {
+	// Placeholder text shown while no input has been typed.
+	Hint string `json:"hint"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The session now runs in another mode.
+type CurrentModeUpdate struct {
+	// The mode now active.
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The session's configuration options changed.
+type ConfigOptionUpdate struct {
+	// Every configuration option with its current value.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A partial change of session metadata: only the fields present change, and
+// null clears a field.
+type SessionInfoUpdate struct {
+	// New title of the session; null clears it.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Time of the last activity as an ISO 8601 timestamp; null clears it.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How much of the model's context window the session uses, and optionally what
+// it has cost.
+type UsageUpdate struct {
+	// Tokens in the context now.
+	Used uint64 `json:"used"`
+	// Size of the context window in tokens.
+	Size uint64 `json:"size"`
+	// Optional total cost of the session so far.
+	Cost wire.Opt[Cost] `json:"cost,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A running total of what a session has cost.
+type Cost struct {
+	// The total so far.
+	Amount float64 `json:"amount"`
+	// The unit of `amount`: a currency, as its ISO 4217 code (`USD`, `EUR`), or
+	// some other unit such as credits.
+	Currency string `json:"currency"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A user-facing message shown live and kept out of the session history. The
+// agent cannot rely on it being seen; it is only sent to clients that
+// advertised `session.notices`.
+type Notice struct {
+	// How prominently to show the notice.
+	Severity NoticeSeverity `json:"severity"`
+	// Plain-text headline that makes sense on its own; never empty.
+	Title string `json:"title"`
+	// Optional plain-text details or advice. Absent and null mean the same.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How prominently a notice should be shown.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type NoticeSeverity string
+
+// Creates or changes a context compaction (the agent shrinking the
+// conversation it keeps). The first update with an identifier places the
+// compaction in the timeline; later ones change it in place. `summary`,
+// `error` and `_meta` are patches: absent keeps the stored value, null clears
+// it, a value replaces it, and an empty `summary` also clears it.
+type CompactionUpdate struct {
+	// Identifier of the compaction, chosen by the agent.
+	CompactionID CompactionID `json:"compactionId"`
+	// Where the compaction is in its lifecycle.
+	Status CompactionStatus `json:"status"`
+	// The whole summary shown to the user, replacing the previous one.
+	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
+	// What went wrong, for display.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// Extension metadata (see Meta). A patch like the other optional fields:
+	// absent keeps the stored value, null clears it.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a context compaction, unique within its session.
+type CompactionID string
+
+// Where a context compaction stands.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CompactionStatus string
+
+// Adds a content block to the end of a compaction's summary, in the order
+// received. An unknown identifier starts a new compaction in progress.
+type CompactionSummaryChunk struct {
+	// Identifier of the compaction whose summary grows.
+	CompactionID CompactionID `json:"compactionId"`
+	// The block to append.
+	Content ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One answer the user can give to a permission request.
+type PermissionOption struct {
+	// Identifier returned when the user picks this answer.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Label of the answer, for display.
+	Name string `json:"name"`
+	// What the answer means, so the client can choose an icon and styling.
+	Kind PermissionOptionKind `json:"kind"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a permission option.
+type PermissionOptionID string
+
+// What a permission answer means.
+type PermissionOptionKind string
+
+// How a permission request ended. The `outcome` field selects the kind.
+//
+// It is a union tagged by the member "outcome". Its variants are
+// CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
+// does not know decodes to UnknownRequestPermissionOutcome, which keeps the
+// JSON as it was.
+type RequestPermissionOutcome interface {
+	isRequestPermissionOutcome()
+}
+
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionOutcome struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The turn was cancelled while the question was still open. A client that sent
+// `session/cancel` must answer every pending permission request with this
+// outcome.
+type CancelledPermissionOutcome struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The answer the user picked.
+type SelectedPermissionOutcome struct {
+	// Identifier of the picked answer.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How a terminal command ended.
+type TerminalExitStatus struct {
+	// Exit code of the process; null when a signal ended it.
+	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
+	// Name of the signal that ended the process; null when it exited normally.
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a URL elicitation, unique among the open ones on a connection.
+type ElicitationID string
+
+// An elicitation answered by filling in a form the client renders from
+// `requestedSchema`. Forms must not ask for secrets such as passwords, API
+// keys or tokens; those go through URL mode.
+type ElicitationFormMode struct {
+	// Tells the user what is being asked and why.
+	Message string `json:"message"`
+	// Describes the fields of the form.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Session the request belongs to. Either this or `requestId` is given.
+	SessionID *SessionID `json:"sessionId,omitempty"`
+	// Optional tool call of that session the request belongs to, for example when
+	// an MCP server asked for the input during the call. Absent and null mean the
+	// same.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// JSON-RPC request the elicitation belongs to, when there is no session yet
+	// (for example during authentication or setup).
+	RequestID RequestID `json:"requestId,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A restricted JSON Schema that describes an elicitation form: one flat object
+// whose properties are strings, numbers, integers, booleans or enumerations.
+//
+// Validate does not check: type: constraints of a value kept as raw JSON.
+type ElicitationSchema struct {
+	// Always `object`; may be omitted.
+	Type json.RawMessage `json:"type,omitempty"`
+	// Optional title of the form.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// The fields of the form, keyed by field name.
+	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
+	// Names of the fields the user must fill in. Absent or null: none.
+	Required wire.Opt[[]string] `json:"required,omitzero"`
+	// Optional explanation of the form.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The schema of one form field. The `type` field selects the kind, as in JSON
+// Schema: a string (a single choice when it has `enum` or `oneOf`), a number,
+// an integer, a boolean, or an array (a multiple choice).
+//
+// It is a union tagged by the member "type". Its variants are
+// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
+// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
+// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
+// as it was.
+type ElicitationPropertySchema interface {
+	isElicitationPropertySchema()
+}
+
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownElicitationPropertySchema struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A text field. With `enum` or `oneOf` it becomes a single choice among fixed
+// values.
+type StringPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional minimum length of the text.
+	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
+	// Optional maximum length of the text.
+	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
+	// Optional regular expression the text must match.
+	Pattern wire.Opt[string] `json:"pattern,omitzero"`
+	// Optional format the text must have.
+	Format wire.Opt[StringFormat] `json:"format,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[string] `json:"default,omitzero"`
+	// The allowed values of an untitled single choice.
+	Enum wire.Opt[[]string] `json:"enum,omitzero"`
+	// The allowed values of a titled single choice, each with a label.
+	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A format a text field must have.
+type StringFormat string
+
+// One value of a titled choice.
+type EnumOption struct {
+	// The value sent back when chosen.
+	Const string `json:"const"`
+	// Label of the value, for display.
+	Title string `json:"title"`
+	// Optional explanation of the value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A number field.
+type NumberPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional smallest allowed value (inclusive).
+	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
+	// Optional largest allowed value (inclusive).
+	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[float64] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A whole-number field.
+type IntegerPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional smallest allowed value (inclusive).
+	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
+	// Optional largest allowed value (inclusive).
+	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[int64] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A yes/no field.
+type BooleanPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[bool] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A multiple-choice field; its value is an array of strings.
+type MultiSelectPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional smallest number of values to choose.
+	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
+	// Optional largest number of values to choose.
+	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
+	// The values to choose from.
+	Items MultiSelectItems `json:"items"`
+	// Optional values to pre-select.
+	Default wire.Opt[[]string] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The values of a multiple choice: plain strings (`type` is `string`), or
+// labelled values, which carry no `type` and list them under `anyOf`.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems, TitledMultiSelectItems; a tag this package does not
+// know decodes to UnknownMultiSelectItems, which keeps the JSON as it was. A
+// value without the tag is a TitledMultiSelectItems.
+type MultiSelectItems interface {
+	isMultiSelectItems()
+}
+
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Plain string values of a multiple choice.
+type StringMultiSelectItems struct {
+	// The allowed values.
+	Enum []string `json:"enum"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Labelled values of a multiple choice.
+type TitledMultiSelectItems struct {
+	// The allowed values, each with a label.
+	AnyOf []EnumOption `json:"anyOf"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An elicitation carried out outside the connection: the client shows the URL
+// and, with the user's consent, opens it (for example for an OAuth login).
+// Accepting means the user agreed to open the URL, not that the interaction
+// there finished.
+type ElicitationURLMode struct {
+	// Tells the user what is being asked and why.
+	Message string `json:"message"`
+	// Identifier of this elicitation; `elicitation/complete` refers to it.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The address to send the user to.
+	URL string `json:"url"`
+	// Session the request belongs to. Either this or `requestId` is given.
+	SessionID *SessionID `json:"sessionId,omitempty"`
+	// Optional tool call of that session the request belongs to, for example when
+	// an MCP server asked for the input during the call. Absent and null mean the
+	// same.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// JSON-RPC request the elicitation belongs to, when there is no session yet
+	// (for example during authentication or setup).
+	RequestID RequestID `json:"requestId,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user accepted the elicitation.
+type ElicitationAcceptAction struct {
+	// The values the user entered, keyed by field name; they should match the
+	// requested schema. Usually absent for URL elicitations. Absent and null mean
+	// the same.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A value the user entered in a form field.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ElicitationContentValueElicitationBooleanValue,
+// ElicitationContentValueElicitationIntegerValue,
+// ElicitationContentValueElicitationNumberValue,
+// ElicitationContentValueElicitationStringValue,
+// ElicitationContentValueElicitationStringArrayValue.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// Yes or no.
+type ElicitationContentValueElicitationBooleanValue bool
+
+// A whole number.
+type ElicitationContentValueElicitationIntegerValue int64
+
+// A number.
+type ElicitationContentValueElicitationNumberValue float64
+
+// Text, or one chosen value.
+type ElicitationContentValueElicitationStringValue string
+
+// The values chosen in a multiple choice.
+type ElicitationContentValueElicitationStringArrayValue []string
+
+// Tells the client that the out-of-band interaction of a URL elicitation has
+// finished. Clients ignore identifiers they do not know or have already seen
+// completed.
+type CompleteElicitationNotification struct {
+	// The URL elicitation that finished.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the user, through the client, for structured input: by a form, or by
+// sending them to a URL. The `mode` field selects how. Its scope is either a
+// session (and possibly one tool call of it) or a JSON-RPC request made before
+// any session exists. Agents only use modes the client advertised.
+//
+// It is a union tagged by the member "mode". Its variants are
+// CreateElicitationRequestElicitationFormMode,
+// CreateElicitationRequestElicitationURLMode; a tag this package does not know
+// decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
+}
+
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
+	// Tag is the value of the member "mode".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Input through a form the client renders.
+type CreateElicitationRequestElicitationFormMode struct {
+	// Tells the user what is being asked and why.
+	Message string `json:"message"`
+	// Describes the fields of the form.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Session the request belongs to. Either this or `requestId` is given.
+	SessionID *SessionID `json:"sessionId,omitempty"`
+	// Optional tool call of that session the request belongs to, for example when
+	// an MCP server asked for the input during the call. Absent and null mean the
+	// same.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// JSON-RPC request the elicitation belongs to, when there is no session yet
+	// (for example during authentication or setup).
+	RequestID RequestID `json:"requestId,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Input through a web page the user opens.
+type CreateElicitationRequestElicitationURLMode struct {
+	// Tells the user what is being asked and why.
+	Message string `json:"message"`
+	// Identifier of this elicitation; `elicitation/complete` refers to it.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The address to send the user to.
+	URL string `json:"url"`
+	// Session the request belongs to. Either this or `requestId` is given.
+	SessionID *SessionID `json:"sessionId,omitempty"`
+	// Optional tool call of that session the request belongs to, for example when
+	// an MCP server asked for the input during the call. Absent and null mean the
+	// same.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// JSON-RPC request the elicitation belongs to, when there is no session yet
+	// (for example during authentication or setup).
+	RequestID RequestID `json:"requestId,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `elicitation/create`. The `action` field says what
+// the user did.
+//
+// It is a union tagged by the member "action". Its variants are
+// ElicitationAcceptAction, ElicitationDeclineAction, ElicitationCancelAction;
+// a tag this package does not know decodes to
+// UnknownCreateElicitationResponse, which keeps the JSON as it was.
+type CreateElicitationResponse interface {
+	isCreateElicitationResponse()
+}
+
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationResponse struct {
+	// Tag is the value of the member "action".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The user explicitly said no.
+type ElicitationDeclineAction struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user dismissed the request without deciding.
+type ElicitationCancelAction struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Reads a text file through the client, which sees unsaved editor changes.
+// Only allowed when the client advertised `fs.readTextFile`.
+type ReadTextFileRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// Absolute path of the file.
+	Path string `json:"path"`
+	// Optional first line to read, counted from 1.
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// Optional largest number of lines to read.
+	Limit wire.Opt[uint32] `json:"limit,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `fs/read_text_file`.
+type ReadTextFileResponse struct {
+	// The text that was read.
+	Content string `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates or overwrites a text file through the client. Only allowed when the
+// client advertised `fs.writeTextFile`.
+type WriteTextFileRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// Absolute path of the file.
+	Path string `json:"path"`
+	// The complete new text of the file.
+	Content string `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `fs/write_text_file`.
+type WriteTextFileResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// First request of a connection, sent by the client: it states the newest
+// protocol version the client speaks and what the client can do. Nothing else
+// may be sent before it is answered.
+type InitializeRequest struct {
+	// The newest protocol version the client supports.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// What the client can do for the agent. Absent fields mean unsupported.
+	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
+	// Name and version of the client. Optional in this version; expected to become
+	// required later.
+	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `initialize`: the protocol version both sides will
+// use, what the agent supports and how to authenticate.
+type InitializeResponse struct {
+	// The version requested by the client if the agent supports it, otherwise the
+	// newest version the agent supports. A client that cannot speak it should
+	// disconnect.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// What the agent supports. Absent fields mean unsupported.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Ways to authenticate with the agent; empty when none is needed.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Name and version of the agent. Optional in this version; expected to become
+	// required later.
+	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or
+// a response. This schema checks the envelope only; the method's params or
+// result are checked with the method's own schema (see dispatch.json). ACP
+// sends one message per line over stdio; batches are not used. The three kinds
+// are listed with `anyOf` because a malformed message can fit two of them (a
+// `method` and a `result`); the kind is decided by the keys present: `method`
+// with `id` is a request, `method` alone a notification, `result` or `error` a
+// response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
+type Envelope interface {
+	isEnvelope()
+}
+
+// A request.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type EnvelopeRequest struct {
+	// Identifier chosen by the caller, repeated in the answer.
+	ID RequestID `json:"id"`
+	// Name of the method to call. Names starting with `_` are extension methods.
+	Method string `json:"method"`
+	// The method's parameters. Their schema is the method's params file in the
+	// dispatch table; extension methods accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A notification.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type EnvelopeNotification struct {
+	// Name of the notification. Names starting with `_` are extension
+	// notifications, which a receiver that does not know them should ignore.
+	Method string `json:"method"`
+	// The notification's parameters. Their schema is the method's params file in
+	// the dispatch table; extension notifications accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A response.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type EnvelopeResponse struct {
+	// The `id` of the request being answered; null when it could not be
+	// determined.
+	ID RequestID `json:"id"`
+	// The method's result on success. Its schema is the method's result file in
+	// the dispatch table, found through the method of the request with the same
+	// `id`.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The error object of a failed response.
+type Error struct {
+	// What kind of error happened.
+	Code ErrorCode `json:"code"`
+	// A short, one-sentence description of the error.
+	Message string `json:"message"`
+	// Optional further details, of any type, for example for debugging.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An error code. The standard JSON-RPC codes and ACP's own codes are listed;
+// any other 32-bit integer is allowed too. ACP's codes come from the JSON-RPC
+// server range (-32000 to -32099), and the cancellation code -32800 lies in
+// the block LSP reserved.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int64
+
+// A call that expects an answer: it carries an `id`, which the answer repeats.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type Request struct {
+	// Identifier chosen by the caller, repeated in the answer.
+	ID RequestID `json:"id"`
+	// Name of the method to call. Names starting with `_` are extension methods.
+	Method string `json:"method"`
+	// The method's parameters. Their schema is the method's params file in the
+	// dispatch table; extension methods accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A one-way message: it has a method but no `id`, and gets no answer.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type Notification struct {
+	// Name of the notification. Names starting with `_` are extension
+	// notifications, which a receiver that does not know them should ignore.
+	Method string `json:"method"`
+	// The notification's parameters. Their schema is the method's params file in
+	// the dispatch table; extension notifications accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The answer to a request: the request's `id` and exactly one of `result` or
+// `error`.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type Response struct {
+	// The `id` of the request being answered; null when it could not be
+	// determined.
+	ID RequestID `json:"id"`
+	// The method's result on success. Its schema is the method's result file in
+	// the dispatch table, found through the method of the request with the same
+	// `id`.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ends the authenticated state. Afterwards new sessions need authentication
+// again. Only allowed when the agent advertised `auth.logout`.
+type LogoutRequest struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `logout`.
+type LogoutResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the agent to stop the prompt turn running in a session. The agent stops
+// its model and tool work and answers the `session/prompt` request with stop
+// reason `cancelled`; the client answers its open permission requests with the
+// `cancelled` outcome.
+type CancelNotification struct {
+	// The session whose turn to stop.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ends an active session: the agent stops any work in it, as for
+// `session/cancel`, and frees its resources. Only allowed when the agent
+// advertised `sessionCapabilities.close`.
+type CloseSessionRequest struct {
+	// The session to close.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/close`.
+type CloseSessionResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Removes a session so that `session/list` no longer returns it. Only allowed
+// when the agent advertised `sessionCapabilities.delete`.
+type DeleteSessionRequest struct {
+	// The session to delete.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/delete`.
+type DeleteSessionResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks for the sessions the agent knows, one page at a time. Only allowed when
+// the agent advertised `sessionCapabilities.list`.
+type ListSessionsRequest struct {
+	// Only list sessions with this working directory (an absolute path).
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// The `nextCursor` of the previous page, to get the page after it.
+	Cursor wire.Opt[string] `json:"cursor,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One page of sessions.
+type ListSessionsResponse struct {
+	// The sessions on this page.
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque token for the next page. Absent when this is the last page.
+	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Reopens an earlier session. Before answering, the agent replays the whole
+// conversation to the client as `session/update` notifications. Only allowed
+// when the agent advertised `loadSession`.
+type LoadSessionRequest struct {
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. When non-empty it is the complete list for
+	// the loaded session. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// The session to load.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/load`, sent once the history has been
+// replayed.
+type LoadSessionResponse struct {
+	// The session's modes and the active one, when the agent has modes.
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// The session's configuration options, when the agent has any.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates a new conversation session.
+type NewSessionRequest struct {
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/new`: the identifier of the new session and
+// its initial settings.
+type NewSessionResponse struct {
+	// Identifier of the new session; every later message about it carries it.
+	SessionID SessionID `json:"sessionId"`
+	// The session's modes and the active one, when the agent has modes.
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// The session's configuration options, when the agent has any.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sends a user message and starts a prompt turn. The agent streams its
+// progress with `session/update` and answers when the turn is over.
+type PromptRequest struct {
+	// The session the message is for.
+	SessionID SessionID `json:"sessionId"`
+	// The content of the message. Every agent accepts `text` and `resource_link`
+	// blocks; other kinds only when `promptCapabilities` allows them. Referenced
+	// context may come as `resource` blocks (preferred, when allowed) or as
+	// `resource_link` blocks.
+	Prompt []ContentBlock `json:"prompt"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/prompt`, sent when the turn has ended.
+type PromptResponse struct {
+	// Why the turn ended.
+	StopReason StopReason `json:"stopReason"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the user, through the client, whether a tool call may go ahead. The
+// client shows the offered answers and returns the user's choice.
+type RequestPermissionRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// The tool call that needs permission, with the fields that describe it.
+	ToolCall ToolCallUpdate `json:"toolCall"`
+	// The answers the user can choose from.
+	Options []PermissionOption `json:"options"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `session/request_permission`.
+type RequestPermissionResponse struct {
+	// What the user decided, or that the turn was cancelled.
+	Outcome RequestPermissionOutcome `json:"outcome"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Continues an earlier session without replaying its history (unlike
+// `session/load`). Only allowed when the agent advertised
+// `sessionCapabilities.resume`.
+type ResumeSessionRequest struct {
+	// The session to resume.
+	SessionID SessionID `json:"sessionId"`
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. When non-empty it is the complete list for
+	// the resumed session. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/resume`.
+type ResumeSessionResponse struct {
+	// The session's modes and the active one, when the agent has modes.
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// The session's configuration options, when the agent has any.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Changes the value of one session configuration option. The `type` field
+// tells how `value` is to be read; without it, `value` is the identifier of a
+// `select` value.
+//
+// It is a union tagged by the member "type". Its variants are
+// SetSessionConfigOptionBoolean, SetSessionConfigOptionValueID; a tag this
+// package does not know decodes to UnknownSetSessionConfigOptionRequest, which
+// keeps the JSON as it was. A value without the tag is a
+// SetSessionConfigOptionValueID.
+type SetSessionConfigOptionRequest interface {
+	isSetSessionConfigOptionRequest()
+}
+
+// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSetSessionConfigOptionRequest struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Sets a `boolean` option. Only sent when the client advertised
+// `session.configOptions.boolean`.
+type SetSessionConfigOptionBoolean struct {
+	// The session whose option changes.
+	SessionID SessionID `json:"sessionId"`
+	// The option to change.
+	ConfigID SessionConfigID `json:"configId"`
+	// The new state of the option.
+	Value bool `json:"value"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sets a `select` option to one of its values. Used when `type` is missing (a
+// `type` naming no variant listed here is tolerated too).
+type SetSessionConfigOptionValueID struct {
+	// The session whose option changes.
+	SessionID SessionID `json:"sessionId"`
+	// The option to change.
+	ConfigID SessionConfigID `json:"configId"`
+	// Identifier of the value to select.
+	Value SessionConfigValueID `json:"value"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/set_config_option`.
+type SetSessionConfigOptionResponse struct {
+	// Every configuration option with its value after the change (changing one
+	// option may change others).
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Switches a session to another of the modes the agent offered.
+type SetSessionModeRequest struct {
+	// The session to switch.
+	SessionID SessionID `json:"sessionId"`
+	// The mode to switch to.
+	ModeID SessionModeID `json:"modeId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/set_mode`.
+type SetSessionModeResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Live progress of a session, sent by the agent: message chunks, tool calls,
+// plans, mode and configuration changes and more.
+type SessionNotification struct {
+	// The session the update is about.
+	SessionID SessionID `json:"sessionId"`
+	// What happened.
+	Update SessionUpdate `json:"update"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runs a command in a fresh terminal of the client and returns at once with
+// the terminal's identifier, which the other `terminal/*` methods and
+// `terminal` tool call content use. The agent releases the terminal once it no
+// longer needs it. Only allowed when the client advertised `terminal`.
+type CreateTerminalRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// The program to run.
+	Command string `json:"command"`
+	// Arguments of the program, in order.
+	Args []string `json:"args,omitempty"`
+	// Environment variables to set for the command.
+	Env []EnvVariable `json:"env,omitempty"`
+	// Optional working directory (an absolute path).
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Optional largest number of output bytes the client keeps. Beyond it, the
+	// oldest output is dropped, cutting at a character boundary so the kept text
+	// stays valid.
+	OutputByteLimit wire.Opt[uint64] `json:"outputByteLimit,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `terminal/create`.
+type CreateTerminalResponse struct {
+	// Identifier of the new terminal.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Kills the command of a terminal but keeps the terminal, so its output can
+// still be read (useful for timeouts). The terminal must still be released
+// later.
+type KillTerminalRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// The terminal whose command to kill.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `terminal/kill`.
+type KillTerminalResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Gets the output a terminal has kept so far; the command may still be
+// running.
+type TerminalOutputRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// The terminal to read.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `terminal/output`.
+type TerminalOutputResponse struct {
+	// The output kept so far.
+	Output string `json:"output"`
+	// True when older output was dropped because of `outputByteLimit`.
+	Truncated bool `json:"truncated"`
+	// How the command ended; absent or null while it still runs.
+	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Frees a terminal, killing its command if it still runs. The identifier is
+// invalid afterwards, but tool calls that embed the terminal keep showing its
+// output.
+type ReleaseTerminalRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// The terminal to release.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `terminal/release`.
+type ReleaseTerminalResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Waits until the command of a terminal has ended.
+type WaitForTerminalExitRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// The terminal to wait for.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `terminal/wait_for_exit`: how the command ended.
+type WaitForTerminalExitResponse struct {
+	// Exit code of the process; null when a signal ended it.
+	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
+	// Name of the signal that ended the process; null when it exited normally.
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
 	Meta Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -128,9 +2629,6 @@ func (x AuthenticateRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of an authentication method, chosen by the agent.
-type AuthMethodID string
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -170,9 +2668,6 @@ func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
 func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Free-form extension metadata. Almost every ACP object may carry it under the `_meta` key. The protocol assigns no meaning to its contents, so a receiver must not depend on any key being present. The root keys `traceparent`, `tracestate` and `baggage` are set aside for W3C trace context. Custom data belongs here, never in new root-level fields of a protocol object.
-type Meta json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *Meta) DecodeWire(d *wire.Decoder) error {
@@ -217,14 +2712,6 @@ func (x *Meta) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Meta) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Empty success answer to `authenticate`: the connection is now authenticated.
-type AuthenticateResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -313,16 +2800,6 @@ func (x *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthenticateResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the peer to cancel a request this side sent earlier; either side may send it. Support is optional and a receiver may ignore it. A receiver that honours it still answers the original request, with a (possibly partial) result or with error -32800 (request cancelled).
-type CancelRequestNotification struct {
-	// Identifier of the request to cancel.
-	RequestID RequestID `json:"requestId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -437,13 +2914,6 @@ func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a request: a string, an integer or null. A caller should avoid null (responses use it when the request's id is unknown) and fractions. The answer repeats the value exactly.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDNull, RequestIDInteger, RequestIDString.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -517,13 +2987,7 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// The null identifier.
-type RequestIDNull struct{}
-
 func (RequestIDNull) isRequestID() {}
-
-// An integer identifier (64-bit signed).
-type RequestIDInteger int64
 
 func (RequestIDInteger) isRequestID() {}
 
@@ -567,9 +3031,6 @@ func (x RequestIDInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string identifier.
-type RequestIDString string
-
 func (RequestIDString) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -611,9 +3072,6 @@ func (x *RequestIDString) UnmarshalJSON(data []byte) error {
 func (x RequestIDString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Major version of ACP. It changes only for breaking changes; additions arrive as capabilities. This schema describes version 1.
-type ProtocolVersion uint32
 
 // DecodeWire decodes the value from d.
 func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
@@ -658,20 +3116,6 @@ func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Identifies the program on one side of the connection (client or agent): a machine name, an optional display title and a version.
-type Implementation struct {
-	// Stable, machine-oriented name of the implementation. Shown to users when `title` is absent.
-	Name string `json:"name"`
-	// Human-friendly name for display. Absent or null: display `name` instead.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version string of the implementation, for display, debugging and metrics.
-	Version string `json:"version"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -827,24 +3271,6 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// What the client can do for the agent, sent in the `initialize` request. Agents must not call a client method whose capability is not advertised here.
-type ClientCapabilities struct {
-	// Which file-system methods the client serves.
-	Fs *FileSystemCapabilities `json:"fs,omitempty"`
-	// True when the client implements every `terminal/*` method.
-	Terminal *bool `json:"terminal,omitempty"`
-	// Optional session-level features of the client. Absent or null: none advertised.
-	Session wire.Opt[ClientSessionCapabilities] `json:"session,omitzero"`
-	// Which kinds of authentication method the client can carry out.
-	Auth *AuthCapabilities `json:"auth,omitempty"`
-	// Which elicitation modes the client supports. Absent or null: elicitation is not supported.
-	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1055,18 +3481,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// File-system methods the client offers to the agent.
-type FileSystemCapabilities struct {
-	// True when the client serves `fs/read_text_file`.
-	ReadTextFile *bool `json:"readTextFile,omitempty"`
-	// True when the client serves `fs/write_text_file`.
-	WriteTextFile *bool `json:"writeTextFile,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1193,20 +3607,6 @@ func (x *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x FileSystemCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional session features the client understands.
-type ClientSessionCapabilities struct {
-	// Present (even as `{}`) when the client handles context-compaction updates (`compaction_update`, `compaction_summary_chunk`). Absent or null: unsupported.
-	Compaction CompactionCapabilities `json:"compaction,omitempty"`
-	// Extensions of session configuration options the client understands. Absent or null: none.
-	ConfigOptions wire.Opt[SessionConfigOptionsCapabilities] `json:"configOptions,omitzero"`
-	// Present (even as `{}`) when the client can show `notice` session updates to the user. Absent or null: unsupported.
-	Notices NoticeCapabilities `json:"notices,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1359,9 +3759,6 @@ func (x ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client handles context-compaction updates.
-type CompactionCapabilities json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *CompactionCapabilities) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -1405,16 +3802,6 @@ func (x *CompactionCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Configuration option kinds the client supports beyond the default `select`.
-type SessionConfigOptionsCapabilities struct {
-	// Present (even as `{}`) when the client can show `boolean` options and send boolean values with `session/set_config_option`. Absent or null: unsupported.
-	Boolean wire.Opt[BooleanConfigOptionCapabilities] `json:"boolean,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1535,14 +3922,6 @@ func (x SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client supports boolean configuration options.
-type BooleanConfigOptionCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *BooleanConfigOptionCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1631,9 +4010,6 @@ func (x BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client can show live notices to the user.
-type NoticeCapabilities json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *NoticeCapabilities) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -1677,16 +4053,6 @@ func (x *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Authentication method types that need special support on the client side. The agent only offers such methods when the client opted in here.
-type AuthCapabilities struct {
-	// True when the client can launch the configured agent command interactively in a terminal, which makes `terminal` authentication methods usable.
-	Terminal *bool `json:"terminal,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1795,18 +4161,6 @@ func (x *AuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Elicitation modes the client supports. Each mode must be advertised explicitly: `{}` alone advertises no mode.
-type ElicitationCapabilities struct {
-	// Present (even as `{}`) when the client can render form elicitations. Absent or null: not advertised.
-	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
-	// Present (even as `{}`) when the client can send the user to a URL for an elicitation. Absent or null: not advertised.
-	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1957,14 +4311,6 @@ func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client supports form elicitations.
-type ElicitationFormCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2053,14 +4399,6 @@ func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client supports URL elicitations.
-type ElicitationURLCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2147,24 +4485,6 @@ func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// What the agent supports, returned in the `initialize` response. Clients must not use a feature the agent has not advertised here.
-type AgentCapabilities struct {
-	// True when the agent implements `session/load`.
-	LoadSession *bool `json:"loadSession,omitempty"`
-	// Content block types the agent accepts in prompts beyond the baseline.
-	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
-	// MCP transports the agent can connect to besides stdio.
-	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
-	// Optional session methods the agent implements.
-	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
-	// Optional authentication features of the agent.
-	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2355,20 +4675,6 @@ func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Content block types the agent accepts in `session/prompt`. Every agent accepts `text` and `resource_link` blocks; the others need the matching flag, and clients must only send what is advertised.
-type PromptCapabilities struct {
-	// True when prompts may contain `image` blocks.
-	Image *bool `json:"image,omitempty"`
-	// True when prompts may contain `audio` blocks.
-	Audio *bool `json:"audio,omitempty"`
-	// True when prompts may contain `resource` blocks, that is, referenced context whose contents are embedded in the message.
-	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2517,18 +4823,6 @@ func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// MCP server transports the agent supports in addition to stdio, which every agent supports.
-type MCPCapabilities struct {
-	// True when the agent can connect to MCP servers over HTTP.
-	HTTP *bool `json:"http,omitempty"`
-	// True when the agent can connect to MCP servers over SSE.
-	SSE *bool `json:"sse,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2655,24 +4949,6 @@ func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional session features of the agent. The baseline (`session/new`, `session/prompt`, `session/update` and `session/cancel`) needs no capability; each field here turns on something more. Each is an object: present (even as `{}`) means supported, absent or null means not supported. (`session/load` is advertised separately, by `loadSession`.)
-type SessionCapabilities struct {
-	// Present when the agent implements `session/list`.
-	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
-	// Present when the agent implements `session/delete`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Present when the agent accepts `additionalDirectories` in the session requests that carry it (and may report it in `session/list` results).
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// Present when the agent implements `session/resume`.
-	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
-	// Present when the agent implements `session/close`.
-	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2913,14 +5189,6 @@ func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent implements `session/list`.
-type SessionListCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3007,14 +5275,6 @@ func (x *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionListCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marker object: its presence says the agent implements `session/delete`.
-type SessionDeleteCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3105,14 +5365,6 @@ func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent accepts extra workspace roots (`additionalDirectories`) when sessions are created, loaded or resumed.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3199,14 +5451,6 @@ func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 // MarshalJSON encodes the value.
 func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marker object: its presence says the agent implements `session/resume`.
-type SessionResumeCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3297,14 +5541,6 @@ func (x SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent implements `session/close`.
-type SessionCloseCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3391,16 +5627,6 @@ func (x *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional authentication features of the agent.
-type AgentAuthCapabilities struct {
-	// Present (even as `{}`) when the agent implements `logout`. Absent or null: clients must not call it.
-	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3521,14 +5747,6 @@ func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent implements `logout`.
-type LogoutCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3615,21 +5833,6 @@ func (x *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One way to authenticate with the agent, listed in the `initialize` response. The `type` field selects the flow; without `type` the method is of the default kind, `agent`.
-//
-// It is a union tagged by the member "type". Its variants are AuthMethodTerminal, AuthMethodAgent; a tag this package does not know decodes to UnknownAuthMethod, which keeps the JSON as it was. A value without the tag is a AuthMethodAgent.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownAuthMethod) isAuthMethod() {}
@@ -3744,24 +5947,6 @@ func ValidateAuthMethod(v AuthMethod) error {
 	var c wire.Checker
 	CheckAuthMethod(&c, "", v)
 	return c.Err()
-}
-
-// An authentication method in which the client starts the configured agent command as a separate, interactive terminal process so the user can log in there. Exit status zero means success, anything else failure. Agents only offer it when the client set `auth.terminal`; clients never pass it to `authenticate`.
-type AuthMethodTerminal struct {
-	// Identifier of this method.
-	ID AuthMethodID `json:"id"`
-	// Name of the method, for display.
-	Name string `json:"name"`
-	// Optional longer explanation for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extra arguments appended to the configured agent command for the login run.
-	Args []string `json:"args,omitempty"`
-	// Extra environment variables for the login run; they override variables of the same name in the normal launch configuration.
-	Env map[string]string `json:"env,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AuthMethodTerminal) isAuthMethod() {}
@@ -4003,20 +6188,6 @@ func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An authentication method that the agent carries out itself when the client calls `authenticate` with its `id`.
-type AuthMethodAgent struct {
-	// Identifier to pass to `authenticate`.
-	ID AuthMethodID `json:"id"`
-	// Name of the method, for display.
-	Name string `json:"name"`
-	// Optional longer explanation for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AuthMethodAgent) isAuthMethod() {}
 
 // DecodeWire decodes the value from d.
@@ -4174,9 +6345,6 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a conversation session, chosen by the agent in `session/new`. Each session has its own history, context and state; one agent may host many sessions.
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -4215,21 +6383,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An MCP (Model Context Protocol) server the agent should connect to, to get extra tools and context. The `type` field selects the transport; a server without `type` uses stdio, which every agent supports. HTTP and SSE are only allowed when the agent advertised them in `mcpCapabilities`.
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerSSE, MCPServerStdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was. A value without the tag is a MCPServerStdio.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownMCPServer) isMCPServer() {}
@@ -4365,20 +6518,6 @@ func ValidateMCPServer(v MCPServer) error {
 	var c wire.Checker
 	CheckMCPServer(&c, "", v)
 	return c.Err()
-}
-
-// How to reach an MCP server over HTTP.
-type MCPServerHTTP struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Address of the server.
-	URL string `json:"url"`
-	// HTTP headers to send with every request to the server.
-	Headers []HTTPHeader `json:"headers"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerHTTP) isMCPServer() {}
@@ -4550,18 +6689,6 @@ func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One HTTP header to send to an MCP server.
-type HTTPHeader struct {
-	// Header name.
-	Name string `json:"name"`
-	// Header value.
-	Value string `json:"value"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4685,20 +6812,6 @@ func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x HTTPHeader) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How to reach an MCP server over SSE (server-sent events).
-type MCPServerSSE struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Address of the server.
-	URL string `json:"url"`
-	// HTTP headers to send with every request to the server.
-	Headers []HTTPHeader `json:"headers"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerSSE) isMCPServer() {}
@@ -4868,22 +6981,6 @@ func (x *MCPServerSSE) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPServerSSE) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How to launch an MCP server as a local subprocess speaking over stdio.
-type MCPServerStdio struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Absolute path of the server executable.
-	Command string `json:"command"`
-	// Command-line arguments for the server, in order.
-	Args []string `json:"args"`
-	// Environment variables to set for the server process.
-	Env []EnvVariable `json:"env"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerStdio) isMCPServer() {}
@@ -5094,18 +7191,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One environment variable for a process the peer starts (an MCP server or a terminal command).
-type EnvVariable struct {
-	// Variable name.
-	Name string `json:"name"`
-	// Variable value.
-	Value string `json:"value"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5231,9 +7316,6 @@ func (x EnvVariable) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a session mode, chosen by the agent.
-type SessionModeID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionModeID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5272,18 +7354,6 @@ func (x *SessionModeID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionModeID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The modes a session can run in and the one that is active. Session configuration options are the newer, preferred way to expose this choice; clients that get both should use the options.
-type SessionModeState struct {
-	// The active mode.
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// Every mode the agent can switch the session to.
-	AvailableModes []SessionMode `json:"availableModes"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5434,20 +7504,6 @@ func (x *SessionModeState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionModeState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A way of working the agent offers, for example asking before every edit or editing freely. Modes can change the system prompt, the tools available and the permission behaviour.
-type SessionMode struct {
-	// Identifier used to select this mode.
-	ID SessionModeID `json:"id"`
-	// Name of the mode, for display.
-	Name string `json:"name"`
-	// Optional explanation of the mode for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5605,9 +7661,6 @@ func (x SessionMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a session configuration option.
-type SessionConfigID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5647,9 +7700,6 @@ func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Identifier of one value of a `select` configuration option.
-type SessionConfigValueID string
 
 // DecodeWire decodes the value from d.
 func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
@@ -5691,9 +7741,6 @@ func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a group of values of a `select` configuration option.
-type SessionConfigGroupID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5732,21 +7779,6 @@ func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A setting of the session that the user can change, with its current value. The `type` field selects the kind of control. The agent lists options in its preferred display order.
-//
-// It is a union tagged by the member "type". Its variants are SessionConfigSelect, SessionConfigBoolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionConfigOption) isSessionConfigOption() {}
@@ -5872,26 +7904,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 	var c wire.Checker
 	CheckSessionConfigOption(&c, "", v)
 	return c.Err()
-}
-
-// A configuration option whose value is one of a list of values.
-type SessionConfigSelect struct {
-	// Identifier used to change this option with `session/set_config_option`.
-	ID SessionConfigID `json:"id"`
-	// Label of the option, for display.
-	Name string `json:"name"`
-	// Optional explanation of the option for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional hint about what the option controls, for presentation only.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The value selected now.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The values to choose from, flat or in groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionConfigSelect) isSessionConfigOption() {}
@@ -6119,11 +8131,6 @@ func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What a configuration option is about, so that clients can place it and give it shortcuts or icons. It is a hint only: clients must cope with a missing or unknown category. Implementations may define their own categories beginning with `_`; all other names belong to the protocol.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
-
 const (
 	// Chooses the session mode.
 	SessionConfigOptionCategoryMode SessionConfigOptionCategory = "mode"
@@ -6174,13 +8181,6 @@ func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The values of a `select` option: either one flat list or a list of labelled groups.
-//
-// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsSessionConfigSelectOptionList, SessionConfigSelectOptionsSessionConfigSelectGroupList.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
 }
 
 // DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
@@ -6261,20 +8261,6 @@ func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
 	var c wire.Checker
 	CheckSessionConfigSelectOptions(&c, "", v)
 	return c.Err()
-}
-
-// One value of a `select` configuration option.
-type SessionConfigSelectOption struct {
-	// Identifier of the value, sent back when the user picks it.
-	Value SessionConfigValueID `json:"value"`
-	// Label of the value, for display.
-	Name string `json:"name"`
-	// Optional explanation of the value for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6432,9 +8418,6 @@ func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A flat list of values.
-type SessionConfigSelectOptionsSessionConfigSelectOptionList []SessionConfigSelectOption
-
 func (SessionConfigSelectOptionsSessionConfigSelectOptionList) isSessionConfigSelectOptions() {}
 
 // DecodeWire decodes the value from d.
@@ -6499,20 +8482,6 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionList) UnmarshalJSON(
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsSessionConfigSelectOptionList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A labelled group of values of a `select` configuration option.
-type SessionConfigSelectGroup struct {
-	// Identifier of the group.
-	Group SessionConfigGroupID `json:"group"`
-	// Heading of the group, for display.
-	Name string `json:"name"`
-	// The values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6682,9 +8651,6 @@ func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Values arranged under group headings.
-type SessionConfigSelectOptionsSessionConfigSelectGroupList []SessionConfigSelectGroup
-
 func (SessionConfigSelectOptionsSessionConfigSelectGroupList) isSessionConfigSelectOptions() {}
 
 // DecodeWire decodes the value from d.
@@ -6749,24 +8715,6 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectGroupList) UnmarshalJSON(d
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsSessionConfigSelectGroupList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A configuration option that is either on or off.
-type SessionConfigBoolean struct {
-	// Identifier used to change this option with `session/set_config_option`.
-	ID SessionConfigID `json:"id"`
-	// Label of the option, for display.
-	Name string `json:"name"`
-	// Optional explanation of the option for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional hint about what the option controls, for presentation only.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// Whether the option is on now.
-	CurrentValue bool `json:"currentValue"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionConfigBoolean) isSessionConfigOption() {}
@@ -6971,24 +8919,6 @@ func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Summary of one session in a `session/list` result.
-type SessionInfo struct {
-	// Identifier of the session.
-	SessionID SessionID `json:"sessionId"`
-	// Working directory of the session (an absolute path).
-	Cwd string `json:"cwd"`
-	// Extra workspace roots of the session, as absolute paths, in order. When present it is the complete list; absent and empty both mean none.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// Optional title of the session, for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Time of the last activity, as an ISO 8601 timestamp.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7214,21 +9144,6 @@ func (x SessionInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A piece of content shown to the user or given to the model: in prompts, in streamed agent output and in tool call results. The shapes follow MCP's content types so that MCP tool output can be passed along unchanged. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this package does not know decodes to UnknownContentBlock, which keeps the JSON as it was.
-type ContentBlock interface {
-	isContentBlock()
-}
-
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownContentBlock struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownContentBlock) isContentBlock() {}
 
 // DecodeContentBlock decodes a ContentBlock from d.
@@ -7417,18 +9332,6 @@ func ValidateContentBlock(v ContentBlock) error {
 	return c.Err()
 }
 
-// A text content block.
-type TextContent struct {
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The text.
-	Text string `json:"text"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TextContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -7567,20 +9470,6 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional hints that help a client decide whether and how to show a piece of content.
-type Annotations struct {
-	// Who the content is meant for.
-	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
-	// When the underlying resource last changed (a timestamp).
-	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
-	// How important the content is when the client must choose what to show.
-	Priority wire.Opt[float64] `json:"priority,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7786,9 +9675,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One side of a conversation.
-type Role string
-
 const (
 	// The model or agent side.
 	RoleAssistant Role = "assistant"
@@ -7839,22 +9725,6 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image content block.
-type ImageContent struct {
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The image bytes, base64-encoded.
-	Data string `json:"data"`
-	// Media type of the image.
-	MIMEType string `json:"mimeType"`
-	// Optional URI the image came from.
-	URI wire.Opt[string] `json:"uri,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ImageContent) isContentBlock() {}
@@ -8044,20 +9914,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An audio content block.
-type AudioContent struct {
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The audio bytes, base64-encoded.
-	Data string `json:"data"`
-	// Media type of the audio.
-	MIMEType string `json:"mimeType"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AudioContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -8213,28 +10069,6 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A link to a resource (a file, a web page, ...) that the receiver may read.
-type ResourceLink struct {
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Optional explanation of the resource.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional media type of the resource.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Name of the resource, for display.
-	Name string `json:"name"`
-	// How many bytes the resource has, when known.
-	Size wire.Opt[int64] `json:"size,omitzero"`
-	// Optional display title.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ResourceLink) isContentBlock() {}
@@ -8514,18 +10348,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A resource whose contents are included in the message.
-type EmbeddedResource struct {
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The resource contents, as text or as binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResource) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -8670,13 +10492,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The contents of an embedded resource. There is no tag: text contents carry `text`, binary contents carry `blob`.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
-}
-
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -8765,20 +10580,6 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 	var c wire.Checker
 	CheckEmbeddedResourceResource(&c, "", v)
 	return c.Err()
-}
-
-// Contents given as text.
-type EmbeddedResourceResourceTextResourceContents struct {
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// The contents.
-	Text string `json:"text"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
@@ -8938,20 +10739,6 @@ func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Contents given as base64-encoded bytes.
-type EmbeddedResourceResourceBlobResourceContents struct {
-	// The contents, base64-encoded.
-	Blob string `json:"blob"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
@@ -9109,20 +10896,6 @@ func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Resource contents as text.
-type TextResourceContents struct {
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// The contents.
-	Text string `json:"text"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -9276,20 +11049,6 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Resource contents as binary data.
-type BlobResourceContents struct {
-	// The contents, base64-encoded.
-	Blob string `json:"blob"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9447,9 +11206,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why the agent ended a prompt turn.
-type StopReason string
-
 const (
 	// The model finished its answer.
 	StopReasonEndTurn StopReason = "end_turn"
@@ -9457,9 +11213,12 @@ const (
 	StopReasonMaxTokens StopReason = "max_tokens"
 	// The agent hit its limit of model requests within one turn.
 	StopReasonMaxTurnRequests StopReason = "max_turn_requests"
-	// The agent refused to go on. The prompt and everything after it will be left out of the next prompt, and the client should show that.
+	// The agent refused to go on. The prompt and everything after it will be left
+	// out of the next prompt, and the client should show that.
 	StopReasonRefusal StopReason = "refusal"
-	// The client cancelled the turn with `session/cancel`. Agents must answer a cancelled turn with this reason, even when the cancellation made underlying work fail.
+	// The client cancelled the turn with `session/cancel`. Agents must answer a
+	// cancelled turn with this reason, even when the cancellation made underlying
+	// work fail.
 	StopReasonCancelled StopReason = "cancelled"
 )
 
@@ -9506,21 +11265,6 @@ func (x *StopReason) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One piece of live progress from the agent, sent in `session/update`. The `sessionUpdate` field selects the kind.
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall, ToolCallUpdate, Plan, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdate) isSessionUpdate() {}
@@ -9885,18 +11629,6 @@ func ValidateSessionUpdate(v SessionUpdate) error {
 	return c.Err()
 }
 
-// One content block of a message that is being streamed.
-type ContentChunk struct {
-	// The content block.
-	Content ContentBlock `json:"content"`
-	// Optional identifier of the message the chunk is part of. Chunks of one message carry the same value; a different value starts a new message.
-	MessageID wire.Opt[MessageID] `json:"messageId,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10039,9 +11771,6 @@ func (x ContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of one message within a session.
-type MessageID string
-
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -10081,9 +11810,6 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Part of a user message, for example while a loaded session replays its history.
-type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
@@ -10136,9 +11862,6 @@ func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Part of the agent's answer, streamed as it is produced.
-type AgentMessageChunk ContentChunk
-
 func (*AgentMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
@@ -10190,9 +11913,6 @@ func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Part of the agent's reasoning, streamed as it is produced.
-type AgentThoughtChunk ContentChunk
-
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
@@ -10242,32 +11962,6 @@ func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A tool call the model asked for: an action the agent performs, such as reading a file, running a command or fetching a page. Later changes arrive as `tool_call_update`.
-type ToolCall struct {
-	// Identifier of the call.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Short description of what the call does, for display.
-	Title string `json:"title"`
-	// Optional programmatic name of the tool. Absent or null: no name is known.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// What sort of action this is, so the client can choose an icon. Absent means `other`.
-	Kind *ToolKind `json:"kind,omitempty"`
-	// Where the call is in its lifecycle. Absent means `pending`.
-	Status *ToolCallStatus `json:"status,omitempty"`
-	// What the call has produced so far.
-	Content []ToolCallContent `json:"content,omitempty"`
-	// Files the call reads or changes, so the client can follow along.
-	Locations []ToolCallLocation `json:"locations,omitempty"`
-	// The input given to the tool, in whatever form the tool takes it.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// The output the tool returned, in whatever form it has.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCall) isSessionUpdate() {}
@@ -10585,9 +12279,6 @@ func (x ToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a tool call, unique within its session.
-type ToolCallID string
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -10627,9 +12318,6 @@ func (x *ToolCallID) UnmarshalJSON(data []byte) error {
 func (x ToolCallID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// What sort of action a tool call performs; clients use it to pick icons and presentation.
-type ToolKind string
 
 const (
 	// Reads files or other data.
@@ -10699,9 +12387,6 @@ func (x ToolKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The lifecycle state of a tool call.
-type ToolCallStatus string
-
 const (
 	// Not started: the input is still streaming in, or the call awaits permission.
 	ToolCallStatusPending ToolCallStatus = "pending"
@@ -10756,21 +12441,6 @@ func (x *ToolCallStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One item produced by a tool call: ordinary content, a file diff, or a live terminal. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are Content, Diff, Terminal; a tag this package does not know decodes to UnknownToolCallContent, which keeps the JSON as it was.
-type ToolCallContent interface {
-	isToolCallContent()
-}
-
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownToolCallContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownToolCallContent) isToolCallContent() {}
@@ -10919,16 +12589,6 @@ func ValidateToolCallContent(v ToolCallContent) error {
 	return c.Err()
 }
 
-// Tool call content that wraps an ordinary content block.
-type Content struct {
-	// The content block.
-	Content ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Content) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -11041,20 +12701,6 @@ func (x *Content) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Content) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A change to one file, given as its text before and after.
-type Diff struct {
-	// Absolute path of the file.
-	Path string `json:"path"`
-	// The text before the change. Absent or null when the file is new.
-	OldText wire.Opt[string] `json:"oldText,omitzero"`
-	// The text after the change.
-	NewText string `json:"newText"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Diff) isToolCallContent() {}
@@ -11214,16 +12860,6 @@ func (x Diff) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tool call content that embeds a terminal by its identifier.
-type Terminal struct {
-	// Identifier returned by `terminal/create`.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Terminal) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -11334,9 +12970,6 @@ func (x Terminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a terminal created by `terminal/create`.
-type TerminalID string
-
 // DecodeWire decodes the value from d.
 func (x *TerminalID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -11375,18 +13008,6 @@ func (x *TerminalID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A place in a file that a tool call reads or changes.
-type ToolCallLocation struct {
-	// Absolute path of the file.
-	Path string `json:"path"`
-	// Optional line number, counted from 1.
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11525,32 +13146,6 @@ func (x *ToolCallLocation) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallLocation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A change to a tool call that has already been announced. Only `toolCallId` is required; every other field that is present replaces the stored value, and absent or null fields keep theirs.
-type ToolCallUpdate struct {
-	// Identifier of the call to change.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// New kind of the call.
-	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
-	// New status of the call.
-	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
-	// New title of the call.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// New programmatic name of the tool. Absent or null: the name stays as it was.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// New content of the call, replacing all earlier content.
-	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
-	// New locations of the call, replacing all earlier locations.
-	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
-	// New raw input of the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// New raw output of the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallUpdate) isSessionUpdate() {}
@@ -11929,16 +13524,6 @@ func (x ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's plan for a larger task. Each plan update carries every entry with its current state; the client replaces the whole plan it shows.
-type Plan struct {
-	// The steps of the plan, in order.
-	Entries []PlanEntry `json:"entries"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Plan) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -12072,20 +13657,6 @@ func (x *Plan) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Plan) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One step of the agent's plan.
-type PlanEntry struct {
-	// What the step is meant to achieve.
-	Content string `json:"content"`
-	// How important the step is.
-	Priority PlanEntryPriority `json:"priority"`
-	// Progress of the step.
-	Status PlanEntryStatus `json:"status"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12230,9 +13801,6 @@ func (x PlanEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How important a plan step is.
-type PlanEntryPriority string
-
 const (
 	// Essential to the goal.
 	PlanEntryPriorityHigh PlanEntryPriority = "high"
@@ -12287,9 +13855,6 @@ func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Progress of a plan step.
-type PlanEntryStatus string
-
 const (
 	// Not started.
 	PlanEntryStatusPending PlanEntryStatus = "pending"
@@ -12342,16 +13907,6 @@ func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The full list of commands the user can invoke now.
-type AvailableCommandsUpdate struct {
-	// The commands.
-	AvailableCommands []AvailableCommand `json:"availableCommands"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AvailableCommandsUpdate) isSessionUpdate() {}
@@ -12487,20 +14042,6 @@ func (x *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A command the user can invoke in the prompt (for example `/review`).
-type AvailableCommand struct {
-	// Name of the command, without the leading slash.
-	Name string `json:"name"`
-	// What the command does, for display.
-	Description string `json:"description"`
-	// What input the command takes, if any.
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12658,19 +14199,6 @@ func (x AvailableCommand) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How a command takes its input.
-type AvailableCommandInput = UnstructuredCommandInput
-
-// Free-text command input: whatever the user types after the command name.
-type UnstructuredCommandInput struct {
-	// Placeholder text shown while no input has been typed.
-	Hint string `json:"hint"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12777,16 +14305,6 @@ func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The session now runs in another mode.
-type CurrentModeUpdate struct {
-	// The mode now active.
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CurrentModeUpdate) isSessionUpdate() {}
@@ -12897,16 +14415,6 @@ func (x *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The session's configuration options changed.
-type ConfigOptionUpdate struct {
-	// Every configuration option with its current value.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ConfigOptionUpdate) isSessionUpdate() {}
@@ -13046,18 +14554,6 @@ func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A partial change of session metadata: only the fields present change, and null clears a field.
-type SessionInfoUpdate struct {
-	// New title of the session; null clears it.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Time of the last activity as an ISO 8601 timestamp; null clears it.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionInfoUpdate) isSessionUpdate() {}
@@ -13208,20 +14704,6 @@ func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How much of the model's context window the session uses, and optionally what it has cost.
-type UsageUpdate struct {
-	// Tokens in the context now.
-	Used uint64 `json:"used"`
-	// Size of the context window in tokens.
-	Size uint64 `json:"size"`
-	// Optional total cost of the session so far.
-	Cost wire.Opt[Cost] `json:"cost,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UsageUpdate) isSessionUpdate() {}
@@ -13381,18 +14863,6 @@ func (x UsageUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A running total of what a session has cost.
-type Cost struct {
-	// The total so far.
-	Amount float64 `json:"amount"`
-	// The unit of `amount`: a currency, as its ISO 4217 code (`USD`, `EUR`), or some other unit such as credits.
-	Currency string `json:"currency"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Cost) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13516,20 +14986,6 @@ func (x *Cost) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cost) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A user-facing message shown live and kept out of the session history. The agent cannot rely on it being seen; it is only sent to clients that advertised `session.notices`.
-type Notice struct {
-	// How prominently to show the notice.
-	Severity NoticeSeverity `json:"severity"`
-	// Plain-text headline that makes sense on its own; never empty.
-	Title string `json:"title"`
-	// Optional plain-text details or advice. Absent and null mean the same.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notice) isSessionUpdate() {}
@@ -13695,11 +15151,6 @@ func (x Notice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How prominently a notice should be shown.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type NoticeSeverity string
-
 const (
 	// For information.
 	NoticeSeverityInfo NoticeSeverity = "info"
@@ -13748,22 +15199,6 @@ func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or changes a context compaction (the agent shrinking the conversation it keeps). The first update with an identifier places the compaction in the timeline; later ones change it in place. `summary`, `error` and `_meta` are patches: absent keeps the stored value, null clears it, a value replaces it, and an empty `summary` also clears it.
-type CompactionUpdate struct {
-	// Identifier of the compaction, chosen by the agent.
-	CompactionID CompactionID `json:"compactionId"`
-	// Where the compaction is in its lifecycle.
-	Status CompactionStatus `json:"status"`
-	// The whole summary shown to the user, replacing the previous one.
-	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
-	// What went wrong, for display.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// Extension metadata (see Meta). A patch like the other optional fields: absent keeps the stored value, null clears it.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionUpdate) isSessionUpdate() {}
@@ -13982,9 +15417,6 @@ func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a context compaction, unique within its session.
-type CompactionID string
-
 // DecodeWire decodes the value from d.
 func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14024,11 +15456,6 @@ func (x *CompactionID) UnmarshalJSON(data []byte) error {
 func (x CompactionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Where a context compaction stands.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CompactionStatus string
 
 const (
 	// Started and not finished.
@@ -14080,18 +15507,6 @@ func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Adds a content block to the end of a compaction's summary, in the order received. An unknown identifier starts a new compaction in progress.
-type CompactionSummaryChunk struct {
-	// Identifier of the compaction whose summary grows.
-	CompactionID CompactionID `json:"compactionId"`
-	// The block to append.
-	Content ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionSummaryChunk) isSessionUpdate() {}
@@ -14223,20 +15638,6 @@ func (x *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One answer the user can give to a permission request.
-type PermissionOption struct {
-	// Identifier returned when the user picks this answer.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Label of the answer, for display.
-	Name string `json:"name"`
-	// What the answer means, so the client can choose an icon and styling.
-	Kind PermissionOptionKind `json:"kind"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14381,9 +15782,6 @@ func (x PermissionOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a permission option.
-type PermissionOptionID string
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOptionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14423,9 +15821,6 @@ func (x *PermissionOptionID) UnmarshalJSON(data []byte) error {
 func (x PermissionOptionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// What a permission answer means.
-type PermissionOptionKind string
 
 const (
 	// Allow this one time.
@@ -14481,21 +15876,6 @@ func (x *PermissionOptionKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How a permission request ended. The `outcome` field selects the kind.
-//
-// It is a union tagged by the member "outcome". Its variants are CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package does not know decodes to UnknownRequestPermissionOutcome, which keeps the JSON as it was.
-type RequestPermissionOutcome interface {
-	isRequestPermissionOutcome()
-}
-
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionOutcome struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
@@ -14618,12 +15998,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 	return c.Err()
 }
 
-// The turn was cancelled while the question was still open. A client that sent `session/cancel` must answer every pending permission request with this outcome.
-type CancelledPermissionOutcome struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CancelledPermissionOutcome) isRequestPermissionOutcome() {}
 
 // DecodeWire decodes the value from d.
@@ -14715,16 +16089,6 @@ func (x *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The answer the user picked.
-type SelectedPermissionOutcome struct {
-	// Identifier of the picked answer.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
@@ -14835,18 +16199,6 @@ func (x *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How a terminal command ended.
-type TerminalExitStatus struct {
-	// Exit code of the process; null when a signal ended it.
-	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
-	// Name of the signal that ended the process; null when it exited normally.
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14997,9 +16349,6 @@ func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a URL elicitation, unique among the open ones on a connection.
-type ElicitationID string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -15038,24 +16387,6 @@ func (x *ElicitationID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An elicitation answered by filling in a form the client renders from `requestedSchema`. Forms must not ask for secrets such as passwords, API keys or tokens; those go through URL mode.
-type ElicitationFormMode struct {
-	// Tells the user what is being asked and why.
-	Message string `json:"message"`
-	// Describes the fields of the form.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Session the request belongs to. Either this or `requestId` is given.
-	SessionID *SessionID `json:"sessionId,omitempty"`
-	// Optional tool call of that session the request belongs to, for example when an MCP server asked for the input during the call. Absent and null mean the same.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// JSON-RPC request the elicitation belongs to, when there is no session yet (for example during authentication or setup).
-	RequestID RequestID `json:"requestId,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -15263,26 +16594,6 @@ func (x *ElicitationFormMode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationFormMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A restricted JSON Schema that describes an elicitation form: one flat object whose properties are strings, numbers, integers, booleans or enumerations.
-//
-// Validate does not check: type: constraints of a value kept as raw JSON.
-type ElicitationSchema struct {
-	// Always `object`; may be omitted.
-	Type json.RawMessage `json:"type,omitempty"`
-	// Optional title of the form.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// The fields of the form, keyed by field name.
-	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
-	// Names of the fields the user must fill in. Absent or null: none.
-	Required wire.Opt[[]string] `json:"required,omitzero"`
-	// Optional explanation of the form.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -15553,21 +16864,6 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The schema of one form field. The `type` field selects the kind, as in JSON Schema: a string (a single choice when it has `enum` or `oneOf`), a number, an integer, a boolean, or an array (a multiple choice).
-//
-// It is a union tagged by the member "type". Its variants are StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does not know decodes to UnknownElicitationPropertySchema, which keeps the JSON as it was.
-type ElicitationPropertySchema interface {
-	isElicitationPropertySchema()
-}
-
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownElicitationPropertySchema struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeElicitationPropertySchema decodes a ElicitationPropertySchema from d.
@@ -15750,32 +17046,6 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 	var c wire.Checker
 	CheckElicitationPropertySchema(&c, "", v)
 	return c.Err()
-}
-
-// A text field. With `enum` or `oneOf` it becomes a single choice among fixed values.
-type StringPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional minimum length of the text.
-	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
-	// Optional maximum length of the text.
-	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
-	// Optional regular expression the text must match.
-	Pattern wire.Opt[string] `json:"pattern,omitzero"`
-	// Optional format the text must have.
-	Format wire.Opt[StringFormat] `json:"format,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[string] `json:"default,omitzero"`
-	// The allowed values of an untitled single choice.
-	Enum wire.Opt[[]string] `json:"enum,omitzero"`
-	// The allowed values of a titled single choice, each with a label.
-	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringPropertySchema) isElicitationPropertySchema() {}
@@ -16185,9 +17455,6 @@ func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A format a text field must have.
-type StringFormat string
-
 const (
 	// An email address.
 	StringFormatEmail StringFormat = "email"
@@ -16242,20 +17509,6 @@ func (x *StringFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One value of a titled choice.
-type EnumOption struct {
-	// The value sent back when chosen.
-	Const string `json:"const"`
-	// Label of the value, for display.
-	Title string `json:"title"`
-	// Optional explanation of the value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16411,24 +17664,6 @@ func (x *EnumOption) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnumOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A number field.
-type NumberPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional smallest allowed value (inclusive).
-	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
-	// Optional largest allowed value (inclusive).
-	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[float64] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*NumberPropertySchema) isElicitationPropertySchema() {}
@@ -16671,24 +17906,6 @@ func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A whole-number field.
-type IntegerPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional smallest allowed value (inclusive).
-	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
-	// Optional largest allowed value (inclusive).
-	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[int64] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*IntegerPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -16929,20 +18146,6 @@ func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A yes/no field.
-type BooleanPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[bool] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BooleanPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -17121,26 +18324,6 @@ func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A multiple-choice field; its value is an array of strings.
-type MultiSelectPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional smallest number of values to choose.
-	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
-	// Optional largest number of values to choose.
-	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
-	// The values to choose from.
-	Items MultiSelectItems `json:"items"`
-	// Optional values to pre-select.
-	Default wire.Opt[[]string] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
@@ -17429,21 +18612,6 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The values of a multiple choice: plain strings (`type` is `string`), or labelled values, which carry no `type` and list them under `anyOf`.
-//
-// It is a union tagged by the member "type". Its variants are StringMultiSelectItems, TitledMultiSelectItems; a tag this package does not know decodes to UnknownMultiSelectItems, which keeps the JSON as it was. A value without the tag is a TitledMultiSelectItems.
-type MultiSelectItems interface {
-	isMultiSelectItems()
-}
-
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeMultiSelectItems decodes a MultiSelectItems from d.
@@ -17552,16 +18720,6 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 	var c wire.Checker
 	CheckMultiSelectItems(&c, "", v)
 	return c.Err()
-}
-
-// Plain string values of a multiple choice.
-type StringMultiSelectItems struct {
-	// The allowed values.
-	Enum []string `json:"enum"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringMultiSelectItems) isMultiSelectItems() {}
@@ -17694,16 +18852,6 @@ func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Labelled values of a multiple choice.
-type TitledMultiSelectItems struct {
-	// The allowed values, each with a label.
-	AnyOf []EnumOption `json:"anyOf"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TitledMultiSelectItems) isMultiSelectItems() {}
@@ -17839,26 +18987,6 @@ func (x *TitledMultiSelectItems) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An elicitation carried out outside the connection: the client shows the URL and, with the user's consent, opens it (for example for an OAuth login). Accepting means the user agreed to open the URL, not that the interaction there finished.
-type ElicitationURLMode struct {
-	// Tells the user what is being asked and why.
-	Message string `json:"message"`
-	// Identifier of this elicitation; `elicitation/complete` refers to it.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The address to send the user to.
-	URL string `json:"url"`
-	// Session the request belongs to. Either this or `requestId` is given.
-	SessionID *SessionID `json:"sessionId,omitempty"`
-	// Optional tool call of that session the request belongs to, for example when an MCP server asked for the input during the call. Absent and null mean the same.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// JSON-RPC request the elicitation belongs to, when there is no session yet (for example during authentication or setup).
-	RequestID RequestID `json:"requestId,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18091,16 +19219,6 @@ func (x ElicitationURLMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The user accepted the elicitation.
-type ElicitationAcceptAction struct {
-	// The values the user entered, keyed by field name; they should match the requested schema. Usually absent for URL elicitations. Absent and null mean the same.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationAcceptAction) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -18257,13 +19375,6 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A value the user entered in a form field.
-//
-// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueElicitationBooleanValue, ElicitationContentValueElicitationIntegerValue, ElicitationContentValueElicitationNumberValue, ElicitationContentValueElicitationStringValue, ElicitationContentValueElicitationStringArrayValue.
-type ElicitationContentValue interface {
-	isElicitationContentValue()
-}
-
 // DecodeElicitationContentValue decodes a ElicitationContentValue from d.
 func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
 	switch d.Kind() {
@@ -18364,9 +19475,6 @@ func ValidateElicitationContentValue(v ElicitationContentValue) error {
 	return c.Err()
 }
 
-// Yes or no.
-type ElicitationContentValueElicitationBooleanValue bool
-
 func (ElicitationContentValueElicitationBooleanValue) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -18408,9 +19516,6 @@ func (x *ElicitationContentValueElicitationBooleanValue) UnmarshalJSON(data []by
 func (x ElicitationContentValueElicitationBooleanValue) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A whole number.
-type ElicitationContentValueElicitationIntegerValue int64
 
 func (ElicitationContentValueElicitationIntegerValue) isElicitationContentValue() {}
 
@@ -18454,9 +19559,6 @@ func (x ElicitationContentValueElicitationIntegerValue) MarshalJSON() ([]byte, e
 	return wire.Marshal(&x)
 }
 
-// A number.
-type ElicitationContentValueElicitationNumberValue float64
-
 func (ElicitationContentValueElicitationNumberValue) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -18499,9 +19601,6 @@ func (x ElicitationContentValueElicitationNumberValue) MarshalJSON() ([]byte, er
 	return wire.Marshal(&x)
 }
 
-// Text, or one chosen value.
-type ElicitationContentValueElicitationStringValue string
-
 func (ElicitationContentValueElicitationStringValue) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -18543,9 +19642,6 @@ func (x *ElicitationContentValueElicitationStringValue) UnmarshalJSON(data []byt
 func (x ElicitationContentValueElicitationStringValue) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The values chosen in a multiple choice.
-type ElicitationContentValueElicitationStringArrayValue []string
 
 func (ElicitationContentValueElicitationStringArrayValue) isElicitationContentValue() {}
 
@@ -18609,16 +19705,6 @@ func (x *ElicitationContentValueElicitationStringArrayValue) UnmarshalJSON(data 
 // MarshalJSON encodes the value.
 func (x ElicitationContentValueElicitationStringArrayValue) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Tells the client that the out-of-band interaction of a URL elicitation has finished. Clients ignore identifiers they do not know or have already seen completed.
-type CompleteElicitationNotification struct {
-	// The URL elicitation that finished.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18727,21 +19813,6 @@ func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the user, through the client, for structured input: by a form, or by sending them to a URL. The `mode` field selects how. Its scope is either a session (and possibly one tool call of it) or a JSON-RPC request made before any session exists. Agents only use modes the client advertised.
-//
-// It is a union tagged by the member "mode". Its variants are CreateElicitationRequestElicitationFormMode, CreateElicitationRequestElicitationURLMode; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
-}
-
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
-	// Tag is the value of the member "mode".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
@@ -18853,24 +19924,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
 	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
-}
-
-// Input through a form the client renders.
-type CreateElicitationRequestElicitationFormMode struct {
-	// Tells the user what is being asked and why.
-	Message string `json:"message"`
-	// Describes the fields of the form.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Session the request belongs to. Either this or `requestId` is given.
-	SessionID *SessionID `json:"sessionId,omitempty"`
-	// Optional tool call of that session the request belongs to, for example when an MCP server asked for the input during the call. Absent and null mean the same.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// JSON-RPC request the elicitation belongs to, when there is no session yet (for example during authentication or setup).
-	RequestID RequestID `json:"requestId,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CreateElicitationRequestElicitationFormMode) isCreateElicitationRequest() {}
@@ -19097,26 +20150,6 @@ func (x *CreateElicitationRequestElicitationFormMode) UnmarshalJSON(data []byte)
 // MarshalJSON encodes the value.
 func (x CreateElicitationRequestElicitationFormMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Input through a web page the user opens.
-type CreateElicitationRequestElicitationURLMode struct {
-	// Tells the user what is being asked and why.
-	Message string `json:"message"`
-	// Identifier of this elicitation; `elicitation/complete` refers to it.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The address to send the user to.
-	URL string `json:"url"`
-	// Session the request belongs to. Either this or `requestId` is given.
-	SessionID *SessionID `json:"sessionId,omitempty"`
-	// Optional tool call of that session the request belongs to, for example when an MCP server asked for the input during the call. Absent and null mean the same.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// JSON-RPC request the elicitation belongs to, when there is no session yet (for example during authentication or setup).
-	RequestID RequestID `json:"requestId,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CreateElicitationRequestElicitationURLMode) isCreateElicitationRequest() {}
@@ -19368,21 +20401,6 @@ func (x CreateElicitationRequestElicitationURLMode) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `elicitation/create`. The `action` field says what the user did.
-//
-// It is a union tagged by the member "action". Its variants are ElicitationAcceptAction, ElicitationDeclineAction, ElicitationCancelAction; a tag this package does not know decodes to UnknownCreateElicitationResponse, which keeps the JSON as it was.
-type CreateElicitationResponse interface {
-	isCreateElicitationResponse()
-}
-
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationResponse struct {
-	// Tag is the value of the member "action".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
 
 // DecodeCreateElicitationResponse decodes a CreateElicitationResponse from d.
@@ -19515,14 +20533,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 	return c.Err()
 }
 
-// The user explicitly said no.
-type ElicitationDeclineAction struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationDeclineAction) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -19633,14 +20643,6 @@ func (x ElicitationDeclineAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The user dismissed the request without deciding.
-type ElicitationCancelAction struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationCancelAction) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -19749,22 +20751,6 @@ func (x *ElicitationCancelAction) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationCancelAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Reads a text file through the client, which sees unsaved editor changes. Only allowed when the client advertised `fs.readTextFile`.
-type ReadTextFileRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// Absolute path of the file.
-	Path string `json:"path"`
-	// Optional first line to read, counted from 1.
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// Optional largest number of lines to read.
-	Limit wire.Opt[uint32] `json:"limit,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19952,16 +20938,6 @@ func (x ReadTextFileRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `fs/read_text_file`.
-type ReadTextFileResponse struct {
-	// The text that was read.
-	Content string `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReadTextFileResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -20068,20 +21044,6 @@ func (x *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReadTextFileResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or overwrites a text file through the client. Only allowed when the client advertised `fs.writeTextFile`.
-type WriteTextFileRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// Absolute path of the file.
-	Path string `json:"path"`
-	// The complete new text of the file.
-	Content string `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20226,14 +21188,6 @@ func (x WriteTextFileRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `fs/write_text_file`.
-type WriteTextFileResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *WriteTextFileResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -20320,20 +21274,6 @@ func (x *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// First request of a connection, sent by the client: it states the newest protocol version the client speaks and what the client can do. Nothing else may be sent before it is answered.
-type InitializeRequest struct {
-	// The newest protocol version the client supports.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// What the client can do for the agent. Absent fields mean unsupported.
-	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
-	// Name and version of the client. Optional in this version; expected to become required later.
-	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20492,22 +21432,6 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `initialize`: the protocol version both sides will use, what the agent supports and how to authenticate.
-type InitializeResponse struct {
-	// The version requested by the client if the agent supports it, otherwise the newest version the agent supports. A client that cannot speak it should disconnect.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// What the agent supports. Absent fields mean unsupported.
-	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
-	// Ways to authenticate with the agent; empty when none is needed.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// Name and version of the agent. Optional in this version; expected to become required later.
-	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20713,13 +21637,6 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or a response. This schema checks the envelope only; the method's params or result are checked with the method's own schema (see dispatch.json). ACP sends one message per line over stdio; batches are not used. The three kinds are listed with `anyOf` because a malformed message can fit two of them (a `method` and a `result`); the kind is decided by the keys present: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
-type Envelope interface {
-	isEnvelope()
-}
-
 // DecodeEnvelope decodes a Envelope from d.
 func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 	switch d.Kind() {
@@ -20825,20 +21742,6 @@ func ValidateEnvelope(v Envelope) error {
 	var c wire.Checker
 	CheckEnvelope(&c, "", v)
 	return c.Err()
-}
-
-// A request.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type EnvelopeRequest struct {
-	// Identifier chosen by the caller, repeated in the answer.
-	ID RequestID `json:"id"`
-	// Name of the method to call. Names starting with `_` are extension methods.
-	Method string `json:"method"`
-	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeRequest) isEnvelope() {}
@@ -20989,20 +21892,6 @@ func (x EnvelopeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A notification.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type EnvelopeNotification struct {
-	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
-	Method string `json:"method"`
-	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EnvelopeNotification) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
@@ -21137,20 +22026,6 @@ func (x *EnvelopeNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvelopeNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A response.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type EnvelopeResponse struct {
-	// The `id` of the request being answered; null when it could not be determined.
-	ID RequestID `json:"id"`
-	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeResponse) isEnvelope() {}
@@ -21319,18 +22194,6 @@ func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The error object of a failed response.
-type Error struct {
-	// What kind of error happened.
-	Code ErrorCode `json:"code"`
-	// A short, one-sentence description of the error.
-	Message string `json:"message"`
-	// Optional further details, of any type, for example for debugging.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21456,11 +22319,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An error code. The standard JSON-RPC codes and ACP's own codes are listed; any other 32-bit integer is allowed too. ACP's codes come from the JSON-RPC server range (-32000 to -32099), and the cancellation code -32800 lies in the block LSP reserved.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int64
-
 const (
 	// Parse error: the message was not valid JSON.
 	ErrorCodeMinus32700 ErrorCode = -32700
@@ -21472,7 +22330,8 @@ const (
 	ErrorCodeMinus32602 ErrorCode = -32602
 	// Internal error: something failed inside the receiver.
 	ErrorCodeMinus32603 ErrorCode = -32603
-	// Request cancelled: the work was stopped, because the caller asked for it or because of resource limits or shutdown.
+	// Request cancelled: the work was stopped, because the caller asked for it or
+	// because of resource limits or shutdown.
 	ErrorCodeMinus32800 ErrorCode = -32800
 	// Authentication required: authenticate before doing this.
 	ErrorCodeMinus32000 ErrorCode = -32000
@@ -21519,20 +22378,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A call that expects an answer: it carries an `id`, which the answer repeats.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request struct {
-	// Identifier chosen by the caller, repeated in the answer.
-	ID RequestID `json:"id"`
-	// Name of the method to call. Names starting with `_` are extension methods.
-	Method string `json:"method"`
-	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21681,20 +22526,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A one-way message: it has a method but no `id`, and gets no answer.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type Notification struct {
-	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
-	Method string `json:"method"`
-	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21827,20 +22658,6 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The answer to a request: the request's `id` and exactly one of `result` or `error`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response struct {
-	// The `id` of the request being answered; null when it could not be determined.
-	ID RequestID `json:"id"`
-	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22007,14 +22824,6 @@ func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Ends the authenticated state. Afterwards new sessions need authentication again. Only allowed when the agent advertised `auth.logout`.
-type LogoutRequest struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22103,14 +22912,6 @@ func (x LogoutRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `logout`.
-type LogoutResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22197,16 +22998,6 @@ func (x *LogoutResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the agent to stop the prompt turn running in a session. The agent stops its model and tool work and answers the `session/prompt` request with stop reason `cancelled`; the client answers its open permission requests with the `cancelled` outcome.
-type CancelNotification struct {
-	// The session whose turn to stop.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22317,16 +23108,6 @@ func (x CancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Ends an active session: the agent stops any work in it, as for `session/cancel`, and frees its resources. Only allowed when the agent advertised `sessionCapabilities.close`.
-type CloseSessionRequest struct {
-	// The session to close.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22435,14 +23216,6 @@ func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/close`.
-type CloseSessionResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22529,16 +23302,6 @@ func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Removes a session so that `session/list` no longer returns it. Only allowed when the agent advertised `sessionCapabilities.delete`.
-type DeleteSessionRequest struct {
-	// The session to delete.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22649,14 +23412,6 @@ func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/delete`.
-type DeleteSessionResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22743,18 +23498,6 @@ func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks for the sessions the agent knows, one page at a time. Only allowed when the agent advertised `sessionCapabilities.list`.
-type ListSessionsRequest struct {
-	// Only list sessions with this working directory (an absolute path).
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// The `nextCursor` of the previous page, to get the page after it.
-	Cursor wire.Opt[string] `json:"cursor,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22903,18 +23646,6 @@ func (x *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One page of sessions.
-type ListSessionsResponse struct {
-	// The sessions on this page.
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque token for the next page. Absent when this is the last page.
-	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23078,22 +23809,6 @@ func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Reopens an earlier session. Before answering, the agent replays the whole conversation to the client as `session/update` notifications. Only allowed when the agent advertised `loadSession`.
-type LoadSessionRequest struct {
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. When non-empty it is the complete list for the loaded session. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// The session to load.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23305,18 +24020,6 @@ func (x LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/load`, sent once the history has been replayed.
-type LoadSessionResponse struct {
-	// The session's modes and the active one, when the agent has modes.
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// The session's configuration options, when the agent has any.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LoadSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23492,20 +24195,6 @@ func (x *LoadSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates a new conversation session.
-type NewSessionRequest struct {
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23698,20 +24387,6 @@ func (x *NewSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `session/new`: the identifier of the new session and its initial settings.
-type NewSessionResponse struct {
-	// Identifier of the new session; every later message about it carries it.
-	SessionID SessionID `json:"sessionId"`
-	// The session's modes and the active one, when the agent has modes.
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// The session's configuration options, when the agent has any.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23911,18 +24586,6 @@ func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sends a user message and starts a prompt turn. The agent streams its progress with `session/update` and answers when the turn is over.
-type PromptRequest struct {
-	// The session the message is for.
-	SessionID SessionID `json:"sessionId"`
-	// The content of the message. Every agent accepts `text` and `resource_link` blocks; other kinds only when `promptCapabilities` allows them. Referenced context may come as `resource` blocks (preferred, when allowed) or as `resource_link` blocks.
-	Prompt []ContentBlock `json:"prompt"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24077,16 +24740,6 @@ func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended.
-type PromptResponse struct {
-	// Why the turn ended.
-	StopReason StopReason `json:"stopReason"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24193,20 +24846,6 @@ func (x *PromptResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the user, through the client, whether a tool call may go ahead. The client shows the offered answers and returns the user's choice.
-type RequestPermissionRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// The tool call that needs permission, with the fields that describe it.
-	ToolCall ToolCallUpdate `json:"toolCall"`
-	// The answers the user can choose from.
-	Options []PermissionOption `json:"options"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -24376,16 +25015,6 @@ func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `session/request_permission`.
-type RequestPermissionResponse struct {
-	// What the user decided, or that the turn was cancelled.
-	Outcome RequestPermissionOutcome `json:"outcome"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24496,22 +25125,6 @@ func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Continues an earlier session without replaying its history (unlike `session/load`). Only allowed when the agent advertised `sessionCapabilities.resume`.
-type ResumeSessionRequest struct {
-	// The session to resume.
-	SessionID SessionID `json:"sessionId"`
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. When non-empty it is the complete list for the resumed session. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -24722,18 +25335,6 @@ func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/resume`.
-type ResumeSessionResponse struct {
-	// The session's modes and the active one, when the agent has modes.
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// The session's configuration options, when the agent has any.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24911,21 +25512,6 @@ func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Changes the value of one session configuration option. The `type` field tells how `value` is to be read; without it, `value` is the identifier of a `select` value.
-//
-// It is a union tagged by the member "type". Its variants are SetSessionConfigOptionBoolean, SetSessionConfigOptionValueID; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was. A value without the tag is a SetSessionConfigOptionValueID.
-type SetSessionConfigOptionRequest interface {
-	isSetSessionConfigOptionRequest()
-}
-
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSetSessionConfigOptionRequest struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
 
 // DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
@@ -25033,20 +25619,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 	var c wire.Checker
 	CheckSetSessionConfigOptionRequest(&c, "", v)
 	return c.Err()
-}
-
-// Sets a `boolean` option. Only sent when the client advertised `session.configOptions.boolean`.
-type SetSessionConfigOptionBoolean struct {
-	// The session whose option changes.
-	SessionID SessionID `json:"sessionId"`
-	// The option to change.
-	ConfigID SessionConfigID `json:"configId"`
-	// The new state of the option.
-	Value bool `json:"value"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SetSessionConfigOptionBoolean) isSetSessionConfigOptionRequest() {}
@@ -25210,20 +25782,6 @@ func (x SetSessionConfigOptionBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sets a `select` option to one of its values. Used when `type` is missing (a `type` naming no variant listed here is tolerated too).
-type SetSessionConfigOptionValueID struct {
-	// The session whose option changes.
-	SessionID SessionID `json:"sessionId"`
-	// The option to change.
-	ConfigID SessionConfigID `json:"configId"`
-	// Identifier of the value to select.
-	Value SessionConfigValueID `json:"value"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SetSessionConfigOptionValueID) isSetSessionConfigOptionRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -25368,16 +25926,6 @@ func (x SetSessionConfigOptionValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/set_config_option`.
-type SetSessionConfigOptionResponse struct {
-	// Every configuration option with its value after the change (changing one option may change others).
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25515,18 +26063,6 @@ func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Switches a session to another of the modes the agent offered.
-type SetSessionModeRequest struct {
-	// The session to switch.
-	SessionID SessionID `json:"sessionId"`
-	// The mode to switch to.
-	ModeID SessionModeID `json:"modeId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionModeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25652,14 +26188,6 @@ func (x SetSessionModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/set_mode`.
-type SetSessionModeResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25746,18 +26274,6 @@ func (x *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Live progress of a session, sent by the agent: message chunks, tool calls, plans, mode and configuration changes and more.
-type SessionNotification struct {
-	// The session the update is about.
-	SessionID SessionID `json:"sessionId"`
-	// What happened.
-	Update SessionUpdate `json:"update"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25887,26 +26403,6 @@ func (x *SessionNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runs a command in a fresh terminal of the client and returns at once with the terminal's identifier, which the other `terminal/*` methods and `terminal` tool call content use. The agent releases the terminal once it no longer needs it. Only allowed when the client advertised `terminal`.
-type CreateTerminalRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// The program to run.
-	Command string `json:"command"`
-	// Arguments of the program, in order.
-	Args []string `json:"args,omitempty"`
-	// Environment variables to set for the command.
-	Env []EnvVariable `json:"env,omitempty"`
-	// Optional working directory (an absolute path).
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Optional largest number of output bytes the client keeps. Beyond it, the oldest output is dropped, cutting at a character boundary so the kept text stays valid.
-	OutputByteLimit wire.Opt[uint64] `json:"outputByteLimit,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26173,16 +26669,6 @@ func (x CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `terminal/create`.
-type CreateTerminalResponse struct {
-	// Identifier of the new terminal.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26289,18 +26775,6 @@ func (x *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CreateTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Kills the command of a terminal but keeps the terminal, so its output can still be read (useful for timeouts). The terminal must still be released later.
-type KillTerminalRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// The terminal whose command to kill.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26428,14 +26902,6 @@ func (x KillTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `terminal/kill`.
-type KillTerminalResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *KillTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26522,18 +26988,6 @@ func (x *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x KillTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Gets the output a terminal has kept so far; the command may still be running.
-type TerminalOutputRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// The terminal to read.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26659,20 +27113,6 @@ func (x *TerminalOutputRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalOutputRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The client's answer to `terminal/output`.
-type TerminalOutputResponse struct {
-	// The output kept so far.
-	Output string `json:"output"`
-	// True when older output was dropped because of `outputByteLimit`.
-	Truncated bool `json:"truncated"`
-	// How the command ended; absent or null while it still runs.
-	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26830,18 +27270,6 @@ func (x TerminalOutputResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Frees a terminal, killing its command if it still runs. The identifier is invalid afterwards, but tool calls that embed the terminal keep showing its output.
-type ReleaseTerminalRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// The terminal to release.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26967,14 +27395,6 @@ func (x ReleaseTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `terminal/release`.
-type ReleaseTerminalResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReleaseTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27061,18 +27481,6 @@ func (x *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Waits until the command of a terminal has ended.
-type WaitForTerminalExitRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// The terminal to wait for.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27198,18 +27606,6 @@ func (x *WaitForTerminalExitRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x WaitForTerminalExitRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The client's answer to `terminal/wait_for_exit`: how the command ended.
-type WaitForTerminalExitResponse struct {
-	// Exit code of the process; null when a signal ended it.
-	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
-	// Name of the signal that ended the process; null when it exited normally.
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -8,9 +8,19 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// One event of an Arcan agent loop: a flat JSON object whose part_type names the variant. This union lists every variant of protocol v1 and accepts no other tag: like Arcan's own decoder, which rejects a part_type it does not know (so an older build refuses variants added after it). Validators pick the one variant schema by part_type (see dispatch.json) instead of validating against this union.
+// One event of an Arcan agent loop: a flat JSON object whose part_type names
+// the variant. This union lists every variant of protocol v1 and accepts no
+// other tag: like Arcan's own decoder, which rejects a part_type it does not
+// know (so an older build refuses variants added after it). Validators pick
+// the one variant schema by part_type (see dispatch.json) instead of
+// validating against this union.
 //
-// It is a union tagged by the member "part_type". Its variants are RunStarted, IterationStarted, ModelOutput, TextDelta, ToolCallRequested, ToolCallCompleted, ToolCallFailed, StatePatched, ContextCompacted, ApprovalRequested, ApprovalResolved, RunErrored, RunFinished; a tag this package does not know decodes to UnknownAgentEvent, which keeps the JSON as it was.
+// It is a union tagged by the member "part_type". Its variants are RunStarted,
+// IterationStarted, ModelOutput, TextDelta, ToolCallRequested,
+// ToolCallCompleted, ToolCallFailed, StatePatched, ContextCompacted,
+// ApprovalRequested, ApprovalResolved, RunErrored, RunFinished; a tag this
+// package does not know decodes to UnknownAgentEvent, which keeps the JSON as
+// it was.
 type AgentEvent interface {
 	isAgentEvent()
 }
@@ -21,6 +31,668 @@ type UnknownAgentEvent struct {
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
+}
+
+// First event of a run: the agent loop has accepted the request and is about
+// to start iterating.
+//
+// The member "part_type" is always "run_started"; it is written on encoding
+// and checked on decoding.
+type RunStarted struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// Name the model provider reports for itself: the model id for hosted models
+	// (for example claude-sonnet-4-5-20250929) or a fixed name such as
+	// mock-provider.
+	Provider string `json:"provider"`
+	// Iteration budget of the run (a Rust u32): the loop stops with
+	// budget_exceeded after this many iterations.
+	MaxIterations uint32 `json:"max_iterations"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A new iteration of the loop begins; the provider is called next.
+//
+// The member "part_type" is always "iteration_started"; it is written on
+// encoding and checked on decoding.
+type IterationStarted struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The provider has answered for this iteration. Sent before any of the events
+// that carry out the turn's directives.
+//
+// The member "part_type" is always "model_output"; it is written on encoding
+// and checked on decoding.
+type ModelOutput struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// Why the model ended its turn.
+	StopReason ModelStopReason `json:"stop_reason"`
+	// Number of directives in the turn (a Rust usize, 64 bits wide on the
+	// platforms Arcan ships for).
+	DirectiveCount uint64 `json:"directive_count"`
+	// Token counts of this turn, when the provider reports them (since v0.2.0).
+	// Left out of the object when unknown. Arcan never writes null here; its
+	// reader takes null as unset (an Option with serde default).
+	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why the model ended its turn: end_turn (it is done), tool_use (it wants tool
+// results), needs_user (it waits for the person), max_tokens (the output limit
+// cut it off), safety (the provider refused) or unknown (the provider gave no
+// usable reason).
+type ModelStopReason string
+
+// Token counts reported by the model provider (since v0.2.0). Arcan writes all
+// four counters; its reader takes a missing counter as 0 (serde default), so
+// none is required.
+type TokenUsage struct {
+	// Tokens of prompt input billed by the provider (a Rust u64).
+	InputTokens *uint64 `json:"input_tokens,omitempty"`
+	// Tokens the model generated (a Rust u64).
+	OutputTokens *uint64 `json:"output_tokens,omitempty"`
+	// Input tokens served from the provider's prompt cache (a Rust u64; 0 for
+	// providers without a cache).
+	CacheReadTokens *uint64 `json:"cache_read_tokens,omitempty"`
+	// Input tokens written into the provider's prompt cache (a Rust u64; 0 for
+	// providers without a cache).
+	CacheCreationTokens *uint64 `json:"cache_creation_tokens,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A piece of assistant text, from a text or final-answer directive. Clients
+// append the deltas in order to show the answer.
+//
+// The member "part_type" is always "text_delta"; it is written on encoding and
+// checked on decoding.
+type TextDelta struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// The text to append.
+	Delta string `json:"delta"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The model asked for a tool call; the runtime runs it next and reports the
+// outcome with tool_call_completed or tool_call_failed.
+//
+// The member "part_type" is always "tool_call_requested"; it is written on
+// encoding and checked on decoding.
+type ToolCallRequested struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// The requested call.
+	Call ToolCall `json:"call"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A call of a tool requested by the model.
+type ToolCall struct {
+	// Identifier of the call, chosen by the model provider (for example toolu_…
+	// from Anthropic). The result or failure of the call repeats it.
+	CallID string `json:"call_id"`
+	// Name of the tool to run, as in its ToolDefinition.
+	ToolName string `json:"tool_name"`
+	// Arguments of the call, any JSON value. Always written (null when the call
+	// has no input); object keys come out sorted. Its reader takes a missing input
+	// as null (serde default).
+	Input json.RawMessage `json:"input,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A requested tool call finished. Carries the summary of the result only; a
+// state change the tool asked for arrives just before it as state_patched.
+//
+// The member "part_type" is always "tool_call_completed"; it is written on
+// encoding and checked on decoding.
+type ToolCallCompleted struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// The call's result, answering an earlier tool_call_requested by call_id.
+	Result ToolResultSummary `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The part of a ToolResult that a tool_call_completed event carries: no
+// is_error, content or state_patch (a patch, if any, has its own state_patched
+// event).
+type ToolResultSummary struct {
+	// The call_id of the tool_call_requested event this result answers.
+	CallID string `json:"call_id"`
+	// Name of the tool that ran.
+	ToolName string `json:"tool_name"`
+	// What the tool returned, any JSON value; always written, null when there is
+	// none. Object keys come out sorted. Its reader takes a missing output as null
+	// (serde default).
+	Output json.RawMessage `json:"output,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A requested tool call failed (unknown tool, bad input, execution error). The
+// run then ends with run_errored and run_finished.
+//
+// The member "part_type" is always "tool_call_failed"; it is written on
+// encoding and checked on decoding.
+type ToolCallFailed struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// The call_id of the failed call, as in its tool_call_requested event.
+	CallID string `json:"call_id"`
+	// Name of the tool that failed.
+	ToolName string `json:"tool_name"`
+	// Human-readable reason of the failure.
+	Error string `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime applied a change to the agent's state document.
+//
+// The member "part_type" is always "state_patched"; it is written on encoding
+// and checked on decoding.
+type StatePatched struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// The change that was applied.
+	Patch StatePatch `json:"patch"`
+	// Revision of the state after the change (a Rust u64). It starts at 0, grows
+	// by one per applied patch and carries over between runs of a session.
+	Revision uint64 `json:"revision"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change to the agent's state document.
+type StatePatch struct {
+	// Patch language of patch.
+	Format StatePatchFormat `json:"format"`
+	// The patch itself: an array of operations for json_patch, a merge document
+	// for merge_patch. Always written; its reader takes a missing patch as null
+	// (serde default) and does not check its shape against format.
+	Patch json.RawMessage `json:"patch,omitempty"`
+	// Who produced the patch.
+	Source StatePatchSource `json:"source"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Patch language of a StatePatch: json_patch is an RFC 6902 list of
+// operations, merge_patch an RFC 7396 merge document.
+type StatePatchFormat string
+
+// Who produced a state patch: the model (a state-patch directive), a tool
+// (through its result) or the runtime itself (system).
+type StatePatchSource string
+
+// The runtime shortened the conversation to fit the model's context window
+// before calling the provider (added after v0.2.0).
+//
+// The member "part_type" is always "context_compacted"; it is written on
+// encoding and checked on decoding.
+type ContextCompacted struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// One-based number of the loop iteration this event belongs to (a Rust u32).
+	Iteration uint32 `json:"iteration"`
+	// Number of messages removed (a Rust usize).
+	DroppedCount uint64 `json:"dropped_count"`
+	// Estimated size of the context before compaction, in tokens (a Rust usize).
+	TokensBefore uint64 `json:"tokens_before"`
+	// Estimated size of the context after compaction, in tokens (a Rust usize).
+	TokensAfter uint64 `json:"tokens_after"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A policy wants a person to approve a tool call before it runs; the loop
+// waits for approval_resolved (added after v0.2.0). Carries no iteration.
+//
+// The member "part_type" is always "approval_requested"; it is written on
+// encoding and checked on decoding.
+type ApprovalRequested struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// Identifier of this approval request; approval_resolved repeats it.
+	ApprovalID string `json:"approval_id"`
+	// The call_id of the tool call waiting for approval.
+	CallID string `json:"call_id"`
+	// Name of the tool waiting for approval.
+	ToolName string `json:"tool_name"`
+	// The call's input, any JSON value, shown to the person who decides. Object
+	// keys come out sorted.
+	Arguments json.RawMessage `json:"arguments"`
+	// Risk the policy assigns to the call. A free string in Arcan; its policy
+	// engine writes one of the listed values (low, medium, high, critical).
+	Risk ApprovalRequestedRisk `json:"risk"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Risk the policy assigns to the call. A free string in Arcan; its policy
+// engine writes one of the listed values (low, medium, high, critical).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ApprovalRequestedRisk string
+
+// A pending approval was decided (added after v0.2.0). Carries no iteration.
+//
+// The member "part_type" is always "approval_resolved"; it is written on
+// encoding and checked on decoding.
+type ApprovalResolved struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// The approval_id of the approval_requested event this answers.
+	ApprovalID string `json:"approval_id"`
+	// The outcome. A free string in Arcan; its policy engine writes one of the
+	// listed values (approved, denied, timeout).
+	Decision ApprovalResolvedDecision `json:"decision"`
+	// Why the decision was taken, or null when no reason was given. Always
+	// written, as null when absent; its reader takes a missing reason as none (an
+	// Option).
+	Reason wire.Opt[string] `json:"reason,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The outcome. A free string in Arcan; its policy engine writes one of the
+// listed values (approved, denied, timeout).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ApprovalResolvedDecision string
+
+// The run hit an error: a provider, tool or policy failure, cancellation or
+// the end of the iteration budget. Arcan's loop still sends run_finished after
+// it. When the daemon fails before a run exists it sends this event alone,
+// with run_id "unknown".
+//
+// The member "part_type" is always "run_errored"; it is written on encoding
+// and checked on decoding.
+type RunErrored struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// Human-readable description of the error.
+	Error string `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Last event of a run.
+//
+// The member "part_type" is always "run_finished"; it is written on encoding
+// and checked on decoding.
+type RunFinished struct {
+	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one
+	// run repeats it.
+	RunID string `json:"run_id"`
+	// Name of the session the run belongs to, as chosen by the client.
+	SessionID string `json:"session_id"`
+	// Why the run ended.
+	Reason RunStopReason `json:"reason"`
+	// Number of the last iteration that started (a Rust u32); 0 when the run ended
+	// before its first iteration.
+	TotalIterations uint32 `json:"total_iterations"`
+	// Text of a final-answer directive, or null. Always written, as null when
+	// absent; with the hosted providers, which send answers as text directives
+	// only, it is normally null and the answer is the run's text_delta events. Its
+	// reader takes a missing final_answer as none (an Option).
+	FinalAnswer wire.Opt[string] `json:"final_answer,omitzero"`
+	// Token counts summed over the run's iterations (added after v0.2.0). Left out
+	// of the object when the run used no tokens or the provider reported none.
+	// Arcan never writes null here; its reader takes null as unset (an Option with
+	// serde default).
+	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why a run ended: completed (the model ended its turn), needs_user (the model
+// waits for the person), blocked_by_policy (a safety refusal or a policy
+// denied a tool), budget_exceeded (the iteration budget ran out), cancelled
+// (the run was cancelled; since v0.2.0) or error (a provider, tool or protocol
+// failure).
+type RunStopReason string
+
+// Author of a chat message: system (instructions), user (the human), assistant
+// (the model) or tool (the output of a tool call, paired with tool_call_id).
+type Role string
+
+// One message of the conversation that Arcan sends to a model provider.
+type ChatMessage struct {
+	// Who wrote the message.
+	Role Role `json:"role"`
+	// The message text. For a tool message this is the tool output rendered as
+	// text, often JSON.
+	Content string `json:"content"`
+	// For a tool message, the call_id of the tool call this message answers. Left
+	// out of the object when the message answers no call. Its reader also takes
+	// null as no call (an Option).
+	ToolCallID wire.Opt[string] `json:"tool_call_id,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Hints about how a tool behaves, modelled on MCP tool annotations. Arcan
+// writes all five flags; its reader takes a missing flag as false (serde
+// default), so none is required.
+type ToolAnnotations struct {
+	// True when the tool only reads and never changes its environment.
+	ReadOnly *bool `json:"read_only,omitempty"`
+	// True when the tool may delete or overwrite data.
+	Destructive *bool `json:"destructive,omitempty"`
+	// True when calling the tool again with the same input has no further effect.
+	Idempotent *bool `json:"idempotent,omitempty"`
+	// True when the tool reaches outside the workspace, for example the network or
+	// a remote API.
+	OpenWorld *bool `json:"open_world,omitempty"`
+	// True when a person has to approve each call before it runs.
+	RequiresConfirmation *bool `json:"requires_confirmation,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A tool as Arcan offers it to the model: its name, what it does and the JSON
+// Schema of its input, plus optional MCP-style metadata. The optional fields
+// are left out of the object when unset.
+type ToolDefinition struct {
+	// Name the model uses to call the tool; it appears as tool_name in tool calls
+	// and results.
+	Name string `json:"name"`
+	// Explanation of the tool for the model.
+	Description string `json:"description"`
+	// JSON Schema of the tool's input, as an arbitrary JSON value. Arcan writes
+	// object keys in sorted order. Unlike the other fields its reader has no
+	// default for it: a definition without it is rejected.
+	InputSchema json.RawMessage `json:"input_schema"`
+	// Human-readable display name of the tool. Arcan never writes null here; its
+	// reader takes null as unset (an Option with serde default).
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// JSON Schema of the tool's structured output, as an arbitrary JSON value.
+	// Left out when unset; a null is read as unset.
+	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
+	// Behaviour hints for the tool. Arcan never writes null here; its reader takes
+	// null as unset (an Option with serde default).
+	Annotations wire.Opt[ToolAnnotations] `json:"annotations,omitzero"`
+	// Free-form group the tool belongs to, such as filesystem, code, shell or mcp.
+	// Arcan never writes null here; its reader takes null as unset (an Option with
+	// serde default).
+	Category wire.Opt[string] `json:"category,omitzero"`
+	// Labels used to filter and match tools. Left out of the object when the list
+	// is empty; its reader takes a missing list as empty (serde default) but
+	// rejects null.
+	Tags []string `json:"tags,omitempty"`
+	// Longest time in seconds a call of the tool may run (a Rust u32). Arcan never
+	// writes null here; its reader takes null as unset (an Option with serde
+	// default).
+	TimeoutSecs wire.Opt[uint32] `json:"timeout_secs,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A typed content block in a tool result, modelled on MCP content, tagged by
+// type.
+//
+// It is a union tagged by the member "type". Its variants are ToolContentText,
+// ToolContentImage, ToolContentJSON; a tag this package does not know decodes
+// to UnknownToolContent, which keeps the JSON as it was.
+type ToolContent interface {
+	isToolContent()
+}
+
+// UnknownToolContent is a variant of ToolContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownToolContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A block of plain text.
+type ToolContentText struct {
+	// The text.
+	Text string `json:"text"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An image carried inline.
+type ToolContentImage struct {
+	// The image bytes, base64-encoded.
+	Data string `json:"data"`
+	// Media type of the image, such as image/png.
+	MIMEType string `json:"mime_type"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A structured JSON value.
+type ToolContentJSON struct {
+	// The value, any JSON. Arcan writes object keys in sorted order.
+	Value json.RawMessage `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The full outcome of a tool call as the runtime sees it. Events carry only
+// its ToolResultSummary; the full form appears where results are exchanged
+// between Arcan components.
+type ToolResult struct {
+	// The call_id of the ToolCall this result answers.
+	CallID string `json:"call_id"`
+	// Name of the tool that ran.
+	ToolName string `json:"tool_name"`
+	// What the tool returned, any JSON value; always written, null when there is
+	// none. Its reader takes a missing output as null (serde default).
+	Output json.RawMessage `json:"output,omitempty"`
+	// Typed content blocks alongside output. Arcan never writes null here; its
+	// reader takes null as unset (an Option with serde default).
+	Content wire.Opt[[]ToolContent] `json:"content,omitzero"`
+	// True when the result reports a failure of the tool. Always written; its
+	// reader takes a missing is_error as false (serde default).
+	IsError *bool `json:"is_error,omitempty"`
+	// Change to the agent state that the tool asks for, or null when it asks for
+	// none. Always written, as null when absent; its reader takes a missing
+	// state_patch as none (an Option).
+	StatePatch wire.Opt[StatePatch] `json:"state_patch,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One instruction in a model turn, tagged by kind. The loop turns each
+// directive into events: text into text_delta, tool_call into
+// tool_call_requested and the call's outcome, state_patch into state_patched,
+// final_answer into text_delta plus the run's final_answer.
+//
+// It is a union tagged by the member "kind". Its variants are
+// ModelDirectiveText, ModelDirectiveToolCall, ModelDirectiveStatePatch,
+// ModelDirectiveFinalAnswer; a tag this package does not know decodes to
+// UnknownModelDirective, which keeps the JSON as it was.
+type ModelDirective interface {
+	isModelDirective()
+}
+
+// UnknownModelDirective is a variant of ModelDirective whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownModelDirective struct {
+	// Tag is the value of the member "kind".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A piece of answer text.
+type ModelDirectiveText struct {
+	// The text.
+	Delta string `json:"delta"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A request to run a tool.
+type ModelDirectiveToolCall struct {
+	// The requested call.
+	Call ToolCall `json:"call"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change to the agent state asked for by the model.
+type ModelDirectiveStatePatch struct {
+	// The change.
+	Patch StatePatch `json:"patch"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The model's final answer for the run.
+type ModelDirectiveFinalAnswer struct {
+	// The answer text.
+	Text string `json:"text"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// State of the provider's circuit breaker when the request was made: closed
+// (requests flow), open (requests are blocked or rerouted) or half_open (a
+// probe request tests recovery).
+type ProviderCircuitState string
+
+// Reliability and latency figures a provider adapter reports for one model
+// turn (added in the latest protocol revision). Optional members are left out
+// of the object when unknown.
+type ProviderTelemetry struct {
+	// How many times the request was retried before it succeeded or gave up (a
+	// Rust u32).
+	RetryCount uint32 `json:"retry_count"`
+	// True when the turn was served by a fallback provider.
+	FallbackTriggered bool `json:"fallback_triggered"`
+	// Why the fallback happened, when known. Arcan never writes null here; its
+	// reader takes null as unset (an Option with serde default).
+	FallbackReason wire.Opt[string] `json:"fallback_reason,omitzero"`
+	// Circuit-breaker state seen when the request was made.
+	CircuitState ProviderCircuitState `json:"circuit_state"`
+	// Milliseconds until the first streamed token arrived, when measured (a Rust
+	// u64). Arcan never writes null here; its reader takes null as unset (an
+	// Option with serde default).
+	TimeToFirstTokenMs wire.Opt[uint64] `json:"time_to_first_token_ms,omitzero"`
+	// The provider's own finish reason, lightly normalised for display. Arcan
+	// never writes null here; its reader takes null as unset (an Option with serde
+	// default).
+	FinishReason wire.Opt[string] `json:"finish_reason,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What a model provider returns for one iteration: the directives to carry out
+// and why the model stopped. A model_output event summarises it.
+type ModelTurn struct {
+	// The directives, in the order the loop carries them out.
+	Directives []ModelDirective `json:"directives"`
+	// Why the model ended the turn.
+	StopReason ModelStopReason `json:"stop_reason"`
+	// Token counts for the turn, when the provider reports them (since v0.2.0).
+	// Left out of the object when unknown. Arcan never writes null here; its
+	// reader takes null as unset (an Option with serde default).
+	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
+	// Provider reliability figures for the turn (latest revision). Left out of the
+	// object when unknown. Arcan never writes null here; its reader takes null as
+	// unset (an Option with serde default).
+	Telemetry wire.Opt[ProviderTelemetry] `json:"telemetry,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One line of an Arcan session-store file (<session_id>.jsonl, written by the
+// JSONL session repository): an AgentEvent wrapped with its record id,
+// session, parent link and time. Since v0.2.0 lines have id, session_id,
+// parent_id, timestamp and event; the latest store also writes branch_id and
+// sequence.
+type StoreRecord struct {
+	// Identifier of the record, a UUID v4 the store assigns when it appends the
+	// event.
+	ID string `json:"id"`
+	// Session the record belongs to; also the base name of the store file.
+	SessionID string `json:"session_id"`
+	// Branch of the session the record belongs to (latest store only; main unless
+	// the session was forked). Older stores do not write it.
+	BranchID *string `json:"branch_id,omitempty"`
+	// Position of the record within its session and branch, counting from 1 (a
+	// Rust u64; latest store only). Older stores do not write it.
+	Sequence *uint64 `json:"sequence,omitempty"`
+	// The id of the record this one follows, or null for the first record of a
+	// chain. Always written, as null when absent; the store's reader takes a
+	// missing parent_id as none (an Option).
+	ParentID wire.Opt[string] `json:"parent_id,omitzero"`
+	// When the record was appended, as RFC 3339 UTC text with a fractional second
+	// of 0, 3, 6 or 9 digits (for example 2026-02-14T09:30:00.125Z or
+	// 2026-02-14T09:30:00.125406817Z): the fewest digits that show every non-zero
+	// sub-second digit.
+	Timestamp string `json:"timestamp"`
+	// The recorded event, exactly as it is sent on the event stream.
+	Event AgentEvent `json:"event"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
 }
 
 func (*UnknownAgentEvent) isAgentEvent() {}
@@ -314,22 +986,6 @@ func ValidateAgentEvent(v AgentEvent) error {
 	return c.Err()
 }
 
-// First event of a run: the agent loop has accepted the request and is about to start iterating.
-//
-// The member "part_type" is always "run_started"; it is written on encoding and checked on decoding.
-type RunStarted struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// Name the model provider reports for itself: the model id for hosted models (for example claude-sonnet-4-5-20250929) or a fixed name such as mock-provider.
-	Provider string `json:"provider"`
-	// Iteration budget of the run (a Rust u32): the loop stops with budget_exceeded after this many iterations.
-	MaxIterations uint32 `json:"max_iterations"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*RunStarted) isAgentEvent() {}
 
 // DecodeWire decodes the value from d.
@@ -491,20 +1147,6 @@ func (x RunStarted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A new iteration of the loop begins; the provider is called next.
-//
-// The member "part_type" is always "iteration_started"; it is written on encoding and checked on decoding.
-type IterationStarted struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*IterationStarted) isAgentEvent() {}
 
 // DecodeWire decodes the value from d.
@@ -647,26 +1289,6 @@ func (x *IterationStarted) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x IterationStarted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The provider has answered for this iteration. Sent before any of the events that carry out the turn's directives.
-//
-// The member "part_type" is always "model_output"; it is written on encoding and checked on decoding.
-type ModelOutput struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// Why the model ended its turn.
-	StopReason ModelStopReason `json:"stop_reason"`
-	// Number of directives in the turn (a Rust usize, 64 bits wide on the platforms Arcan ships for).
-	DirectiveCount uint64 `json:"directive_count"`
-	// Token counts of this turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ModelOutput) isAgentEvent() {}
@@ -878,9 +1500,6 @@ func (x ModelOutput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why the model ended its turn: end_turn (it is done), tool_use (it wants tool results), needs_user (it waits for the person), max_tokens (the output limit cut it off), safety (the provider refused) or unknown (the provider gave no usable reason).
-type ModelStopReason string
-
 const (
 	ModelStopReasonEndTurn   ModelStopReason = "end_turn"
 	ModelStopReasonToolUse   ModelStopReason = "tool_use"
@@ -933,20 +1552,6 @@ func (x *ModelStopReason) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ModelStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Token counts reported by the model provider (since v0.2.0). Arcan writes all four counters; its reader takes a missing counter as 0 (serde default), so none is required.
-type TokenUsage struct {
-	// Tokens of prompt input billed by the provider (a Rust u64).
-	InputTokens *uint64 `json:"input_tokens,omitempty"`
-	// Tokens the model generated (a Rust u64).
-	OutputTokens *uint64 `json:"output_tokens,omitempty"`
-	// Input tokens served from the provider's prompt cache (a Rust u64; 0 for providers without a cache).
-	CacheReadTokens *uint64 `json:"cache_read_tokens,omitempty"`
-	// Input tokens written into the provider's prompt cache (a Rust u64; 0 for providers without a cache).
-	CacheCreationTokens *uint64 `json:"cache_creation_tokens,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1098,22 +1703,6 @@ func (x *TokenUsage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TokenUsage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A piece of assistant text, from a text or final-answer directive. Clients append the deltas in order to show the answer.
-//
-// The member "part_type" is always "text_delta"; it is written on encoding and checked on decoding.
-type TextDelta struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// The text to append.
-	Delta string `json:"delta"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TextDelta) isAgentEvent() {}
@@ -1275,22 +1864,6 @@ func (x *TextDelta) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextDelta) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The model asked for a tool call; the runtime runs it next and reports the outcome with tool_call_completed or tool_call_failed.
-//
-// The member "part_type" is always "tool_call_requested"; it is written on encoding and checked on decoding.
-type ToolCallRequested struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// The requested call.
-	Call ToolCall `json:"call"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallRequested) isAgentEvent() {}
@@ -1455,18 +2028,6 @@ func (x ToolCallRequested) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A call of a tool requested by the model.
-type ToolCall struct {
-	// Identifier of the call, chosen by the model provider (for example toolu_… from Anthropic). The result or failure of the call repeats it.
-	CallID string `json:"call_id"`
-	// Name of the tool to run, as in its ToolDefinition.
-	ToolName string `json:"tool_name"`
-	// Arguments of the call, any JSON value. Always written (null when the call has no input); object keys come out sorted. Its reader takes a missing input as null (serde default).
-	Input json.RawMessage `json:"input,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolCall) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1589,22 +2150,6 @@ func (x *ToolCall) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A requested tool call finished. Carries the summary of the result only; a state change the tool asked for arrives just before it as state_patched.
-//
-// The member "part_type" is always "tool_call_completed"; it is written on encoding and checked on decoding.
-type ToolCallCompleted struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// The call's result, answering an earlier tool_call_requested by call_id.
-	Result ToolResultSummary `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallCompleted) isAgentEvent() {}
@@ -1769,18 +2314,6 @@ func (x ToolCallCompleted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The part of a ToolResult that a tool_call_completed event carries: no is_error, content or state_patch (a patch, if any, has its own state_patched event).
-type ToolResultSummary struct {
-	// The call_id of the tool_call_requested event this result answers.
-	CallID string `json:"call_id"`
-	// Name of the tool that ran.
-	ToolName string `json:"tool_name"`
-	// What the tool returned, any JSON value; always written, null when there is none. Object keys come out sorted. Its reader takes a missing output as null (serde default).
-	Output json.RawMessage `json:"output,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolResultSummary) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1903,26 +2436,6 @@ func (x *ToolResultSummary) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolResultSummary) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A requested tool call failed (unknown tool, bad input, execution error). The run then ends with run_errored and run_finished.
-//
-// The member "part_type" is always "tool_call_failed"; it is written on encoding and checked on decoding.
-type ToolCallFailed struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// The call_id of the failed call, as in its tool_call_requested event.
-	CallID string `json:"call_id"`
-	// Name of the tool that failed.
-	ToolName string `json:"tool_name"`
-	// Human-readable reason of the failure.
-	Error string `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallFailed) isAgentEvent() {}
@@ -2120,24 +2633,6 @@ func (x ToolCallFailed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The runtime applied a change to the agent's state document.
-//
-// The member "part_type" is always "state_patched"; it is written on encoding and checked on decoding.
-type StatePatched struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// The change that was applied.
-	Patch StatePatch `json:"patch"`
-	// Revision of the state after the change (a Rust u64). It starts at 0, grows by one per applied patch and carries over between runs of a session.
-	Revision uint64 `json:"revision"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*StatePatched) isAgentEvent() {}
 
 // DecodeWire decodes the value from d.
@@ -2317,18 +2812,6 @@ func (x StatePatched) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A change to the agent's state document.
-type StatePatch struct {
-	// Patch language of patch.
-	Format StatePatchFormat `json:"format"`
-	// The patch itself: an array of operations for json_patch, a merge document for merge_patch. Always written; its reader takes a missing patch as null (serde default) and does not check its shape against format.
-	Patch json.RawMessage `json:"patch,omitempty"`
-	// Who produced the patch.
-	Source StatePatchSource `json:"source"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *StatePatch) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2454,9 +2937,6 @@ func (x StatePatch) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Patch language of a StatePatch: json_patch is an RFC 6902 list of operations, merge_patch an RFC 7396 merge document.
-type StatePatchFormat string
-
 const (
 	StatePatchFormatJSONPatch  StatePatchFormat = "json_patch"
 	StatePatchFormatMergePatch StatePatchFormat = "merge_patch"
@@ -2507,9 +2987,6 @@ func (x StatePatchFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Who produced a state patch: the model (a state-patch directive), a tool (through its result) or the runtime itself (system).
-type StatePatchSource string
-
 const (
 	StatePatchSourceModel  StatePatchSource = "model"
 	StatePatchSourceTool   StatePatchSource = "tool"
@@ -2559,26 +3036,6 @@ func (x *StatePatchSource) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StatePatchSource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The runtime shortened the conversation to fit the model's context window before calling the provider (added after v0.2.0).
-//
-// The member "part_type" is always "context_compacted"; it is written on encoding and checked on decoding.
-type ContextCompacted struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// One-based number of the loop iteration this event belongs to (a Rust u32).
-	Iteration uint32 `json:"iteration"`
-	// Number of messages removed (a Rust usize).
-	DroppedCount uint64 `json:"dropped_count"`
-	// Estimated size of the context before compaction, in tokens (a Rust usize).
-	TokensBefore uint64 `json:"tokens_before"`
-	// Estimated size of the context after compaction, in tokens (a Rust usize).
-	TokensAfter uint64 `json:"tokens_after"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ContextCompacted) isAgentEvent() {}
@@ -2774,28 +3231,6 @@ func (x *ContextCompacted) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ContextCompacted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A policy wants a person to approve a tool call before it runs; the loop waits for approval_resolved (added after v0.2.0). Carries no iteration.
-//
-// The member "part_type" is always "approval_requested"; it is written on encoding and checked on decoding.
-type ApprovalRequested struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// Identifier of this approval request; approval_resolved repeats it.
-	ApprovalID string `json:"approval_id"`
-	// The call_id of the tool call waiting for approval.
-	CallID string `json:"call_id"`
-	// Name of the tool waiting for approval.
-	ToolName string `json:"tool_name"`
-	// The call's input, any JSON value, shown to the person who decides. Object keys come out sorted.
-	Arguments json.RawMessage `json:"arguments"`
-	// Risk the policy assigns to the call. A free string in Arcan; its policy engine writes one of the listed values (low, medium, high, critical).
-	Risk ApprovalRequestedRisk `json:"risk"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ApprovalRequested) isAgentEvent() {}
@@ -3011,11 +3446,6 @@ func (x ApprovalRequested) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Risk the policy assigns to the call. A free string in Arcan; its policy engine writes one of the listed values (low, medium, high, critical).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ApprovalRequestedRisk string
-
 const (
 	// Little harm is possible.
 	ApprovalRequestedRiskLow ApprovalRequestedRisk = "low"
@@ -3066,24 +3496,6 @@ func (x *ApprovalRequestedRisk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ApprovalRequestedRisk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A pending approval was decided (added after v0.2.0). Carries no iteration.
-//
-// The member "part_type" is always "approval_resolved"; it is written on encoding and checked on decoding.
-type ApprovalResolved struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// The approval_id of the approval_requested event this answers.
-	ApprovalID string `json:"approval_id"`
-	// The outcome. A free string in Arcan; its policy engine writes one of the listed values (approved, denied, timeout).
-	Decision ApprovalResolvedDecision `json:"decision"`
-	// Why the decision was taken, or null when no reason was given. Always written, as null when absent; its reader takes a missing reason as none (an Option).
-	Reason wire.Opt[string] `json:"reason,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ApprovalResolved) isAgentEvent() {}
@@ -3278,11 +3690,6 @@ func (x ApprovalResolved) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The outcome. A free string in Arcan; its policy engine writes one of the listed values (approved, denied, timeout).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ApprovalResolvedDecision string
-
 const (
 	// The call may run.
 	ApprovalResolvedDecisionApproved ApprovalResolvedDecision = "approved"
@@ -3331,20 +3738,6 @@ func (x *ApprovalResolvedDecision) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ApprovalResolvedDecision) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The run hit an error: a provider, tool or policy failure, cancellation or the end of the iteration budget. Arcan's loop still sends run_finished after it. When the daemon fails before a run exists it sends this event alone, with run_id "unknown".
-//
-// The member "part_type" is always "run_errored"; it is written on encoding and checked on decoding.
-type RunErrored struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// Human-readable description of the error.
-	Error string `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*RunErrored) isAgentEvent() {}
@@ -3489,26 +3882,6 @@ func (x *RunErrored) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RunErrored) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Last event of a run.
-//
-// The member "part_type" is always "run_finished"; it is written on encoding and checked on decoding.
-type RunFinished struct {
-	// Identifier of the run (a UUID v4 from Arcan's daemon). Every event of one run repeats it.
-	RunID string `json:"run_id"`
-	// Name of the session the run belongs to, as chosen by the client.
-	SessionID string `json:"session_id"`
-	// Why the run ended.
-	Reason RunStopReason `json:"reason"`
-	// Number of the last iteration that started (a Rust u32); 0 when the run ended before its first iteration.
-	TotalIterations uint32 `json:"total_iterations"`
-	// Text of a final-answer directive, or null. Always written, as null when absent; with the hosted providers, which send answers as text directives only, it is normally null and the answer is the run's text_delta events. Its reader takes a missing final_answer as none (an Option).
-	FinalAnswer wire.Opt[string] `json:"final_answer,omitzero"`
-	// Token counts summed over the run's iterations (added after v0.2.0). Left out of the object when the run used no tokens or the provider reported none. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*RunFinished) isAgentEvent() {}
@@ -3733,9 +4106,6 @@ func (x RunFinished) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why a run ended: completed (the model ended its turn), needs_user (the model waits for the person), blocked_by_policy (a safety refusal or a policy denied a tool), budget_exceeded (the iteration budget ran out), cancelled (the run was cancelled; since v0.2.0) or error (a provider, tool or protocol failure).
-type RunStopReason string
-
 const (
 	RunStopReasonCompleted       RunStopReason = "completed"
 	RunStopReasonNeedsUser       RunStopReason = "needs_user"
@@ -3790,9 +4160,6 @@ func (x RunStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Author of a chat message: system (instructions), user (the human), assistant (the model) or tool (the output of a tool call, paired with tool_call_id).
-type Role string
-
 const (
 	RoleSystem    Role = "system"
 	RoleUser      Role = "user"
@@ -3843,18 +4210,6 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One message of the conversation that Arcan sends to a model provider.
-type ChatMessage struct {
-	// Who wrote the message.
-	Role Role `json:"role"`
-	// The message text. For a tool message this is the tool output rendered as text, often JSON.
-	Content string `json:"content"`
-	// For a tool message, the call_id of the tool call this message answers. Left out of the object when the message answers no call. Its reader also takes null as no call (an Option).
-	ToolCallID wire.Opt[string] `json:"tool_call_id,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3994,22 +4349,6 @@ func (x *ChatMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ChatMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Hints about how a tool behaves, modelled on MCP tool annotations. Arcan writes all five flags; its reader takes a missing flag as false (serde default), so none is required.
-type ToolAnnotations struct {
-	// True when the tool only reads and never changes its environment.
-	ReadOnly *bool `json:"read_only,omitempty"`
-	// True when the tool may delete or overwrite data.
-	Destructive *bool `json:"destructive,omitempty"`
-	// True when calling the tool again with the same input has no further effect.
-	Idempotent *bool `json:"idempotent,omitempty"`
-	// True when the tool reaches outside the workspace, for example the network or a remote API.
-	OpenWorld *bool `json:"open_world,omitempty"`
-	// True when a person has to approve each call before it runs.
-	RequiresConfirmation *bool `json:"requires_confirmation,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4181,30 +4520,6 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A tool as Arcan offers it to the model: its name, what it does and the JSON Schema of its input, plus optional MCP-style metadata. The optional fields are left out of the object when unset.
-type ToolDefinition struct {
-	// Name the model uses to call the tool; it appears as tool_name in tool calls and results.
-	Name string `json:"name"`
-	// Explanation of the tool for the model.
-	Description string `json:"description"`
-	// JSON Schema of the tool's input, as an arbitrary JSON value. Arcan writes object keys in sorted order. Unlike the other fields its reader has no default for it: a definition without it is rejected.
-	InputSchema json.RawMessage `json:"input_schema"`
-	// Human-readable display name of the tool. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// JSON Schema of the tool's structured output, as an arbitrary JSON value. Left out when unset; a null is read as unset.
-	OutputSchema json.RawMessage `json:"output_schema,omitempty"`
-	// Behaviour hints for the tool. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Annotations wire.Opt[ToolAnnotations] `json:"annotations,omitzero"`
-	// Free-form group the tool belongs to, such as filesystem, code, shell or mcp. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Category wire.Opt[string] `json:"category,omitzero"`
-	// Labels used to filter and match tools. Left out of the object when the list is empty; its reader takes a missing list as empty (serde default) but rejects null.
-	Tags []string `json:"tags,omitempty"`
-	// Longest time in seconds a call of the tool may run (a Rust u32). Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	TimeoutSecs wire.Opt[uint32] `json:"timeout_secs,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4507,21 +4822,6 @@ func (x ToolDefinition) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A typed content block in a tool result, modelled on MCP content, tagged by type.
-//
-// It is a union tagged by the member "type". Its variants are ToolContentText, ToolContentImage, ToolContentJSON; a tag this package does not know decodes to UnknownToolContent, which keeps the JSON as it was.
-type ToolContent interface {
-	isToolContent()
-}
-
-// UnknownToolContent is a variant of ToolContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownToolContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownToolContent) isToolContent() {}
 
 // DecodeToolContent decodes a ToolContent from d.
@@ -4653,14 +4953,6 @@ func ValidateToolContent(v ToolContent) error {
 	return c.Err()
 }
 
-// A block of plain text.
-type ToolContentText struct {
-	// The text.
-	Text string `json:"text"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ToolContentText) isToolContent() {}
 
 // DecodeWire decodes the value from d.
@@ -4769,16 +5061,6 @@ func (x *ToolContentText) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolContentText) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image carried inline.
-type ToolContentImage struct {
-	// The image bytes, base64-encoded.
-	Data string `json:"data"`
-	// Media type of the image, such as image/png.
-	MIMEType string `json:"mime_type"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolContentImage) isToolContent() {}
@@ -4908,14 +5190,6 @@ func (x ToolContentImage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A structured JSON value.
-type ToolContentJSON struct {
-	// The value, any JSON. Arcan writes object keys in sorted order.
-	Value json.RawMessage `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ToolContentJSON) isToolContent() {}
 
 // DecodeWire decodes the value from d.
@@ -5024,24 +5298,6 @@ func (x *ToolContentJSON) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolContentJSON) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The full outcome of a tool call as the runtime sees it. Events carry only its ToolResultSummary; the full form appears where results are exchanged between Arcan components.
-type ToolResult struct {
-	// The call_id of the ToolCall this result answers.
-	CallID string `json:"call_id"`
-	// Name of the tool that ran.
-	ToolName string `json:"tool_name"`
-	// What the tool returned, any JSON value; always written, null when there is none. Its reader takes a missing output as null (serde default).
-	Output json.RawMessage `json:"output,omitempty"`
-	// Typed content blocks alongside output. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Content wire.Opt[[]ToolContent] `json:"content,omitzero"`
-	// True when the result reports a failure of the tool. Always written; its reader takes a missing is_error as false (serde default).
-	IsError *bool `json:"is_error,omitempty"`
-	// Change to the agent state that the tool asks for, or null when it asks for none. Always written, as null when absent; its reader takes a missing state_patch as none (an Option).
-	StatePatch wire.Opt[StatePatch] `json:"state_patch,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5278,21 +5534,6 @@ func (x ToolResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One instruction in a model turn, tagged by kind. The loop turns each directive into events: text into text_delta, tool_call into tool_call_requested and the call's outcome, state_patch into state_patched, final_answer into text_delta plus the run's final_answer.
-//
-// It is a union tagged by the member "kind". Its variants are ModelDirectiveText, ModelDirectiveToolCall, ModelDirectiveStatePatch, ModelDirectiveFinalAnswer; a tag this package does not know decodes to UnknownModelDirective, which keeps the JSON as it was.
-type ModelDirective interface {
-	isModelDirective()
-}
-
-// UnknownModelDirective is a variant of ModelDirective whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownModelDirective struct {
-	// Tag is the value of the member "kind".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownModelDirective) isModelDirective() {}
 
 // DecodeModelDirective decodes a ModelDirective from d.
@@ -5440,14 +5681,6 @@ func ValidateModelDirective(v ModelDirective) error {
 	return c.Err()
 }
 
-// A piece of answer text.
-type ModelDirectiveText struct {
-	// The text.
-	Delta string `json:"delta"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ModelDirectiveText) isModelDirective() {}
 
 // DecodeWire decodes the value from d.
@@ -5556,14 +5789,6 @@ func (x *ModelDirectiveText) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ModelDirectiveText) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A request to run a tool.
-type ModelDirectiveToolCall struct {
-	// The requested call.
-	Call ToolCall `json:"call"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ModelDirectiveToolCall) isModelDirective() {}
@@ -5677,14 +5902,6 @@ func (x ModelDirectiveToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A change to the agent state asked for by the model.
-type ModelDirectiveStatePatch struct {
-	// The change.
-	Patch StatePatch `json:"patch"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ModelDirectiveStatePatch) isModelDirective() {}
 
 // DecodeWire decodes the value from d.
@@ -5794,14 +6011,6 @@ func (x *ModelDirectiveStatePatch) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ModelDirectiveStatePatch) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The model's final answer for the run.
-type ModelDirectiveFinalAnswer struct {
-	// The answer text.
-	Text string `json:"text"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ModelDirectiveFinalAnswer) isModelDirective() {}
@@ -5914,9 +6123,6 @@ func (x ModelDirectiveFinalAnswer) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// State of the provider's circuit breaker when the request was made: closed (requests flow), open (requests are blocked or rerouted) or half_open (a probe request tests recovery).
-type ProviderCircuitState string
-
 const (
 	ProviderCircuitStateClosed   ProviderCircuitState = "closed"
 	ProviderCircuitStateOpen     ProviderCircuitState = "open"
@@ -5966,24 +6172,6 @@ func (x *ProviderCircuitState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProviderCircuitState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Reliability and latency figures a provider adapter reports for one model turn (added in the latest protocol revision). Optional members are left out of the object when unknown.
-type ProviderTelemetry struct {
-	// How many times the request was retried before it succeeded or gave up (a Rust u32).
-	RetryCount uint32 `json:"retry_count"`
-	// True when the turn was served by a fallback provider.
-	FallbackTriggered bool `json:"fallback_triggered"`
-	// Why the fallback happened, when known. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	FallbackReason wire.Opt[string] `json:"fallback_reason,omitzero"`
-	// Circuit-breaker state seen when the request was made.
-	CircuitState ProviderCircuitState `json:"circuit_state"`
-	// Milliseconds until the first streamed token arrived, when measured (a Rust u64). Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	TimeToFirstTokenMs wire.Opt[uint64] `json:"time_to_first_token_ms,omitzero"`
-	// The provider's own finish reason, lightly normalised for display. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	FinishReason wire.Opt[string] `json:"finish_reason,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6202,20 +6390,6 @@ func (x ProviderTelemetry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What a model provider returns for one iteration: the directives to carry out and why the model stopped. A model_output event summarises it.
-type ModelTurn struct {
-	// The directives, in the order the loop carries them out.
-	Directives []ModelDirective `json:"directives"`
-	// Why the model ended the turn.
-	StopReason ModelStopReason `json:"stop_reason"`
-	// Token counts for the turn, when the provider reports them (since v0.2.0). Left out of the object when unknown. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Usage wire.Opt[TokenUsage] `json:"usage,omitzero"`
-	// Provider reliability figures for the turn (latest revision). Left out of the object when unknown. Arcan never writes null here; its reader takes null as unset (an Option with serde default).
-	Telemetry wire.Opt[ProviderTelemetry] `json:"telemetry,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ModelTurn) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6412,26 +6586,6 @@ func (x *ModelTurn) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ModelTurn) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One line of an Arcan session-store file (<session_id>.jsonl, written by the JSONL session repository): an AgentEvent wrapped with its record id, session, parent link and time. Since v0.2.0 lines have id, session_id, parent_id, timestamp and event; the latest store also writes branch_id and sequence.
-type StoreRecord struct {
-	// Identifier of the record, a UUID v4 the store assigns when it appends the event.
-	ID string `json:"id"`
-	// Session the record belongs to; also the base name of the store file.
-	SessionID string `json:"session_id"`
-	// Branch of the session the record belongs to (latest store only; main unless the session was forked). Older stores do not write it.
-	BranchID *string `json:"branch_id,omitempty"`
-	// Position of the record within its session and branch, counting from 1 (a Rust u64; latest store only). Older stores do not write it.
-	Sequence *uint64 `json:"sequence,omitempty"`
-	// The id of the record this one follows, or null for the first record of a chain. Always written, as null when absent; the store's reader takes a missing parent_id as none (an Option).
-	ParentID wire.Opt[string] `json:"parent_id,omitzero"`
-	// When the record was appended, as RFC 3339 UTC text with a fractional second of 0, 3, 6 or 9 digits (for example 2026-02-14T09:30:00.125Z or 2026-02-14T09:30:00.125406817Z): the fewest digits that show every non-zero sub-second digit.
-	Timestamp string `json:"timestamp"`
-	// The recorded event, exactly as it is sent on the event stream.
-	Event AgentEvent `json:"event"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

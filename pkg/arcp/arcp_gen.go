@@ -11,8 +11,2079 @@ import (
 	"unicode/utf8"
 )
 
-// Identifier of one envelope, unique per sender. The spec recommends a ULID or UUIDv7; implementations disagree on prefixes (`msg_<ULID>`, a bare ULID, a bare UUIDv7), so any non-empty string is accepted. A `session.jobs` reply echoes the `id` of the `session.list_jobs` it answers.
+// Identifier of one envelope, unique per sender. The spec recommends a ULID or
+// UUIDv7; implementations disagree on prefixes (`msg_<ULID>`, a bare ULID, a
+// bare UUIDv7), so any non-empty string is accepted. A `session.jobs` reply
+// echoes the `id` of the `session.list_jobs` it answers.
 type MessageID string
+
+// Identifier of a session, chosen by the runtime in `session.welcome` and
+// opaque to the client. `sess_` followed by a ULID is the usual form.
+type SessionID string
+
+// Identifier of a job, chosen by the runtime in `job.accepted` and opaque to
+// the client. `job_` followed by a ULID is the usual form.
+type JobID string
+
+// W3C Trace Context trace-id: sixteen bytes written as 32 lowercase
+// hexadecimal digits. Every message of one operation, delegated sub-jobs
+// included, carries the same value.
+type TraceID string
+
+// A position in the session's event sequence. One counter is shared by all
+// jobs of the session; it grows by exactly one with every `job.event`,
+// `job.result` and `job.error`, and it carries over reconnects, so a client
+// resumes by naming the last value it processed. The reference runtime starts
+// at 1.
+type EventSeq uint64
+
+// An RFC 3339 date-time with `Z` or a numeric offset.
+type Timestamp string
+
+// An RFC 3339 date-time in UTC, written with the `Z` suffix, as the spec
+// requires for lease and credential expiry.
+type UtcTimestamp string
+
+// Envelope extension members, sent by the TypeScript and Go SDKs though not
+// named in the spec text. `optional: true` lets a receiver that does not know
+// a vendor message type drop it silently instead of answering INVALID_REQUEST;
+// every other key is a vendor extension named `x-vendor.<vendor>.<name>`.
+type Extensions struct {
+	// When `true`, a receiver that does not understand this message may drop it.
+	Optional *bool `json:"optional,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The fifteen canonical error codes of ARCP v1.1 (twelve from v1.0, three
+// added in v1.1). The set is closed: implementations do not invent codes.
+type ErrorCode string
+
+// The shape of every ARCP error: the payload of `session.error`, the core of
+// `job.error`, and the `error` of a `tool_result` event. Two retry rules of
+// the spec are enforced: LEASE_EXPIRED and BUDGET_EXHAUSTED are never
+// retryable, INTERNAL_ERROR always is.
+type ErrorPayload struct {
+	// Canonical error code.
+	Code ErrorCode `json:"code"`
+	// Human-readable explanation for logs and people; not meant to be parsed.
+	Message string `json:"message"`
+	// Whether repeating the same request unchanged might succeed. Clients should
+	// honour it.
+	Retryable bool `json:"retryable"`
+	// Optional error-specific data, such as the offending path.
+	Details json.RawMessage `json:"details,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A v1.1 feature flag, listed in `capabilities.features` of the hello and the
+// welcome. The effective set is the intersection of both lists, and neither
+// peer may use a feature outside it. Flags from later versions are kept: an
+// unknown flag simply never intersects.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type Feature string
+
+// Capabilities a peer declares. The client lists encodings and features in
+// `session.hello`; the runtime answers in `session.welcome` with the features
+// it accepts and its agent inventory.
+type Capabilities struct {
+	// Message encodings the peer supports. JSON is the only one defined.
+	Encodings []string `json:"encodings,omitempty"`
+	// Feature flags the peer supports; see Feature.
+	Features []Feature `json:"features,omitempty"`
+	// Runtime only: the agents a client may submit jobs to.
+	Agents AgentInventory `json:"agents,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime's agents, in one of two shapes that are not mixed in one list:
+// the v1.0 flat list of names, or the v1.1 list of objects with versions. A
+// client that receives the flat list submits bare names only.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// AgentInventoryAgentNameList, AgentInventoryAgentInfoList.
+type AgentInventory interface {
+	isAgentInventory()
+}
+
+// An agent name: lowercase letters and digits, then also `.`, `_` and `-`.
+type AgentName string
+
+// v1.0 shape: agent names only.
+type AgentInventoryAgentNameList []AgentName
+
+// One agent of the rich (v1.1) inventory.
+type AgentInfo struct {
+	// Agent name.
+	Name AgentName `json:"name"`
+	// Versions a client may pin with `name@version`.
+	Versions []AgentVersion `json:"versions,omitempty"`
+	// Version a bare `name` resolves to. Without it the runtime may pick any
+	// registered version, so clients that need stability pin one.
+	Default *AgentVersion `json:"default,omitempty"`
+	// Go SDK: the agent is registered without versions, and the entry then has no
+	// `versions`. Canonical entries list `versions` (empty for an unversioned
+	// agent); the Go form is reported as the dialect deviation `go-bare-agent`.
+	Bare *bool `json:"bare,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An agent version, opaque to the protocol (SemVer is common but not
+// required).
+type AgentVersion string
+
+// v1.1 shape: agents with their versions.
+type AgentInventoryAgentInfoList []AgentInfo
+
+// An agent reference, `name` or `name@version`. A bare name resolves to the
+// advertised default version; a pinned version must exist or the runtime
+// answers AGENT_VERSION_NOT_AVAILABLE. Pinning needs the `agent_versions`
+// feature.
+type AgentRef string
+
+// Identity of the client software.
+type ClientInfo struct {
+	// Client implementation name.
+	Name string `json:"name"`
+	// Client implementation version.
+	Version string `json:"version"`
+	// Optional fingerprint of the client build or key (TypeScript reference).
+	Fingerprint *string `json:"fingerprint,omitempty"`
+	// Optional principal the client acts for (TypeScript reference).
+	Principal *string `json:"principal,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identity of the runtime software.
+type RuntimeInfo struct {
+	// Runtime implementation name.
+	Name string `json:"name"`
+	// Runtime implementation version.
+	Version string `json:"version"`
+	// Optional fingerprint a client may pin (TypeScript reference).
+	Fingerprint *string `json:"fingerprint,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Credentials presented in `session.hello`. The spec defines one scheme,
+// `bearer`, whose token is then required. Other scheme names pass the schema
+// (a runtime refuses what it does not support with UNAUTHENTICATED).
+type Auth struct {
+	// Authentication scheme.
+	Scheme AuthScheme `json:"scheme"`
+	// The credential itself. Treat as a secret.
+	Token *string `json:"token,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Authentication scheme.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type AuthScheme string
+
+// The v1.0 resume block of `session.hello`: the session to resume and how far
+// the client got. The runtime replays every buffered event after
+// `last_event_seq` and answers with a fresh `session.welcome` for the same
+// session, or with `session.error` RESUME_WINDOW_EXPIRED.
+type ResumeRequest struct {
+	// The session to resume.
+	SessionID SessionID `json:"session_id"`
+	// The most recent resume token the runtime issued for that session. A secret.
+	ResumeToken string `json:"resume_token"`
+	// The highest event_seq the client processed.
+	LastEventSeq EventSeq `json:"last_event_seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The patterns of one lease capability. Globs are anchored: `*` matches one
+// path or name segment and `**` any number of segments.
+type CapabilityPatterns []string
+
+// A `cost.budget` amount, `currency:decimal`, such as `USD:5.00` or
+// `credits:1000`. Currencies follow ISO 4217 where they can; `credits` is
+// reserved for runtime-defined units.
+type BudgetAmount string
+
+// A lease: the complete authority of a job, as capability names mapped to
+// pattern lists. Requested on `job.submit`, granted (possibly narrowed, never
+// widened) on `job.accepted`, and fixed for the life of the job. Capabilities
+// outside the reserved set should use `x-vendor.<vendor>.<capability>` names.
+//
+// Validate does not check: propertyNames; additionalProperties.
+type Lease struct {
+	// Filesystem paths the job may read, as path globs.
+	FSRead CapabilityPatterns `json:"fs.read,omitempty"`
+	// Filesystem paths the job may write, as path globs.
+	FSWrite CapabilityPatterns `json:"fs.write,omitempty"`
+	// URLs the job may fetch over HTTP or HTTPS, as URL globs.
+	NetFetch CapabilityPatterns `json:"net.fetch,omitempty"`
+	// Registered tools the job may call, as tool-name globs.
+	ToolCall CapabilityPatterns `json:"tool.call,omitempty"`
+	// Agents the job may delegate to, as agent-name globs.
+	AgentDelegate CapabilityPatterns `json:"agent.delegate,omitempty"`
+	// Cost ceilings, one amount per currency, each tracked by its own runtime
+	// counter. Needs the `cost.budget` feature.
+	CostBudget []BudgetAmount `json:"cost.budget,omitempty"`
+	// Models the agent may invoke, as model-name globs. Needs the `model.use`
+	// feature.
+	ModelUse CapabilityPatterns `json:"model.use,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Bounds on a lease besides its patterns. Needs the `lease_expires_at`
+// feature.
+type LeaseConstraints struct {
+	// Instant the lease ends, in UTC and in the future at submission. Operations
+	// at or after it fail with LEASE_EXPIRED; there is no renewal.
+	ExpiresAt *UtcTimestamp `json:"expires_at,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A budget currency: an ISO 4217 code such as `USD`, `credits`, or a
+// runtime-defined unit.
+type Currency string
+
+// Budget counters by currency: the remaining amount of each `cost.budget`
+// currency. Initialised to the budget at acceptance and decremented by
+// `cost.*` metrics; it may go below zero when a reported cost overshoots.
+//
+// Validate does not check: propertyNames.
+type Budget map[string]float64
+
+// A read-only echo of the limits baked into a provisioned credential at its
+// upstream. Informational: the upstream enforces them, and a limit missing
+// here may still be in the lease.
+type CredentialConstraints struct {
+	// Spend cap mirrored from the lease.
+	CostBudget []BudgetAmount `json:"cost.budget,omitempty"`
+	// Model allow-list mirrored from the lease.
+	ModelUse CapabilityPatterns `json:"model.use,omitempty"`
+	// Credential expiry, mirrored from the lease constraints.
+	ExpiresAt *UtcTimestamp `json:"expires_at,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A short-lived credential the runtime minted for one job at an upstream
+// service (an LLM gateway, a paid API), scoped to the job's lease and revoked
+// when the job ends. Only the submitting principal ever sees it.
+type Credential struct {
+	// Stable identifier of the credential within the job, used for audit, rotation
+	// and revocation.
+	ID string `json:"id"`
+	// How to present `value`. `bearer` is the only scheme the spec defines;
+	// clients ignore credentials whose scheme they do not know.
+	Scheme CredentialScheme `json:"scheme"`
+	// The secret. Never log it, echo it to subscribers or keep it past the job.
+	Value string `json:"value"`
+	// Base URL where the credential is valid; it must not be sent anywhere else.
+	Endpoint string `json:"endpoint"`
+	// Advisory hint of the API dialect spoken at `endpoint`.
+	Profile *CredentialProfile `json:"profile,omitempty"`
+	// Limits enforced by the upstream for this credential.
+	Constraints *CredentialConstraints `json:"constraints,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How to present `value`. `bearer` is the only scheme the spec defines;
+// clients ignore credentials whose scheme they do not know.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CredentialScheme string
+
+// Advisory hint of the API dialect spoken at `endpoint`.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CredentialProfile string
+
+// Lifecycle state of a job. `pending` and `running` are live; the other four
+// are terminal and match the terminal message's `final_status`.
+type JobState string
+
+// The envelope every ARCP v1.1 message travels in: one JSON object per stdio
+// line or WebSocket text frame. `type` selects the message and `payload`
+// carries its body; each message type's own schema (`<type>.json`) says which
+// of the optional envelope members it requires. Receivers ignore top-level
+// members they do not know, so the object stays open.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+type Envelope struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// Message type such as `session.hello` or `job.event`; it decides which schema
+	// the payload follows.
+	Type string `json:"type"`
+	// Session the message belongs to. Present on every message after the runtime
+	// assigned one in `session.welcome`; absent on `session.hello`.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// Type-specific body of the message.
+	Payload json.RawMessage `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of an `artifact_ref` event: the agent produced an artifact the client
+// can fetch by URI.
+type ArtifactRefBody struct {
+	// Where the artifact lives.
+	URI string `json:"uri"`
+	// Media type of the artifact.
+	ContentType string `json:"content_type"`
+	// Size in bytes.
+	ByteSize *uint64 `json:"byte_size,omitempty"`
+	// SHA-256 digest of the content.
+	Sha256 *string `json:"sha256,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of a `delegate` event: the running job asks for a sub-job under a
+// subset of its own lease. Two shapes exist on the wire. The spec's is a
+// request named by `delegate_id`, after which the runtime emits a
+// `job.accepted` for the child carrying `parent_job_id` and `delegate_id`. The
+// Go, Java, Ruby and C# SDKs instead announce an already created child by
+// `child_job_id`; that shape is accepted and reported as a dialect deviation.
+//
+// Validate does not check: oneOf: an object may fit both /oneOf/0 and
+// /oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// DelegateRequest, DelegateChildJob.
+type DelegateBody interface {
+	isDelegateBody()
+}
+
+// The spec's delegation request.
+type DelegateRequest struct {
+	// Identifier of this delegation, echoed by the child's `job.accepted`.
+	DelegateID string `json:"delegate_id"`
+	// The agent to run as the child.
+	Agent AgentRef `json:"agent"`
+	// The child's input, any JSON value.
+	Input json.RawMessage `json:"input"`
+	// Authority for the child: a subset of the parent's lease, with a budget no
+	// larger than the parent's remainder.
+	LeaseRequest *Lease `json:"lease_request,omitempty"`
+	// Time bound of the child; never later than the parent's.
+	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The SDK shape: the child job already exists.
+type DelegateChildJob struct {
+	// The child job.
+	ChildJobID JobID `json:"child_job_id"`
+	// The child's agent.
+	Agent AgentRef `json:"agent"`
+	// The child's input, when sent.
+	Input json.RawMessage `json:"input,omitempty"`
+	// The child's effective lease, when sent.
+	Lease *Lease `json:"lease,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of a `log` event: one log line from the job.
+type LogBody struct {
+	// Severity.
+	Level LogBodyLevel `json:"level"`
+	// The log text.
+	Message string `json:"message"`
+	// Optional structured context, in the reference implementation's naming (the
+	// Go SDK's `fields` is reported as a dialect deviation).
+	Attributes json.RawMessage `json:"attributes,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Severity.
+type LogBodyLevel string
+
+// Body of a `metric` event: a named measurement. Costs are metrics whose
+// `name` starts with `cost.` and whose `unit` is a budget currency; each one
+// decrements that currency's budget counter. `cost.budget.remaining` is
+// reserved for the runtime's report of what is left.
+type MetricBody struct {
+	// Metric name.
+	Name string `json:"name"`
+	// The measured value.
+	Value float64 `json:"value"`
+	// Unit of `value`; for costs, the currency.
+	Unit *string `json:"unit,omitempty"`
+	// Optional labels. The spec's name; the TypeScript SDK's `dims` is reported as
+	// a dialect deviation.
+	Dimensions map[string]string `json:"dimensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of a `progress` event: how far the job got, for progress displays.
+// Advisory; the protocol acts on nothing here. `current` should not exceed
+// `total` (JSON Schema cannot compare the two). Needs the `progress` feature.
+type ProgressBody struct {
+	// Work done so far.
+	Current float64 `json:"current"`
+	// Total work, when known; absent means indeterminate.
+	Total *float64 `json:"total,omitempty"`
+	// What is counted.
+	Units *string `json:"units,omitempty"`
+	// Optional human-readable detail.
+	Message *string `json:"message,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of a `result_chunk` event: one fragment of a large final result. Chunks
+// of one `result_id` arrive in `chunk_seq` order starting at 0; the last has
+// `more: false`; the terminating `job.result` names the same `result_id`. A
+// job never mixes chunks with an inline result. Needs the `result_chunk`
+// feature.
+type ResultChunkBody struct {
+	// Identifier of the assembled result.
+	ResultID string `json:"result_id"`
+	// Index of this chunk, from 0, consecutive.
+	ChunkSeq uint64 `json:"chunk_seq"`
+	// The fragment, encoded as `encoding` says.
+	Data string `json:"data"`
+	// How `data` is encoded.
+	Encoding ResultChunkBodyEncoding `json:"encoding"`
+	// `true` while more chunks follow, `false` on the last one.
+	More bool `json:"more"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How `data` is encoded.
+type ResultChunkBodyEncoding string
+
+// Body of a `status` event: a lifecycle or flow-control marker. Two phases are
+// reserved: `back_pressure`, a runtime warning that the client lags behind,
+// and `credential_rotated`, which carries the rotated credential's `id` and
+// new `value` (the Go SDK's form, both inside `details`, is accepted and
+// reported as a dialect deviation).
+//
+// Validate does not check: if.
+type StatusBody struct {
+	// The phase reached.
+	Phase StatusBodyPhase `json:"phase"`
+	// Optional human-readable detail.
+	Message *string `json:"message,omitempty"`
+	// For `credential_rotated`: the `id` of the rotated credential.
+	ID *string `json:"id,omitempty"`
+	// For `credential_rotated`: the new secret value.
+	Value *string `json:"value,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The phase reached.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type StatusBodyPhase string
+
+// Body of a `thought` event: a fragment of the agent's reasoning, for display
+// or audit.
+type ThoughtBody struct {
+	// The reasoning text.
+	Text string `json:"text"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of a `tool_call` event: the agent invoked a tool. The matching
+// `tool_result` carries the same `call_id`.
+type ToolCallBody struct {
+	// Name of the tool.
+	Tool string `json:"tool"`
+	// Arguments passed to the tool.
+	Args json.RawMessage `json:"args,omitempty"`
+	// Identifier pairing this call with its result.
+	CallID string `json:"call_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Body of a `tool_result` event: the outcome of a tool call, either a `result`
+// or an `error`, never both (neither is allowed for a tool that returns
+// nothing). Lease violations, an expired lease or an exhausted budget reach
+// the agent here, so it can decide how to go on.
+type ToolResultBody struct {
+	// The `call_id` of the `tool_call` this answers.
+	CallID string `json:"call_id"`
+	// What the tool returned, any JSON value.
+	Result json.RawMessage `json:"result,omitempty"`
+	// Why the call failed.
+	Error *ErrorPayload `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: the job exists. Carries the effective lease and,
+// depending on the negotiated features, its constraints, budget counters and
+// provisioned credentials. For a delegated sub-job it names the parent and the
+// delegation. Not part of the event sequence (no event_seq), so it is not
+// replayed on resume; a resubmission with the same idempotency key yields the
+// same payload again.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.accepted"; it is written on encoding and
+// checked on decoding.
+type JobAccepted struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobAcceptedPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The new job and its granted authority.
+type JobAcceptedPayload struct {
+	// The job's identifier; job-scoped messages refer to it.
+	JobID JobID `json:"job_id"`
+	// The resolved agent, `name@version` once a version was chosen.
+	Agent *AgentRef `json:"agent,omitempty"`
+	// The effective lease: the request, possibly narrowed. Canonical senders
+	// always include it (`{}` when empty); the Go SDK omits an empty one, reported
+	// as the dialect deviation `go-lease-omitted`.
+	Lease *Lease `json:"lease,omitempty"`
+	// The effective lease constraints.
+	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
+	// Initial budget counters, present when the lease has `cost.budget`.
+	Budget Budget `json:"budget,omitempty"`
+	// Credentials provisioned for the job (`provisioned_credentials` feature).
+	Credentials []Credential `json:"credentials,omitempty"`
+	// When the runtime accepted the job.
+	AcceptedAt Timestamp `json:"accepted_at"`
+	// For a delegated job: the delegating job.
+	ParentJobID *JobID `json:"parent_job_id,omitempty"`
+	// For a delegated job: the `delegate_id` of the `delegate` event that asked
+	// for it.
+	DelegateID *string `json:"delegate_id,omitempty"`
+	// The job's trace, minted by the runtime if the submit had none.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: cancel a job that has not ended. Only the submitting
+// session may do so. The runtime acknowledges with `job.cancelled`, stops the
+// agent cooperatively and ends the job with `job.error` CANCELLED within a
+// grace period (30 seconds by default).
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.cancel"; it is written on encoding and
+// checked on decoding.
+type JobCancel struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job to cancel.
+	JobID JobID `json:"job_id"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobCancelPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why the job is cancelled.
+type JobCancelPayload struct {
+	// Optional free-form reason, for logs and people.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: acknowledgement of `job.cancel`, sent before the terminal
+// `job.error` CANCELLED. It is not itself terminal and carries no event_seq.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.cancelled"; it is written on encoding and
+// checked on decoding.
+type JobCancelled struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job being cancelled.
+	JobID JobID `json:"job_id"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobCancelledPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional echo of the cancel reason.
+type JobCancelledPayload struct {
+	// Optional free-form reason, for logs and people.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: the job failed, was cancelled or timed out. One of the
+// two terminal messages. A cancelled job ends with code CANCELLED, and
+// LEASE_EXPIRED or BUDGET_EXHAUSTED always end with `final_status: "error"`.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.error"; it is written on encoding and
+// checked on decoding.
+type JobError struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that ended.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The message body.
+	Payload JobErrorPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Failed outcome: an error payload plus the terminal status.
+type JobErrorPayload struct {
+	// Canonical error code.
+	Code ErrorCode `json:"code"`
+	// Human-readable explanation for logs and people; not meant to be parsed.
+	Message string `json:"message"`
+	// Whether repeating the same request unchanged might succeed. Clients should
+	// honour it.
+	Retryable bool `json:"retryable"`
+	// Optional error-specific data, such as the offending path.
+	Details json.RawMessage `json:"details,omitempty"`
+	// How the job ended.
+	FinalStatus JobErrorPayloadFinalStatus `json:"final_status"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How the job ended.
+type JobErrorPayloadFinalStatus string
+
+// Runtime to client: something happened in a running job. The payload's `kind`
+// selects the body schema (`event.<kind>.json`); kinds in the `x-vendor.`
+// namespace are accepted with any object body, and receivers ignore kinds they
+// do not know. Each event takes the next session-wide event_seq.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type JobEvent struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The event: kind, time and body.
+	Payload JobEventPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A job event, tagged by `kind`: one variant per reserved kind, whose body
+// follows `event.<kind>.json`, and a final catch-all for `x-vendor.` kinds.
+// Any other kind is invalid.
+//
+// It is a union tagged by the member "kind". Its variants are LogEvent,
+// ThoughtEvent, ToolCallEvent, ToolResultEvent, StatusEvent, MetricEvent,
+// ArtifactRefEvent, DelegateEvent, ProgressEvent, ResultChunkEvent; a tag this
+// package does not know decodes to UnknownJobEventPayload, which keeps the
+// JSON as it was.
+type JobEventPayload interface {
+	isJobEventPayload()
+}
+
+// UnknownJobEventPayload is a variant of JobEventPayload whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownJobEventPayload struct {
+	// Tag is the value of the member "kind".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A `log` event: a log line.
+//
+// The member "kind" is always "log"; it is written on encoding and checked on
+// decoding.
+type LogEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The log body.
+	Body LogBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `thought` event: a piece of the agent's reasoning.
+//
+// The member "kind" is always "thought"; it is written on encoding and checked
+// on decoding.
+type ThoughtEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The thought body.
+	Body ThoughtBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `tool_call` event: the agent called a tool.
+//
+// The member "kind" is always "tool_call"; it is written on encoding and
+// checked on decoding.
+type ToolCallEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The tool_call body.
+	Body ToolCallBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `tool_result` event: a tool call returned.
+//
+// The member "kind" is always "tool_result"; it is written on encoding and
+// checked on decoding.
+type ToolResultEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The tool_result body.
+	Body ToolResultBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `status` event: a lifecycle or flow-control marker.
+//
+// The member "kind" is always "status"; it is written on encoding and checked
+// on decoding.
+type StatusEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The status body.
+	Body StatusBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `metric` event: a measurement, including costs.
+//
+// The member "kind" is always "metric"; it is written on encoding and checked
+// on decoding.
+type MetricEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The metric body.
+	Body MetricBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `artifact_ref` event: the agent produced an addressable artifact.
+//
+// The member "kind" is always "artifact_ref"; it is written on encoding and
+// checked on decoding.
+type ArtifactRefEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The artifact_ref body.
+	Body ArtifactRefBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `delegate` event: the agent asked for a sub-job.
+//
+// The member "kind" is always "delegate"; it is written on encoding and
+// checked on decoding.
+type DelegateEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The delegate body.
+	Body DelegateBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `progress` event: structured progress.
+//
+// The member "kind" is always "progress"; it is written on encoding and
+// checked on decoding.
+type ProgressEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The progress body.
+	Body ProgressBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `result_chunk` event: one fragment of a streamed final result.
+//
+// The member "kind" is always "result_chunk"; it is written on encoding and
+// checked on decoding.
+type ResultChunkEvent struct {
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The result_chunk body.
+	Body ResultChunkBody `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An event of a vendor-defined kind. Its body is an object whose shape only
+// the vendor knows; receivers that do not know the kind ignore it.
+type VendorEvent struct {
+	// A kind in the vendor namespace, `x-vendor.<vendor>.<name>` by convention.
+	Kind string `json:"kind"`
+	// When the event happened; replays keep the original time.
+	Ts Timestamp `json:"ts"`
+	// The vendor's body.
+	Body json.RawMessage `json:"body"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `log`: the message `JobEvent` with its payload
+// narrowed to the `log` variant. The validator checks `log` events against it,
+// so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type LogEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `log` event: kind, time and body.
+	Payload LogEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `thought`: the message `JobEvent` with its payload
+// narrowed to the `thought` variant. The validator checks `thought` events
+// against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type ThoughtEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `thought` event: kind, time and body.
+	Payload ThoughtEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `tool_call`: the message `JobEvent` with its payload
+// narrowed to the `tool_call` variant. The validator checks `tool_call` events
+// against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type ToolCallEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `tool_call` event: kind, time and body.
+	Payload ToolCallEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `tool_result`: the message `JobEvent` with its payload
+// narrowed to the `tool_result` variant. The validator checks `tool_result`
+// events against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type ToolResultEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `tool_result` event: kind, time and body.
+	Payload ToolResultEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `status`: the message `JobEvent` with its payload
+// narrowed to the `status` variant. The validator checks `status` events
+// against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type StatusEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `status` event: kind, time and body.
+	Payload StatusEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `metric`: the message `JobEvent` with its payload
+// narrowed to the `metric` variant. The validator checks `metric` events
+// against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type MetricEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `metric` event: kind, time and body.
+	Payload MetricEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `artifact_ref`: the message `JobEvent` with its
+// payload narrowed to the `artifact_ref` variant. The validator checks
+// `artifact_ref` events against it, so that a failure is explained by this
+// variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type ArtifactRefEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `artifact_ref` event: kind, time and body.
+	Payload ArtifactRefEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `delegate`: the message `JobEvent` with its payload
+// narrowed to the `delegate` variant. The validator checks `delegate` events
+// against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type DelegateEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `delegate` event: kind, time and body.
+	Payload DelegateEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `progress`: the message `JobEvent` with its payload
+// narrowed to the `progress` variant. The validator checks `progress` events
+// against it, so that a failure is explained by this variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type ProgressEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `progress` event: kind, time and body.
+	Payload ProgressEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `job.event` of kind `result_chunk`: the message `JobEvent` with its
+// payload narrowed to the `result_chunk` variant. The validator checks
+// `result_chunk` events against it, so that a failure is explained by this
+// variant alone.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.event"; it is written on encoding and
+// checked on decoding.
+type ResultChunkEventMessage struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that produced the event.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The `result_chunk` event: kind, time and body.
+	Payload ResultChunkEvent `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: the job succeeded. One of the two terminal messages; a
+// job gets exactly one. The result is either inline in `result` or, after
+// `result_chunk` events, referenced by `result_id`, never both.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.result"; it is written on encoding and
+// checked on decoding.
+type JobResult struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job that finished.
+	JobID JobID `json:"job_id"`
+	// Next value of the session's event sequence.
+	EventSeq EventSeq `json:"event_seq"`
+	// The message body.
+	Payload JobResultPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Successful outcome.
+//
+// The member "final_status" is always "success"; it is written on encoding and
+// checked on decoding.
+type JobResultPayload struct {
+	// Short human-readable summary.
+	Summary *string `json:"summary,omitempty"`
+	// The inline result, any JSON value. The spec leaves the member unnamed;
+	// `result` is the name of the reference implementation (the Go SDK's `output`
+	// is reported as a dialect deviation).
+	Result json.RawMessage `json:"result,omitempty"`
+	// Identifier of a result streamed in `result_chunk` events; required once such
+	// a chunk was sent.
+	ResultID *string `json:"result_id,omitempty"`
+	// Size in bytes of the assembled streamed result.
+	ResultSize *uint64 `json:"result_size,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: start a job. The runtime answers with `job.accepted`, or
+// refuses with `session.error` (for example AGENT_VERSION_NOT_AVAILABLE or
+// DUPLICATE_KEY). Setting `trace_id` on the envelope joins the job to the
+// caller's trace.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.submit"; it is written on encoding and
+// checked on decoding.
+type JobSubmit struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobSubmitPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What to run, with which input and authority.
+type JobSubmitPayload struct {
+	// The agent to run, `name` or (with `agent_versions`) `name@version`.
+	Agent AgentRef `json:"agent"`
+	// The agent's input, any JSON value; its shape is the agent's business.
+	Input json.RawMessage `json:"input"`
+	// The authority requested for the job. The runtime may narrow it but never
+	// widen it.
+	LeaseRequest *Lease `json:"lease_request,omitempty"`
+	// Time bound on the lease (`lease_expires_at` feature).
+	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
+	// Logical key of this submission. A repeat with the same key and parameters
+	// returns the same job; with other parameters it fails with DUPLICATE_KEY.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Wall-clock limit; past it the job ends with TIMEOUT.
+	MaxRuntimeSec *uint64 `json:"max_runtime_sec,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: observe a job, typically one submitted by another session
+// of the same principal. Observation only: a subscriber can never cancel the
+// job. Needs the `subscribe` feature; an unauthorised request fails with
+// PERMISSION_DENIED.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.subscribe"; it is written on encoding and
+// checked on decoding.
+type JobSubscribe struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobSubscribePayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The job and the replay wanted.
+type JobSubscribePayload struct {
+	// The job to observe.
+	JobID JobID `json:"job_id"`
+	// With `history`, replay buffered events after this position; without it only
+	// live events follow.
+	FromEventSeq *EventSeq `json:"from_event_seq,omitempty"`
+	// Whether to replay buffered events before the live tail (default false).
+	History *bool `json:"history,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: the subscription is active. The payload is the
+// subscriber's view of the job's authority: lease, constraints and current
+// budget follow the observing principal, credentials only ever reach the
+// submitter. The job's events then arrive in this session's own event_seq
+// space.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.subscribed"; it is written on encoding and
+// checked on decoding.
+type JobSubscribed struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobSubscribedPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The observed job and where observation starts.
+type JobSubscribedPayload struct {
+	// The observed job.
+	JobID JobID `json:"job_id"`
+	// The job's state now.
+	CurrentStatus JobState `json:"current_status"`
+	// The job's resolved agent.
+	Agent AgentRef `json:"agent"`
+	// The job's effective lease. Canonical senders always include it (`{}` when
+	// empty); the Go SDK omits an empty one, reported as the dialect deviation
+	// `go-lease-omitted`.
+	Lease *Lease `json:"lease,omitempty"`
+	// The job's lease constraints, if any.
+	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
+	// The job's budget counters at this moment.
+	Budget Budget `json:"budget,omitempty"`
+	// The job's credentials; present only for the submitting principal.
+	Credentials []Credential `json:"credentials,omitempty"`
+	// The delegating job, or null.
+	ParentJobID wire.Opt[string] `json:"parent_job_id,omitzero"`
+	// The job's trace.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The job's last event_seq when the subscription started.
+	SubscribedFrom EventSeq `json:"subscribed_from"`
+	// Whether buffered history is replayed before the live tail.
+	Replayed bool `json:"replayed"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: stop observing a job. Needs the `subscribe` feature.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "job.unsubscribe"; it is written on encoding and
+// checked on decoding.
+type JobUnsubscribe struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobUnsubscribePayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The job to stop observing.
+type JobUnsubscribePayload struct {
+	// The observed job.
+	JobID JobID `json:"job_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Any ARCP v1.1 message, tagged by `type`. For code generators: validators
+// pick the one schema of a message through `dispatch.json` instead of trying
+// every variant.
+//
+// It is a union tagged by the member "type". Its variants are SessionHello,
+// SessionWelcome, SessionError, SessionBye, SessionClose, SessionClosed,
+// SessionResume, SessionPing, SessionPong, SessionAck, SessionListJobs,
+// SessionJobs, JobSubmit, JobAccepted, JobEvent, JobResult, JobError,
+// JobCancel, JobCancelled, JobSubscribe, JobSubscribed, JobUnsubscribe; a tag
+// this package does not know decodes to UnknownMessage, which keeps the JSON
+// as it was.
+type Message interface {
+	isMessage()
+}
+
+// UnknownMessage is a variant of Message whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMessage struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// First message of a connection, client to runtime: who the client is, its
+// bearer credentials and the features it supports. With a `resume` block it
+// reattaches to a session that lost its transport (the v1.0 resume mechanism,
+// still used by the TypeScript and Go SDKs). The envelope has no `session_id`
+// yet.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.hello"; it is written on encoding and
+// checked on decoding.
+type SessionHello struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// Session the message belongs to. Present on every message after the runtime
+	// assigned one in `session.welcome`; absent on `session.hello`.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionHelloPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client identity, credentials, capabilities and an optional resume request.
+type SessionHelloPayload struct {
+	// The client software.
+	Client ClientInfo `json:"client"`
+	// Credentials; a runtime refuses missing or bad ones with `session.error`
+	// UNAUTHENTICATED and closes the transport.
+	Auth Auth `json:"auth"`
+	// Encodings and feature flags the client supports.
+	Capabilities *Capabilities `json:"capabilities,omitempty"`
+	// Present when reconnecting to an existing session.
+	Resume *ResumeRequest `json:"resume,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime's answer to a successful `session.hello`: the session identifier
+// (on the envelope), a fresh resume token, the accepted features and the agent
+// inventory. A resume is also answered with a welcome, for the same session
+// and with a new token.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.welcome"; it is written on encoding and
+// checked on decoding.
+type SessionWelcome struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session the runtime assigned, or the resumed one.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionWelcomePayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime identity, resume parameters and negotiated capabilities.
+type SessionWelcomePayload struct {
+	// The runtime software.
+	Runtime RuntimeInfo `json:"runtime"`
+	// Opaque token that lets the client resume this session; rotated on every
+	// welcome and as secret as the bearer token (at least 128 bits of entropy).
+	ResumeToken string `json:"resume_token"`
+	// Seconds the runtime keeps the session resumable after the last message.
+	ResumeWindowSec uint64 `json:"resume_window_sec"`
+	// Seconds within which each peer should send something, a `session.ping` if
+	// idle, when `heartbeat` was negotiated.
+	HeartbeatIntervalSec *uint64 `json:"heartbeat_interval_sec,omitempty"`
+	// The runtime's encodings, accepted features and agents.
+	Capabilities Capabilities `json:"capabilities"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A session-level failure reported by the runtime: bad credentials, an expired
+// resume window, or a request refused outside any job (a duplicate idempotency
+// key, an unavailable agent version, a feature that was not negotiated). After
+// UNAUTHENTICATED and RESUME_WINDOW_EXPIRED the transport is closed.
+// `session_id` is absent when no session was established.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.error"; it is written on encoding and
+// checked on decoding.
+type SessionError struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// Session the message belongs to. Present on every message after the runtime
+	// assigned one in `session.welcome`; absent on `session.hello`.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The error.
+	Payload ErrorPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ARCP v1.0's graceful close, from either side; nothing follows it on the
+// transport. ARCP v1.1 replaced it with `session.close` / `session.closed`,
+// but the TypeScript, Ruby and Python SDKs still send it, so it stays valid
+// here and the validator reports it as a dialect deviation.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.bye"; it is written on encoding and
+// checked on decoding.
+type SessionBye struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionByePayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why the peer is leaving.
+type SessionByePayload struct {
+	// Optional free-form reason, for logs and people.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: end the session gracefully. Running jobs are not affected
+// and stay resumable within the resume window. The runtime acknowledges with
+// `session.closed`.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.close"; it is written on encoding and
+// checked on decoding.
+type SessionClose struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionClosePayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why the client closes the session.
+type SessionClosePayload struct {
+	// Optional free-form reason, for logs and people.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: acknowledgement of `session.close`; the transport closes
+// after it.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.closed"; it is written on encoding and
+// checked on decoding.
+type SessionClosed struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionClosedPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional echo of the close reason.
+type SessionClosedPayload struct {
+	// Optional free-form reason, for logs and people.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime on a new transport: resume the session named on the
+// envelope from `last_event_seq`. The final v1.1 text names this message
+// without defining its payload; the fields here are the ones the text requires
+// and the SDKs that implement it send. The runtime replays every buffered
+// event after `last_event_seq` and answers with a fresh `session.welcome`, or
+// with `session.error` RESUME_WINDOW_EXPIRED. The TypeScript and Go SDKs
+// resume with the `resume` block of `session.hello` instead.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.resume"; it is written on encoding and
+// checked on decoding.
+type SessionResume struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session to resume.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionResumePayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The resume credentials and position.
+type SessionResumePayload struct {
+	// The most recent resume token issued for the session.
+	ResumeToken string `json:"resume_token"`
+	// The highest event_seq the client processed.
+	LastEventSeq EventSeq `json:"last_event_seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Liveness probe, from either peer, typically after a quiet heartbeat
+// interval. The other side answers promptly with `session.pong`. Heartbeats
+// are session control: they never carry an event_seq. Needs the `heartbeat`
+// feature.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.ping"; it is written on encoding and
+// checked on decoding.
+type SessionPing struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionPingPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Probe identifier and send time.
+type SessionPingPayload struct {
+	// Value the pong echoes back.
+	Nonce string `json:"nonce"`
+	// When the ping was sent.
+	SentAt Timestamp `json:"sent_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Answer to `session.ping`, sent within the heartbeat interval.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.pong"; it is written on encoding and
+// checked on decoding.
+type SessionPong struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionPongPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The echoed nonce and the receive time.
+type SessionPongPayload struct {
+	// The `nonce` of the ping being answered.
+	PingNonce string `json:"ping_nonce"`
+	// When the ping arrived.
+	ReceivedAt Timestamp `json:"received_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: the highest event_seq the client has processed. Advisory
+// flow control: the runtime may free buffered events up to it and may detect a
+// slow consumer from the lag. It does not replace `last_event_seq` on resume.
+// Needs the `ack` feature; without it the runtime ignores the message.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.ack"; it is written on encoding and
+// checked on decoding.
+type SessionAck struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionAckPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The acknowledged position.
+type SessionAckPayload struct {
+	// Highest event_seq processed so far.
+	LastProcessedSeq EventSeq `json:"last_processed_seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client to runtime: a read-only inventory of the jobs this session's
+// principal may observe. The runtime answers with `session.jobs` whose
+// `request_id` is this message's `id`. Listing does not subscribe. Needs the
+// `list_jobs` feature.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.list_jobs"; it is written on encoding
+// and checked on decoding.
+type SessionListJobs struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionListJobsPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Filter and paging.
+type SessionListJobsPayload struct {
+	// Conditions a job must all meet; every field is optional.
+	Filter *JobListFilter `json:"filter,omitempty"`
+	// Largest number of jobs to return in this page.
+	Limit *uint64 `json:"limit,omitempty"`
+	// `next_cursor` of the previous page, or null for the first page.
+	Cursor wire.Opt[string] `json:"cursor,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Job listing filter.
+type JobListFilter struct {
+	// Only jobs in one of these states.
+	Status []JobState `json:"status,omitempty"`
+	// Only jobs of this agent (`name`) or agent version (`name@version`).
+	Agent *AgentRef `json:"agent,omitempty"`
+	// Only jobs created after this instant.
+	CreatedAfter *Timestamp `json:"created_after,omitempty"`
+	// Only jobs created before this instant. Not in the spec text but accepted by
+	// the TypeScript, Go and Rust SDKs (Go treats both bounds as inclusive).
+	CreatedBefore *Timestamp `json:"created_before,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Runtime to client: one page of the job inventory requested by
+// `session.list_jobs`.
+//
+// The member "arcp" is always "1.1"; it is written on encoding and checked on
+// decoding.
+//
+// The member "type" is always "session.jobs"; it is written on encoding and
+// checked on decoding.
+type SessionJobs struct {
+	// Unique identifier of this message, used to drop transport duplicates.
+	ID MessageID `json:"id"`
+	// The session this message belongs to.
+	SessionID SessionID `json:"session_id"`
+	// W3C trace-id linking the message to a distributed trace. A client should set
+	// it on `job.submit`; otherwise the runtime mints one and reports it in
+	// `job.accepted`.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
+	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
+	// `job.subscribed`).
+	JobID *JobID `json:"job_id,omitempty"`
+	// Session-wide sequence number. Required on `job.event`, `job.result` and
+	// `job.error`, and only meaningful there.
+	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionJobsPayload `json:"payload"`
+	// Vendor extension members and the `optional` drop hint.
+	Extensions *Extensions `json:"extensions,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The page of jobs and the paging cursor.
+type SessionJobsPayload struct {
+	// The `id` of the `session.list_jobs` this answers.
+	RequestID MessageID `json:"request_id"`
+	// The jobs of this page.
+	Jobs []JobListEntry `json:"jobs"`
+	// Cursor for the next page, or null when this is the last one. Canonical
+	// senders always include the key; the Go SDK omits it on the last page
+	// (reported as a dialect deviation).
+	NextCursor wire.Opt[string] `json:"next_cursor,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Summary of one job in a listing.
+type JobListEntry struct {
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The resolved agent, `name@version` when versions are in use.
+	Agent AgentRef `json:"agent"`
+	// Current state.
+	Status JobState `json:"status"`
+	// The job's effective lease. Canonical senders always include it; the Go SDK
+	// omits an empty one (reported as a dialect deviation).
+	Lease *Lease `json:"lease,omitempty"`
+	// The delegating job, or null for a top-level job.
+	ParentJobID wire.Opt[string] `json:"parent_job_id,omitzero"`
+	// When the job was accepted.
+	CreatedAt Timestamp `json:"created_at"`
+	// The job's trace.
+	TraceID *TraceID `json:"trace_id,omitempty"`
+	// The last event_seq emitted for the job in this session. Canonical senders
+	// always include it; the Go SDK omits it while it is zero, reported as the
+	// dialect deviation `go-job-entry-seq-omitted`.
+	LastEventSeq *EventSeq `json:"last_event_seq,omitempty"`
+	// The job's provisioned credentials; only ever present for the principal that
+	// submitted the job.
+	Credentials []Credential `json:"credentials,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
@@ -59,9 +2130,6 @@ func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a session, chosen by the runtime in `session.welcome` and opaque to the client. `sess_` followed by a ULID is the usual form.
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -106,9 +2174,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Identifier of a job, chosen by the runtime in `job.accepted` and opaque to the client. `job_` followed by a ULID is the usual form.
-type JobID string
 
 // DecodeWire decodes the value from d.
 func (x *JobID) DecodeWire(d *wire.Decoder) error {
@@ -155,9 +2220,6 @@ func (x JobID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// W3C Trace Context trace-id: sixteen bytes written as 32 lowercase hexadecimal digits. Every message of one operation, delegated sub-jobs included, carries the same value.
-type TraceID string
-
 // DecodeWire decodes the value from d.
 func (x *TraceID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -203,9 +2265,6 @@ func (x TraceID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A position in the session's event sequence. One counter is shared by all jobs of the session; it grows by exactly one with every `job.event`, `job.result` and `job.error`, and it carries over reconnects, so a client resumes by naming the last value it processed. The reference runtime starts at 1.
-type EventSeq uint64
-
 // DecodeWire decodes the value from d.
 func (x *EventSeq) DecodeWire(d *wire.Decoder) error {
 	var v uint64
@@ -250,9 +2309,6 @@ func (x *EventSeq) UnmarshalJSON(data []byte) error {
 func (x EventSeq) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// An RFC 3339 date-time with `Z` or a numeric offset.
-type Timestamp string
 
 // DecodeWire decodes the value from d.
 func (x *Timestamp) DecodeWire(d *wire.Decoder) error {
@@ -302,9 +2358,6 @@ func (x Timestamp) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An RFC 3339 date-time in UTC, written with the `Z` suffix, as the spec requires for lease and credential expiry.
-type UtcTimestamp string
-
 // DecodeWire decodes the value from d.
 func (x *UtcTimestamp) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -351,14 +2404,6 @@ func (x *UtcTimestamp) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UtcTimestamp) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Envelope extension members, sent by the TypeScript and Go SDKs though not named in the spec text. `optional: true` lets a receiver that does not know a vendor message type drop it silently instead of answering INVALID_REQUEST; every other key is a vendor extension named `x-vendor.<vendor>.<name>`.
-type Extensions struct {
-	// When `true`, a receiver that does not understand this message may drop it.
-	Optional *bool `json:"optional,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -456,39 +2501,50 @@ func (x Extensions) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The fifteen canonical error codes of ARCP v1.1 (twelve from v1.0, three added in v1.1). The set is closed: implementations do not invent codes.
-type ErrorCode string
-
 const (
-	// The lease does not cover the operation (an fs, net, tool, model or delegation target outside its patterns). Usually reported to the agent inside a `tool_result` event, so the job can carry on.
+	// The lease does not cover the operation (an fs, net, tool, model or
+	// delegation target outside its patterns). Usually reported to the agent
+	// inside a `tool_result` event, so the job can carry on.
 	ErrorCodePERMISSIONDENIED ErrorCode = "PERMISSION_DENIED"
-	// A delegation asked for more authority than the parent job holds: a capability, pattern, budget or expiry outside the parent's lease. Reported to the parent job as a `tool_result` error.
+	// A delegation asked for more authority than the parent job holds: a
+	// capability, pattern, budget or expiry outside the parent's lease. Reported
+	// to the parent job as a `tool_result` error.
 	ErrorCodeLEASESUBSETVIOLATION ErrorCode = "LEASE_SUBSET_VIOLATION"
 	// No job with that `job_id` exists, or this principal may not see it.
 	ErrorCodeJOBNOTFOUND ErrorCode = "JOB_NOT_FOUND"
-	// An `idempotency_key` was reused with a different agent or materially different input.
+	// An `idempotency_key` was reused with a different agent or materially
+	// different input.
 	ErrorCodeDUPLICATEKEY ErrorCode = "DUPLICATE_KEY"
 	// No agent of the requested name is registered with the runtime.
 	ErrorCodeAGENTNOTAVAILABLE ErrorCode = "AGENT_NOT_AVAILABLE"
-	// The agent name is known but the pinned `name@version` is not registered. Added in v1.1.
+	// The agent name is known but the pinned `name@version` is not registered.
+	// Added in v1.1.
 	ErrorCodeAGENTVERSIONNOTAVAILABLE ErrorCode = "AGENT_VERSION_NOT_AVAILABLE"
-	// The job ended because its submitter cancelled it; pairs with `final_status: "cancelled"`.
+	// The job ended because its submitter cancelled it; pairs with `final_status:
+	// "cancelled"`.
 	ErrorCodeCANCELLED ErrorCode = "CANCELLED"
 	// The job ran longer than its `max_runtime_sec`.
 	ErrorCodeTIMEOUT ErrorCode = "TIMEOUT"
-	// A resume asked for events that are no longer buffered. The transport is closed; the client may resubmit with its idempotency keys.
+	// A resume asked for events that are no longer buffered. The transport is
+	// closed; the client may resubmit with its idempotency keys.
 	ErrorCodeRESUMEWINDOWEXPIRED ErrorCode = "RESUME_WINDOW_EXPIRED"
-	// A peer stopped hearing its counterpart for two heartbeat intervals. Jobs keep running; the session stays resumable.
+	// A peer stopped hearing its counterpart for two heartbeat intervals. Jobs
+	// keep running; the session stays resumable.
 	ErrorCodeHEARTBEATLOST ErrorCode = "HEARTBEAT_LOST"
-	// The lease's `expires_at` passed while the job was still working. Never retryable. Added in v1.1.
+	// The lease's `expires_at` passed while the job was still working. Never
+	// retryable. Added in v1.1.
 	ErrorCodeLEASEEXPIRED ErrorCode = "LEASE_EXPIRED"
-	// A `cost.budget` counter reached zero or below. Never retryable. Added in v1.1.
+	// A `cost.budget` counter reached zero or below. Never retryable. Added in
+	// v1.1.
 	ErrorCodeBUDGETEXHAUSTED ErrorCode = "BUDGET_EXHAUSTED"
-	// The envelope or payload is malformed, breaks its schema, or uses a feature that was not negotiated.
+	// The envelope or payload is malformed, breaks its schema, or uses a feature
+	// that was not negotiated.
 	ErrorCodeINVALIDREQUEST ErrorCode = "INVALID_REQUEST"
-	// The bearer token of `session.hello` is absent or refused; the transport is closed after this error.
+	// The bearer token of `session.hello` is absent or refused; the transport is
+	// closed after this error.
 	ErrorCodeUNAUTHENTICATED ErrorCode = "UNAUTHENTICATED"
-	// The runtime failed for a reason of its own. The spec declares it always retryable.
+	// The runtime failed for a reason of its own. The spec declares it always
+	// retryable.
 	ErrorCodeINTERNALERROR ErrorCode = "INTERNAL_ERROR"
 )
 
@@ -535,20 +2591,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The shape of every ARCP error: the payload of `session.error`, the core of `job.error`, and the `error` of a `tool_result` event. Two retry rules of the spec are enforced: LEASE_EXPIRED and BUDGET_EXHAUSTED are never retryable, INTERNAL_ERROR always is.
-type ErrorPayload struct {
-	// Canonical error code.
-	Code ErrorCode `json:"code"`
-	// Human-readable explanation for logs and people; not meant to be parsed.
-	Message string `json:"message"`
-	// Whether repeating the same request unchanged might succeed. Clients should honour it.
-	Retryable bool `json:"retryable"`
-	// Optional error-specific data, such as the offending path.
-	Details json.RawMessage `json:"details,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -715,21 +2757,19 @@ func (x ErrorPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A v1.1 feature flag, listed in `capabilities.features` of the hello and the welcome. The effective set is the intersection of both lists, and neither peer may use a feature outside it. Flags from later versions are kept: an unknown flag simply never intersects.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type Feature string
-
 const (
-	// `session.ping` / `session.pong` liveness and the `heartbeat_interval_sec` of the welcome.
+	// `session.ping` / `session.pong` liveness and the `heartbeat_interval_sec` of
+	// the welcome.
 	FeatureHeartbeat Feature = "heartbeat"
 	// `session.ack` flow control; without it a runtime ignores acknowledgements.
 	FeatureAck Feature = "ack"
 	// `session.list_jobs` / `session.jobs` introspection.
 	FeatureListJobs Feature = "list_jobs"
-	// `job.subscribe` / `job.subscribed` / `job.unsubscribe` to observe jobs of other sessions.
+	// `job.subscribe` / `job.subscribed` / `job.unsubscribe` to observe jobs of
+	// other sessions.
 	FeatureSubscribe Feature = "subscribe"
-	// `lease_constraints.expires_at` on `job.submit`, a hard end to a job's authority.
+	// `lease_constraints.expires_at` on `job.submit`, a hard end to a job's
+	// authority.
 	FeatureLeaseExpiresAt Feature = "lease_expires_at"
 	// The `cost.budget` lease capability with runtime-kept budget counters.
 	FeatureCostBudget Feature = "cost.budget"
@@ -784,18 +2824,6 @@ func (x *Feature) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Feature) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities a peer declares. The client lists encodings and features in `session.hello`; the runtime answers in `session.welcome` with the features it accepts and its agent inventory.
-type Capabilities struct {
-	// Message encodings the peer supports. JSON is the only one defined.
-	Encodings []string `json:"encodings,omitempty"`
-	// Feature flags the peer supports; see Feature.
-	Features []Feature `json:"features,omitempty"`
-	// Runtime only: the agents a client may submit jobs to.
-	Agents AgentInventory `json:"agents,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -978,13 +3006,6 @@ func (x Capabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The runtime's agents, in one of two shapes that are not mixed in one list: the v1.0 flat list of names, or the v1.1 list of objects with versions. A client that receives the flat list submits bare names only.
-//
-// It is a union decided by the JSON type of the value. Its variants are AgentInventoryAgentNameList, AgentInventoryAgentInfoList.
-type AgentInventory interface {
-	isAgentInventory()
-}
-
 // DecodeAgentInventory decodes a AgentInventory from d.
 func DecodeAgentInventory(d *wire.Decoder) (AgentInventory, error) {
 	switch d.Kind() {
@@ -1065,9 +3086,6 @@ func ValidateAgentInventory(v AgentInventory) error {
 	return c.Err()
 }
 
-// An agent name: lowercase letters and digits, then also `.`, `_` and `-`.
-type AgentName string
-
 // DecodeWire decodes the value from d.
 func (x *AgentName) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1112,9 +3130,6 @@ func (x *AgentName) UnmarshalJSON(data []byte) error {
 func (x AgentName) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// v1.0 shape: agent names only.
-type AgentInventoryAgentNameList []AgentName
 
 func (AgentInventoryAgentNameList) isAgentInventory() {}
 
@@ -1180,20 +3195,6 @@ func (x *AgentInventoryAgentNameList) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentInventoryAgentNameList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One agent of the rich (v1.1) inventory.
-type AgentInfo struct {
-	// Agent name.
-	Name AgentName `json:"name"`
-	// Versions a client may pin with `name@version`.
-	Versions []AgentVersion `json:"versions,omitempty"`
-	// Version a bare `name` resolves to. Without it the runtime may pick any registered version, so clients that need stability pin one.
-	Default *AgentVersion `json:"default,omitempty"`
-	// Go SDK: the agent is registered without versions, and the entry then has no `versions`. Canonical entries list `versions` (empty for an unversioned agent); the Go form is reported as the dialect deviation `go-bare-agent`.
-	Bare *bool `json:"bare,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1381,9 +3382,6 @@ func (x AgentInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An agent version, opaque to the protocol (SemVer is common but not required).
-type AgentVersion string
-
 // DecodeWire decodes the value from d.
 func (x *AgentVersion) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1428,9 +3426,6 @@ func (x *AgentVersion) UnmarshalJSON(data []byte) error {
 func (x AgentVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// v1.1 shape: agents with their versions.
-type AgentInventoryAgentInfoList []AgentInfo
 
 func (AgentInventoryAgentInfoList) isAgentInventory() {}
 
@@ -1498,9 +3493,6 @@ func (x AgentInventoryAgentInfoList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An agent reference, `name` or `name@version`. A bare name resolves to the advertised default version; a pinned version must exist or the runtime answers AGENT_VERSION_NOT_AVAILABLE. Pinning needs the `agent_versions` feature.
-type AgentRef string
-
 // DecodeWire decodes the value from d.
 func (x *AgentRef) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1544,20 +3536,6 @@ func (x *AgentRef) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentRef) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Identity of the client software.
-type ClientInfo struct {
-	// Client implementation name.
-	Name string `json:"name"`
-	// Client implementation version.
-	Version string `json:"version"`
-	// Optional fingerprint of the client build or key (TypeScript reference).
-	Fingerprint *string `json:"fingerprint,omitempty"`
-	// Optional principal the client acts for (TypeScript reference).
-	Principal *string `json:"principal,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1733,18 +3711,6 @@ func (x ClientInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identity of the runtime software.
-type RuntimeInfo struct {
-	// Runtime implementation name.
-	Name string `json:"name"`
-	// Runtime implementation version.
-	Version string `json:"version"`
-	// Optional fingerprint a client may pin (TypeScript reference).
-	Fingerprint *string `json:"fingerprint,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RuntimeInfo) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1892,16 +3858,6 @@ func (x RuntimeInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Credentials presented in `session.hello`. The spec defines one scheme, `bearer`, whose token is then required. Other scheme names pass the schema (a runtime refuses what it does not support with UNAUTHENTICATED).
-type Auth struct {
-	// Authentication scheme.
-	Scheme AuthScheme `json:"scheme"`
-	// The credential itself. Treat as a secret.
-	Token *string `json:"token,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Auth) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2025,11 +3981,6 @@ func (x Auth) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Authentication scheme.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type AuthScheme string
-
 const (
 	// An opaque bearer token in `token`.
 	AuthSchemeBearer AuthScheme = "bearer"
@@ -2074,18 +4025,6 @@ func (x *AuthScheme) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthScheme) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The v1.0 resume block of `session.hello`: the session to resume and how far the client got. The runtime replays every buffered event after `last_event_seq` and answers with a fresh `session.welcome` for the same session, or with `session.error` RESUME_WINDOW_EXPIRED.
-type ResumeRequest struct {
-	// The session to resume.
-	SessionID SessionID `json:"session_id"`
-	// The most recent resume token the runtime issued for that session. A secret.
-	ResumeToken string `json:"resume_token"`
-	// The highest event_seq the client processed.
-	LastEventSeq EventSeq `json:"last_event_seq"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2220,9 +4159,6 @@ func (x ResumeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The patterns of one lease capability. Globs are anchored: `*` matches one path or name segment and `**` any number of segments.
-type CapabilityPatterns []string
-
 // DecodeWire decodes the value from d.
 func (x *CapabilityPatterns) DecodeWire(d *wire.Decoder) error {
 	var v []string
@@ -2293,9 +4229,6 @@ func (x CapabilityPatterns) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `cost.budget` amount, `currency:decimal`, such as `USD:5.00` or `credits:1000`. Currencies follow ISO 4217 where they can; `credits` is reserved for runtime-defined units.
-type BudgetAmount string
-
 // DecodeWire decodes the value from d.
 func (x *BudgetAmount) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -2339,28 +4272,6 @@ func (x *BudgetAmount) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BudgetAmount) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A lease: the complete authority of a job, as capability names mapped to pattern lists. Requested on `job.submit`, granted (possibly narrowed, never widened) on `job.accepted`, and fixed for the life of the job. Capabilities outside the reserved set should use `x-vendor.<vendor>.<capability>` names.
-//
-// Validate does not check: propertyNames; additionalProperties.
-type Lease struct {
-	// Filesystem paths the job may read, as path globs.
-	FSRead CapabilityPatterns `json:"fs.read,omitempty"`
-	// Filesystem paths the job may write, as path globs.
-	FSWrite CapabilityPatterns `json:"fs.write,omitempty"`
-	// URLs the job may fetch over HTTP or HTTPS, as URL globs.
-	NetFetch CapabilityPatterns `json:"net.fetch,omitempty"`
-	// Registered tools the job may call, as tool-name globs.
-	ToolCall CapabilityPatterns `json:"tool.call,omitempty"`
-	// Agents the job may delegate to, as agent-name globs.
-	AgentDelegate CapabilityPatterns `json:"agent.delegate,omitempty"`
-	// Cost ceilings, one amount per currency, each tracked by its own runtime counter. Needs the `cost.budget` feature.
-	CostBudget []BudgetAmount `json:"cost.budget,omitempty"`
-	// Models the agent may invoke, as model-name globs. Needs the `model.use` feature.
-	ModelUse CapabilityPatterns `json:"model.use,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2572,14 +4483,6 @@ func (x Lease) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Bounds on a lease besides its patterns. Needs the `lease_expires_at` feature.
-type LeaseConstraints struct {
-	// Instant the lease ends, in UTC and in the future at submission. Operations at or after it fail with LEASE_EXPIRED; there is no renewal.
-	ExpiresAt *UtcTimestamp `json:"expires_at,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LeaseConstraints) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2672,9 +4575,6 @@ func (x LeaseConstraints) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A budget currency: an ISO 4217 code such as `USD`, `credits`, or a runtime-defined unit.
-type Currency string
-
 // DecodeWire decodes the value from d.
 func (x *Currency) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -2719,11 +4619,6 @@ func (x *Currency) UnmarshalJSON(data []byte) error {
 func (x Currency) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Budget counters by currency: the remaining amount of each `cost.budget` currency. Initialised to the budget at acceptance and decremented by `cost.*` metrics; it may go below zero when a reported cost overshoots.
-//
-// Validate does not check: propertyNames.
-type Budget map[string]float64
 
 // DecodeWire decodes the value from d.
 func (x *Budget) DecodeWire(d *wire.Decoder) error {
@@ -2791,18 +4686,6 @@ func (x *Budget) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Budget) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A read-only echo of the limits baked into a provisioned credential at its upstream. Informational: the upstream enforces them, and a limit missing here may still be in the lease.
-type CredentialConstraints struct {
-	// Spend cap mirrored from the lease.
-	CostBudget []BudgetAmount `json:"cost.budget,omitempty"`
-	// Model allow-list mirrored from the lease.
-	ModelUse CapabilityPatterns `json:"model.use,omitempty"`
-	// Credential expiry, mirrored from the lease constraints.
-	ExpiresAt *UtcTimestamp `json:"expires_at,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2952,24 +4835,6 @@ func (x *CredentialConstraints) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CredentialConstraints) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A short-lived credential the runtime minted for one job at an upstream service (an LLM gateway, a paid API), scoped to the job's lease and revoked when the job ends. Only the submitting principal ever sees it.
-type Credential struct {
-	// Stable identifier of the credential within the job, used for audit, rotation and revocation.
-	ID string `json:"id"`
-	// How to present `value`. `bearer` is the only scheme the spec defines; clients ignore credentials whose scheme they do not know.
-	Scheme CredentialScheme `json:"scheme"`
-	// The secret. Never log it, echo it to subscribers or keep it past the job.
-	Value string `json:"value"`
-	// Base URL where the credential is valid; it must not be sent anywhere else.
-	Endpoint string `json:"endpoint"`
-	// Advisory hint of the API dialect spoken at `endpoint`.
-	Profile *CredentialProfile `json:"profile,omitempty"`
-	// Limits enforced by the upstream for this credential.
-	Constraints *CredentialConstraints `json:"constraints,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3176,11 +5041,6 @@ func (x Credential) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How to present `value`. `bearer` is the only scheme the spec defines; clients ignore credentials whose scheme they do not know.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CredentialScheme string
-
 const (
 	// Send `value` as an HTTP bearer token.
 	CredentialSchemeBearer CredentialScheme = "bearer"
@@ -3226,11 +5086,6 @@ func (x *CredentialScheme) UnmarshalJSON(data []byte) error {
 func (x CredentialScheme) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Advisory hint of the API dialect spoken at `endpoint`.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CredentialProfile string
 
 const (
 	// An OpenAI-compatible API.
@@ -3282,9 +5137,6 @@ func (x CredentialProfile) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Lifecycle state of a job. `pending` and `running` are live; the other four are terminal and match the terminal message's `final_status`.
-type JobState string
-
 const (
 	// Accepted and waiting to start.
 	JobStatePending JobState = "pending"
@@ -3292,7 +5144,8 @@ const (
 	JobStateRunning JobState = "running"
 	// Terminal: finished with `job.result`.
 	JobStateSuccess JobState = "success"
-	// Terminal: failed with `job.error` (including LEASE_EXPIRED and BUDGET_EXHAUSTED).
+	// Terminal: failed with `job.error` (including LEASE_EXPIRED and
+	// BUDGET_EXHAUSTED).
 	JobStateError JobState = "error"
 	// Terminal: cancelled by its submitter; ended with `job.error` code CANCELLED.
 	JobStateCancelled JobState = "cancelled"
@@ -3343,30 +5196,6 @@ func (x *JobState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The envelope every ARCP v1.1 message travels in: one JSON object per stdio line or WebSocket text frame. `type` selects the message and `payload` carries its body; each message type's own schema (`<type>.json`) says which of the optional envelope members it requires. Receivers ignore top-level members they do not know, so the object stays open.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-type Envelope struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// Message type such as `session.hello` or `job.event`; it decides which schema the payload follows.
-	Type string `json:"type"`
-	// Session the message belongs to. Present on every message after the runtime assigned one in `session.welcome`; absent on `session.hello`.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// Type-specific body of the message.
-	Payload json.RawMessage `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3624,20 +5453,6 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Body of an `artifact_ref` event: the agent produced an artifact the client can fetch by URI.
-type ArtifactRefBody struct {
-	// Where the artifact lives.
-	URI string `json:"uri"`
-	// Media type of the artifact.
-	ContentType string `json:"content_type"`
-	// Size in bytes.
-	ByteSize *uint64 `json:"byte_size,omitempty"`
-	// SHA-256 digest of the content.
-	Sha256 *string `json:"sha256,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3814,15 +5629,6 @@ func (x ArtifactRefBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Body of a `delegate` event: the running job asks for a sub-job under a subset of its own lease. Two shapes exist on the wire. The spec's is a request named by `delegate_id`, after which the runtime emits a `job.accepted` for the child carrying `parent_job_id` and `delegate_id`. The Go, Java, Ruby and C# SDKs instead announce an already created child by `child_job_id`; that shape is accepted and reported as a dialect deviation.
-//
-// Validate does not check: oneOf: an object may fit both /oneOf/0 and /oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are DelegateRequest, DelegateChildJob.
-type DelegateBody interface {
-	isDelegateBody()
-}
-
 // DecodeDelegateBody decodes a DelegateBody from d.
 func DecodeDelegateBody(d *wire.Decoder) (DelegateBody, error) {
 	switch d.Kind() {
@@ -3911,22 +5717,6 @@ func ValidateDelegateBody(v DelegateBody) error {
 	var c wire.Checker
 	CheckDelegateBody(&c, "", v)
 	return c.Err()
-}
-
-// The spec's delegation request.
-type DelegateRequest struct {
-	// Identifier of this delegation, echoed by the child's `job.accepted`.
-	DelegateID string `json:"delegate_id"`
-	// The agent to run as the child.
-	Agent AgentRef `json:"agent"`
-	// The child's input, any JSON value.
-	Input json.RawMessage `json:"input"`
-	// Authority for the child: a subset of the parent's lease, with a budget no larger than the parent's remainder.
-	LeaseRequest *Lease `json:"lease_request,omitempty"`
-	// Time bound of the child; never later than the parent's.
-	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*DelegateRequest) isDelegateBody() {}
@@ -4103,20 +5893,6 @@ func (x DelegateRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The SDK shape: the child job already exists.
-type DelegateChildJob struct {
-	// The child job.
-	ChildJobID JobID `json:"child_job_id"`
-	// The child's agent.
-	Agent AgentRef `json:"agent"`
-	// The child's input, when sent.
-	Input json.RawMessage `json:"input,omitempty"`
-	// The child's effective lease, when sent.
-	Lease *Lease `json:"lease,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*DelegateChildJob) isDelegateBody() {}
 
 // DecodeWire decodes the value from d.
@@ -4264,18 +6040,6 @@ func (x DelegateChildJob) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Body of a `log` event: one log line from the job.
-type LogBody struct {
-	// Severity.
-	Level LogBodyLevel `json:"level"`
-	// The log text.
-	Message string `json:"message"`
-	// Optional structured context, in the reference implementation's naming (the Go SDK's `fields` is reported as a dialect deviation).
-	Attributes json.RawMessage `json:"attributes,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogBody) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4413,9 +6177,6 @@ func (x LogBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Severity.
-type LogBodyLevel string
-
 const (
 	// Finest detail.
 	LogBodyLevelTrace LogBodyLevel = "trace"
@@ -4429,13 +6190,17 @@ const (
 	LogBodyLevelError LogBodyLevel = "error"
 	// A failure that endangers the job.
 	LogBodyLevelCritical LogBodyLevel = "critical"
-	// Go SDK (slog level name) for `debug`; reported as the dialect deviation `go-log-level-uppercase`.
+	// Go SDK (slog level name) for `debug`; reported as the dialect deviation
+	// `go-log-level-uppercase`.
 	LogBodyLevelDEBUG LogBodyLevel = "DEBUG"
-	// Go SDK (slog level name) for `info`; reported as the dialect deviation `go-log-level-uppercase`.
+	// Go SDK (slog level name) for `info`; reported as the dialect deviation
+	// `go-log-level-uppercase`.
 	LogBodyLevelINFO LogBodyLevel = "INFO"
-	// Go SDK (slog level name) for `warn`; reported as the dialect deviation `go-log-level-uppercase`.
+	// Go SDK (slog level name) for `warn`; reported as the dialect deviation
+	// `go-log-level-uppercase`.
 	LogBodyLevelWARN LogBodyLevel = "WARN"
-	// Go SDK (slog level name) for `error`; reported as the dialect deviation `go-log-level-uppercase`.
+	// Go SDK (slog level name) for `error`; reported as the dialect deviation
+	// `go-log-level-uppercase`.
 	LogBodyLevelERROR LogBodyLevel = "ERROR"
 )
 
@@ -4482,20 +6247,6 @@ func (x *LogBodyLevel) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogBodyLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Body of a `metric` event: a named measurement. Costs are metrics whose `name` starts with `cost.` and whose `unit` is a budget currency; each one decrements that currency's budget counter. `cost.budget.remaining` is reserved for the runtime's report of what is left.
-type MetricBody struct {
-	// Metric name.
-	Name string `json:"name"`
-	// The measured value.
-	Value float64 `json:"value"`
-	// Unit of `value`; for costs, the currency.
-	Unit *string `json:"unit,omitempty"`
-	// Optional labels. The spec's name; the TypeScript SDK's `dims` is reported as a dialect deviation.
-	Dimensions map[string]string `json:"dimensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4677,20 +6428,6 @@ func (x MetricBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Body of a `progress` event: how far the job got, for progress displays. Advisory; the protocol acts on nothing here. `current` should not exceed `total` (JSON Schema cannot compare the two). Needs the `progress` feature.
-type ProgressBody struct {
-	// Work done so far.
-	Current float64 `json:"current"`
-	// Total work, when known; absent means indeterminate.
-	Total *float64 `json:"total,omitempty"`
-	// What is counted.
-	Units *string `json:"units,omitempty"`
-	// Optional human-readable detail.
-	Message *string `json:"message,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ProgressBody) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4859,22 +6596,6 @@ func (x *ProgressBody) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProgressBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Body of a `result_chunk` event: one fragment of a large final result. Chunks of one `result_id` arrive in `chunk_seq` order starting at 0; the last has `more: false`; the terminating `job.result` names the same `result_id`. A job never mixes chunks with an inline result. Needs the `result_chunk` feature.
-type ResultChunkBody struct {
-	// Identifier of the assembled result.
-	ResultID string `json:"result_id"`
-	// Index of this chunk, from 0, consecutive.
-	ChunkSeq uint64 `json:"chunk_seq"`
-	// The fragment, encoded as `encoding` says.
-	Data string `json:"data"`
-	// How `data` is encoded.
-	Encoding ResultChunkBodyEncoding `json:"encoding"`
-	// `true` while more chunks follow, `false` on the last one.
-	More bool `json:"more"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5049,9 +6770,6 @@ func (x ResultChunkBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How `data` is encoded.
-type ResultChunkBodyEncoding string
-
 const (
 	// A text fragment.
 	ResultChunkBodyEncodingUTF8 ResultChunkBodyEncoding = "utf8"
@@ -5102,22 +6820,6 @@ func (x *ResultChunkBodyEncoding) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ResultChunkBodyEncoding) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Body of a `status` event: a lifecycle or flow-control marker. Two phases are reserved: `back_pressure`, a runtime warning that the client lags behind, and `credential_rotated`, which carries the rotated credential's `id` and new `value` (the Go SDK's form, both inside `details`, is accepted and reported as a dialect deviation).
-//
-// Validate does not check: if.
-type StatusBody struct {
-	// The phase reached.
-	Phase StatusBodyPhase `json:"phase"`
-	// Optional human-readable detail.
-	Message *string `json:"message,omitempty"`
-	// For `credential_rotated`: the `id` of the rotated credential.
-	ID *string `json:"id,omitempty"`
-	// For `credential_rotated`: the new secret value.
-	Value *string `json:"value,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5284,11 +6986,6 @@ func (x StatusBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The phase reached.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type StatusBodyPhase string
-
 const (
 	// The client falls behind; the runtime may throttle or drop it.
 	StatusBodyPhaseBackPressure StatusBodyPhase = "back_pressure"
@@ -5335,14 +7032,6 @@ func (x *StatusBodyPhase) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StatusBodyPhase) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Body of a `thought` event: a fragment of the agent's reasoning, for display or audit.
-type ThoughtBody struct {
-	// The reasoning text.
-	Text string `json:"text"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5434,18 +7123,6 @@ func (x *ThoughtBody) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ThoughtBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Body of a `tool_call` event: the agent invoked a tool. The matching `tool_result` carries the same `call_id`.
-type ToolCallBody struct {
-	// Name of the tool.
-	Tool string `json:"tool"`
-	// Arguments passed to the tool.
-	Args json.RawMessage `json:"args,omitempty"`
-	// Identifier pairing this call with its result.
-	CallID string `json:"call_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5591,18 +7268,6 @@ func (x ToolCallBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Body of a `tool_result` event: the outcome of a tool call, either a `result` or an `error`, never both (neither is allowed for a tool that returns nothing). Lease violations, an expired lease or an exhausted budget reach the agent here, so it can decide how to go on.
-type ToolResultBody struct {
-	// The `call_id` of the `tool_call` this answers.
-	CallID string `json:"call_id"`
-	// What the tool returned, any JSON value.
-	Result json.RawMessage `json:"result,omitempty"`
-	// Why the call failed.
-	Error *ErrorPayload `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolResultBody) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5738,30 +7403,6 @@ func (x *ToolResultBody) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolResultBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: the job exists. Carries the effective lease and, depending on the negotiated features, its constraints, budget counters and provisioned credentials. For a delegated sub-job it names the parent and the delegation. Not part of the event sequence (no event_seq), so it is not replayed on resume; a resubmission with the same idempotency key yields the same payload again.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.accepted"; it is written on encoding and checked on decoding.
-type JobAccepted struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobAcceptedPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobAccepted) isMessage() {}
@@ -6004,32 +7645,6 @@ func (x *JobAccepted) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobAccepted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The new job and its granted authority.
-type JobAcceptedPayload struct {
-	// The job's identifier; job-scoped messages refer to it.
-	JobID JobID `json:"job_id"`
-	// The resolved agent, `name@version` once a version was chosen.
-	Agent *AgentRef `json:"agent,omitempty"`
-	// The effective lease: the request, possibly narrowed. Canonical senders always include it (`{}` when empty); the Go SDK omits an empty one, reported as the dialect deviation `go-lease-omitted`.
-	Lease *Lease `json:"lease,omitempty"`
-	// The effective lease constraints.
-	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
-	// Initial budget counters, present when the lease has `cost.budget`.
-	Budget Budget `json:"budget,omitempty"`
-	// Credentials provisioned for the job (`provisioned_credentials` feature).
-	Credentials []Credential `json:"credentials,omitempty"`
-	// When the runtime accepted the job.
-	AcceptedAt Timestamp `json:"accepted_at"`
-	// For a delegated job: the delegating job.
-	ParentJobID *JobID `json:"parent_job_id,omitempty"`
-	// For a delegated job: the `delegate_id` of the `delegate` event that asked for it.
-	DelegateID *string `json:"delegate_id,omitempty"`
-	// The job's trace, minted by the runtime if the submit had none.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6324,30 +7939,6 @@ func (x JobAcceptedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client to runtime: cancel a job that has not ended. Only the submitting session may do so. The runtime acknowledges with `job.cancelled`, stops the agent cooperatively and ends the job with `job.error` CANCELLED within a grace period (30 seconds by default).
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.cancel"; it is written on encoding and checked on decoding.
-type JobCancel struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job to cancel.
-	JobID JobID `json:"job_id"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobCancelPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*JobCancel) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -6587,14 +8178,6 @@ func (x JobCancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why the job is cancelled.
-type JobCancelPayload struct {
-	// Optional free-form reason, for logs and people.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobCancelPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6684,30 +8267,6 @@ func (x *JobCancelPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobCancelPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: acknowledgement of `job.cancel`, sent before the terminal `job.error` CANCELLED. It is not itself terminal and carries no event_seq.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.cancelled"; it is written on encoding and checked on decoding.
-type JobCancelled struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job being cancelled.
-	JobID JobID `json:"job_id"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobCancelledPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobCancelled) isMessage() {}
@@ -6949,14 +8508,6 @@ func (x JobCancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Optional echo of the cancel reason.
-type JobCancelledPayload struct {
-	// Optional free-form reason, for logs and people.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobCancelledPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7046,30 +8597,6 @@ func (x *JobCancelledPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobCancelledPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: the job failed, was cancelled or timed out. One of the two terminal messages. A cancelled job ends with code CANCELLED, and LEASE_EXPIRED or BUDGET_EXHAUSTED always end with `final_status: "error"`.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.error"; it is written on encoding and checked on decoding.
-type JobError struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that ended.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The message body.
-	Payload JobErrorPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobError) isMessage() {}
@@ -7308,22 +8835,6 @@ func (x JobError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Failed outcome: an error payload plus the terminal status.
-type JobErrorPayload struct {
-	// Canonical error code.
-	Code ErrorCode `json:"code"`
-	// Human-readable explanation for logs and people; not meant to be parsed.
-	Message string `json:"message"`
-	// Whether repeating the same request unchanged might succeed. Clients should honour it.
-	Retryable bool `json:"retryable"`
-	// Optional error-specific data, such as the offending path.
-	Details json.RawMessage `json:"details,omitempty"`
-	// How the job ended.
-	FinalStatus JobErrorPayloadFinalStatus `json:"final_status"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobErrorPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7515,9 +9026,6 @@ func (x JobErrorPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How the job ended.
-type JobErrorPayloadFinalStatus string
-
 const (
 	// It failed.
 	JobErrorPayloadFinalStatusError JobErrorPayloadFinalStatus = "error"
@@ -7570,30 +9078,6 @@ func (x *JobErrorPayloadFinalStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobErrorPayloadFinalStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: something happened in a running job. The payload's `kind` selects the body schema (`event.<kind>.json`); kinds in the `x-vendor.` namespace are accepted with any object body, and receivers ignore kinds they do not know. Each event takes the next session-wide event_seq.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type JobEvent struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The event: kind, time and body.
-	Payload JobEventPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobEvent) isMessage() {}
@@ -7836,21 +9320,6 @@ func (x JobEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A job event, tagged by `kind`: one variant per reserved kind, whose body follows `event.<kind>.json`, and a final catch-all for `x-vendor.` kinds. Any other kind is invalid.
-//
-// It is a union tagged by the member "kind". Its variants are LogEvent, ThoughtEvent, ToolCallEvent, ToolResultEvent, StatusEvent, MetricEvent, ArtifactRefEvent, DelegateEvent, ProgressEvent, ResultChunkEvent; a tag this package does not know decodes to UnknownJobEventPayload, which keeps the JSON as it was.
-type JobEventPayload interface {
-	isJobEventPayload()
-}
-
-// UnknownJobEventPayload is a variant of JobEventPayload whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownJobEventPayload struct {
-	// Tag is the value of the member "kind".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownJobEventPayload) isJobEventPayload() {}
 
 // DecodeJobEventPayload decodes a JobEventPayload from d.
@@ -8090,18 +9559,6 @@ func ValidateJobEventPayload(v JobEventPayload) error {
 	return c.Err()
 }
 
-// A `log` event: a log line.
-//
-// The member "kind" is always "log"; it is written on encoding and checked on decoding.
-type LogEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The log body.
-	Body LogBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*LogEvent) isJobEventPayload() {}
 
 // DecodeWire decodes the value from d.
@@ -8228,18 +9685,6 @@ func (x *LogEvent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `thought` event: a piece of the agent's reasoning.
-//
-// The member "kind" is always "thought"; it is written on encoding and checked on decoding.
-type ThoughtEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The thought body.
-	Body ThoughtBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ThoughtEvent) isJobEventPayload() {}
@@ -8370,18 +9815,6 @@ func (x ThoughtEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `tool_call` event: the agent called a tool.
-//
-// The member "kind" is always "tool_call"; it is written on encoding and checked on decoding.
-type ToolCallEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The tool_call body.
-	Body ToolCallBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ToolCallEvent) isJobEventPayload() {}
 
 // DecodeWire decodes the value from d.
@@ -8508,18 +9941,6 @@ func (x *ToolCallEvent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `tool_result` event: a tool call returned.
-//
-// The member "kind" is always "tool_result"; it is written on encoding and checked on decoding.
-type ToolResultEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The tool_result body.
-	Body ToolResultBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolResultEvent) isJobEventPayload() {}
@@ -8650,18 +10071,6 @@ func (x ToolResultEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `status` event: a lifecycle or flow-control marker.
-//
-// The member "kind" is always "status"; it is written on encoding and checked on decoding.
-type StatusEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The status body.
-	Body StatusBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*StatusEvent) isJobEventPayload() {}
 
 // DecodeWire decodes the value from d.
@@ -8788,18 +10197,6 @@ func (x *StatusEvent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StatusEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `metric` event: a measurement, including costs.
-//
-// The member "kind" is always "metric"; it is written on encoding and checked on decoding.
-type MetricEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The metric body.
-	Body MetricBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MetricEvent) isJobEventPayload() {}
@@ -8930,18 +10327,6 @@ func (x MetricEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `artifact_ref` event: the agent produced an addressable artifact.
-//
-// The member "kind" is always "artifact_ref"; it is written on encoding and checked on decoding.
-type ArtifactRefEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The artifact_ref body.
-	Body ArtifactRefBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ArtifactRefEvent) isJobEventPayload() {}
 
 // DecodeWire decodes the value from d.
@@ -9068,18 +10453,6 @@ func (x *ArtifactRefEvent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArtifactRefEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `delegate` event: the agent asked for a sub-job.
-//
-// The member "kind" is always "delegate"; it is written on encoding and checked on decoding.
-type DelegateEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The delegate body.
-	Body DelegateBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*DelegateEvent) isJobEventPayload() {}
@@ -9214,18 +10587,6 @@ func (x DelegateEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `progress` event: structured progress.
-//
-// The member "kind" is always "progress"; it is written on encoding and checked on decoding.
-type ProgressEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The progress body.
-	Body ProgressBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ProgressEvent) isJobEventPayload() {}
 
 // DecodeWire decodes the value from d.
@@ -9354,18 +10715,6 @@ func (x ProgressEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `result_chunk` event: one fragment of a streamed final result.
-//
-// The member "kind" is always "result_chunk"; it is written on encoding and checked on decoding.
-type ResultChunkEvent struct {
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The result_chunk body.
-	Body ResultChunkBody `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ResultChunkEvent) isJobEventPayload() {}
 
 // DecodeWire decodes the value from d.
@@ -9492,18 +10841,6 @@ func (x *ResultChunkEvent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ResultChunkEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An event of a vendor-defined kind. Its body is an object whose shape only the vendor knows; receivers that do not know the kind ignore it.
-type VendorEvent struct {
-	// A kind in the vendor namespace, `x-vendor.<vendor>.<name>` by convention.
-	Kind string `json:"kind"`
-	// When the event happened; replays keep the original time.
-	Ts Timestamp `json:"ts"`
-	// The vendor's body.
-	Body json.RawMessage `json:"body"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9642,30 +10979,6 @@ func (x *VendorEvent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x VendorEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `job.event` of kind `log`: the message `JobEvent` with its payload narrowed to the `log` variant. The validator checks `log` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type LogEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `log` event: kind, time and body.
-	Payload LogEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9902,30 +11215,6 @@ func (x LogEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `job.event` of kind `thought`: the message `JobEvent` with its payload narrowed to the `thought` variant. The validator checks `thought` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type ThoughtEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `thought` event: kind, time and body.
-	Payload ThoughtEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10158,30 +11447,6 @@ func (x *ThoughtEventMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ThoughtEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `job.event` of kind `tool_call`: the message `JobEvent` with its payload narrowed to the `tool_call` variant. The validator checks `tool_call` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type ToolCallEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `tool_call` event: kind, time and body.
-	Payload ToolCallEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -10418,30 +11683,6 @@ func (x ToolCallEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `job.event` of kind `tool_result`: the message `JobEvent` with its payload narrowed to the `tool_result` variant. The validator checks `tool_result` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type ToolResultEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `tool_result` event: kind, time and body.
-	Payload ToolResultEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10674,30 +11915,6 @@ func (x *ToolResultEventMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolResultEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `job.event` of kind `status`: the message `JobEvent` with its payload narrowed to the `status` variant. The validator checks `status` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type StatusEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `status` event: kind, time and body.
-	Payload StatusEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -10934,30 +12151,6 @@ func (x StatusEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `job.event` of kind `metric`: the message `JobEvent` with its payload narrowed to the `metric` variant. The validator checks `metric` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type MetricEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `metric` event: kind, time and body.
-	Payload MetricEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11190,30 +12383,6 @@ func (x *MetricEventMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MetricEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `job.event` of kind `artifact_ref`: the message `JobEvent` with its payload narrowed to the `artifact_ref` variant. The validator checks `artifact_ref` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type ArtifactRefEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `artifact_ref` event: kind, time and body.
-	Payload ArtifactRefEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11450,30 +12619,6 @@ func (x ArtifactRefEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `job.event` of kind `delegate`: the message `JobEvent` with its payload narrowed to the `delegate` variant. The validator checks `delegate` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type DelegateEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `delegate` event: kind, time and body.
-	Payload DelegateEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11706,30 +12851,6 @@ func (x *DelegateEventMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DelegateEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A `job.event` of kind `progress`: the message `JobEvent` with its payload narrowed to the `progress` variant. The validator checks `progress` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type ProgressEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `progress` event: kind, time and body.
-	Payload ProgressEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11966,30 +13087,6 @@ func (x ProgressEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `job.event` of kind `result_chunk`: the message `JobEvent` with its payload narrowed to the `result_chunk` variant. The validator checks `result_chunk` events against it, so that a failure is explained by this variant alone.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.event"; it is written on encoding and checked on decoding.
-type ResultChunkEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that produced the event.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The `result_chunk` event: kind, time and body.
-	Payload ResultChunkEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12222,30 +13319,6 @@ func (x *ResultChunkEventMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ResultChunkEventMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: the job succeeded. One of the two terminal messages; a job gets exactly one. The result is either inline in `result` or, after `result_chunk` events, referenced by `result_id`, never both.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.result"; it is written on encoding and checked on decoding.
-type JobResult struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job that finished.
-	JobID JobID `json:"job_id"`
-	// Next value of the session's event sequence.
-	EventSeq EventSeq `json:"event_seq"`
-	// The message body.
-	Payload JobResultPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobResult) isMessage() {}
@@ -12484,22 +13557,6 @@ func (x JobResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Successful outcome.
-//
-// The member "final_status" is always "success"; it is written on encoding and checked on decoding.
-type JobResultPayload struct {
-	// Short human-readable summary.
-	Summary *string `json:"summary,omitempty"`
-	// The inline result, any JSON value. The spec leaves the member unnamed; `result` is the name of the reference implementation (the Go SDK's `output` is reported as a dialect deviation).
-	Result json.RawMessage `json:"result,omitempty"`
-	// Identifier of a result streamed in `result_chunk` events; required once such a chunk was sent.
-	ResultID *string `json:"result_id,omitempty"`
-	// Size in bytes of the assembled streamed result.
-	ResultSize *uint64 `json:"result_size,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobResultPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12681,30 +13738,6 @@ func (x *JobResultPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobResultPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Client to runtime: start a job. The runtime answers with `job.accepted`, or refuses with `session.error` (for example AGENT_VERSION_NOT_AVAILABLE or DUPLICATE_KEY). Setting `trace_id` on the envelope joins the job to the caller's trace.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.submit"; it is written on encoding and checked on decoding.
-type JobSubmit struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobSubmitPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobSubmit) isMessage() {}
@@ -12949,24 +13982,6 @@ func (x JobSubmit) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What to run, with which input and authority.
-type JobSubmitPayload struct {
-	// The agent to run, `name` or (with `agent_versions`) `name@version`.
-	Agent AgentRef `json:"agent"`
-	// The agent's input, any JSON value; its shape is the agent's business.
-	Input json.RawMessage `json:"input"`
-	// The authority requested for the job. The runtime may narrow it but never widen it.
-	LeaseRequest *Lease `json:"lease_request,omitempty"`
-	// Time bound on the lease (`lease_expires_at` feature).
-	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
-	// Logical key of this submission. A repeat with the same key and parameters returns the same job; with other parameters it fails with DUPLICATE_KEY.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Wall-clock limit; past it the job ends with TIMEOUT.
-	MaxRuntimeSec *uint64 `json:"max_runtime_sec,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobSubmitPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13169,30 +14184,6 @@ func (x *JobSubmitPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobSubmitPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Client to runtime: observe a job, typically one submitted by another session of the same principal. Observation only: a subscriber can never cancel the job. Needs the `subscribe` feature; an unauthorised request fails with PERMISSION_DENIED.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.subscribe"; it is written on encoding and checked on decoding.
-type JobSubscribe struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobSubscribePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobSubscribe) isMessage() {}
@@ -13437,18 +14428,6 @@ func (x JobSubscribe) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The job and the replay wanted.
-type JobSubscribePayload struct {
-	// The job to observe.
-	JobID JobID `json:"job_id"`
-	// With `history`, replay buffered events after this position; without it only live events follow.
-	FromEventSeq *EventSeq `json:"from_event_seq,omitempty"`
-	// Whether to replay buffered events before the live tail (default false).
-	History *bool `json:"history,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13579,30 +14558,6 @@ func (x *JobSubscribePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobSubscribePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: the subscription is active. The payload is the subscriber's view of the job's authority: lease, constraints and current budget follow the observing principal, credentials only ever reach the submitter. The job's events then arrive in this session's own event_seq space.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.subscribed"; it is written on encoding and checked on decoding.
-type JobSubscribed struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobSubscribedPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobSubscribed) isMessage() {}
@@ -13845,34 +14800,6 @@ func (x *JobSubscribed) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobSubscribed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The observed job and where observation starts.
-type JobSubscribedPayload struct {
-	// The observed job.
-	JobID JobID `json:"job_id"`
-	// The job's state now.
-	CurrentStatus JobState `json:"current_status"`
-	// The job's resolved agent.
-	Agent AgentRef `json:"agent"`
-	// The job's effective lease. Canonical senders always include it (`{}` when empty); the Go SDK omits an empty one, reported as the dialect deviation `go-lease-omitted`.
-	Lease *Lease `json:"lease,omitempty"`
-	// The job's lease constraints, if any.
-	LeaseConstraints *LeaseConstraints `json:"lease_constraints,omitempty"`
-	// The job's budget counters at this moment.
-	Budget Budget `json:"budget,omitempty"`
-	// The job's credentials; present only for the submitting principal.
-	Credentials []Credential `json:"credentials,omitempty"`
-	// The delegating job, or null.
-	ParentJobID wire.Opt[string] `json:"parent_job_id,omitzero"`
-	// The job's trace.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The job's last event_seq when the subscription started.
-	SubscribedFrom EventSeq `json:"subscribed_from"`
-	// Whether buffered history is replayed before the live tail.
-	Replayed bool `json:"replayed"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14188,30 +15115,6 @@ func (x JobSubscribedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client to runtime: stop observing a job. Needs the `subscribe` feature.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "job.unsubscribe"; it is written on encoding and checked on decoding.
-type JobUnsubscribe struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobUnsubscribePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*JobUnsubscribe) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -14454,14 +15357,6 @@ func (x JobUnsubscribe) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The job to stop observing.
-type JobUnsubscribePayload struct {
-	// The observed job.
-	JobID JobID `json:"job_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobUnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14552,21 +15447,6 @@ func (x *JobUnsubscribePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobUnsubscribePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Any ARCP v1.1 message, tagged by `type`. For code generators: validators pick the one schema of a message through `dispatch.json` instead of trying every variant.
-//
-// It is a union tagged by the member "type". Its variants are SessionHello, SessionWelcome, SessionError, SessionBye, SessionClose, SessionClosed, SessionResume, SessionPing, SessionPong, SessionAck, SessionListJobs, SessionJobs, JobSubmit, JobAccepted, JobEvent, JobResult, JobError, JobCancel, JobCancelled, JobSubscribe, JobSubscribed, JobUnsubscribe; a tag this package does not know decodes to UnknownMessage, which keeps the JSON as it was.
-type Message interface {
-	isMessage()
-}
-
-// UnknownMessage is a variant of Message whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMessage struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownMessage) isMessage() {}
@@ -15004,30 +15884,6 @@ func ValidateMessage(v Message) error {
 	return c.Err()
 }
 
-// First message of a connection, client to runtime: who the client is, its bearer credentials and the features it supports. With a `resume` block it reattaches to a session that lost its transport (the v1.0 resume mechanism, still used by the TypeScript and Go SDKs). The envelope has no `session_id` yet.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.hello"; it is written on encoding and checked on decoding.
-type SessionHello struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// Session the message belongs to. Present on every message after the runtime assigned one in `session.welcome`; absent on `session.hello`.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionHelloPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionHello) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -15273,20 +16129,6 @@ func (x SessionHello) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client identity, credentials, capabilities and an optional resume request.
-type SessionHelloPayload struct {
-	// The client software.
-	Client ClientInfo `json:"client"`
-	// Credentials; a runtime refuses missing or bad ones with `session.error` UNAUTHENTICATED and closes the transport.
-	Auth Auth `json:"auth"`
-	// Encodings and feature flags the client supports.
-	Capabilities *Capabilities `json:"capabilities,omitempty"`
-	// Present when reconnecting to an existing session.
-	Resume *ResumeRequest `json:"resume,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionHelloPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15434,30 +16276,6 @@ func (x *SessionHelloPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionHelloPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The runtime's answer to a successful `session.hello`: the session identifier (on the envelope), a fresh resume token, the accepted features and the agent inventory. A resume is also answered with a welcome, for the same session and with a new token.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.welcome"; it is written on encoding and checked on decoding.
-type SessionWelcome struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session the runtime assigned, or the resumed one.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionWelcomePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionWelcome) isMessage() {}
@@ -15702,22 +16520,6 @@ func (x SessionWelcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Runtime identity, resume parameters and negotiated capabilities.
-type SessionWelcomePayload struct {
-	// The runtime software.
-	Runtime RuntimeInfo `json:"runtime"`
-	// Opaque token that lets the client resume this session; rotated on every welcome and as secret as the bearer token (at least 128 bits of entropy).
-	ResumeToken string `json:"resume_token"`
-	// Seconds the runtime keeps the session resumable after the last message.
-	ResumeWindowSec uint64 `json:"resume_window_sec"`
-	// Seconds within which each peer should send something, a `session.ping` if idle, when `heartbeat` was negotiated.
-	HeartbeatIntervalSec *uint64 `json:"heartbeat_interval_sec,omitempty"`
-	// The runtime's encodings, accepted features and agents.
-	Capabilities Capabilities `json:"capabilities"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionWelcomePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15903,30 +16705,6 @@ func (x *SessionWelcomePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionWelcomePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A session-level failure reported by the runtime: bad credentials, an expired resume window, or a request refused outside any job (a duplicate idempotency key, an unavailable agent version, a feature that was not negotiated). After UNAUTHENTICATED and RESUME_WINDOW_EXPIRED the transport is closed. `session_id` is absent when no session was established.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.error"; it is written on encoding and checked on decoding.
-type SessionError struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// Session the message belongs to. Present on every message after the runtime assigned one in `session.welcome`; absent on `session.hello`.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The error.
-	Payload ErrorPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionError) isMessage() {}
@@ -16174,30 +16952,6 @@ func (x SessionError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// ARCP v1.0's graceful close, from either side; nothing follows it on the transport. ARCP v1.1 replaced it with `session.close` / `session.closed`, but the TypeScript, Ruby and Python SDKs still send it, so it stays valid here and the validator reports it as a dialect deviation.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.bye"; it is written on encoding and checked on decoding.
-type SessionBye struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionByePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionBye) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -16440,14 +17194,6 @@ func (x SessionBye) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why the peer is leaving.
-type SessionByePayload struct {
-	// Optional free-form reason, for logs and people.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionByePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16537,30 +17283,6 @@ func (x *SessionByePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionByePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Client to runtime: end the session gracefully. Running jobs are not affected and stay resumable within the resume window. The runtime acknowledges with `session.closed`.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.close"; it is written on encoding and checked on decoding.
-type SessionClose struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionClosePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionClose) isMessage() {}
@@ -16805,14 +17527,6 @@ func (x SessionClose) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why the client closes the session.
-type SessionClosePayload struct {
-	// Optional free-form reason, for logs and people.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionClosePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16902,30 +17616,6 @@ func (x *SessionClosePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionClosePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: acknowledgement of `session.close`; the transport closes after it.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.closed"; it is written on encoding and checked on decoding.
-type SessionClosed struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionClosedPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionClosed) isMessage() {}
@@ -17170,14 +17860,6 @@ func (x SessionClosed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Optional echo of the close reason.
-type SessionClosedPayload struct {
-	// Optional free-form reason, for logs and people.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionClosedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17267,30 +17949,6 @@ func (x *SessionClosedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionClosedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Client to runtime on a new transport: resume the session named on the envelope from `last_event_seq`. The final v1.1 text names this message without defining its payload; the fields here are the ones the text requires and the SDKs that implement it send. The runtime replays every buffered event after `last_event_seq` and answers with a fresh `session.welcome`, or with `session.error` RESUME_WINDOW_EXPIRED. The TypeScript and Go SDKs resume with the `resume` block of `session.hello` instead.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.resume"; it is written on encoding and checked on decoding.
-type SessionResume struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session to resume.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionResumePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionResume) isMessage() {}
@@ -17535,16 +18193,6 @@ func (x SessionResume) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The resume credentials and position.
-type SessionResumePayload struct {
-	// The most recent resume token issued for the session.
-	ResumeToken string `json:"resume_token"`
-	// The highest event_seq the client processed.
-	LastEventSeq EventSeq `json:"last_event_seq"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17658,30 +18306,6 @@ func (x *SessionResumePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionResumePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Liveness probe, from either peer, typically after a quiet heartbeat interval. The other side answers promptly with `session.pong`. Heartbeats are session control: they never carry an event_seq. Needs the `heartbeat` feature.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.ping"; it is written on encoding and checked on decoding.
-type SessionPing struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionPingPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionPing) isMessage() {}
@@ -17926,16 +18550,6 @@ func (x SessionPing) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Probe identifier and send time.
-type SessionPingPayload struct {
-	// Value the pong echoes back.
-	Nonce string `json:"nonce"`
-	// When the ping was sent.
-	SentAt Timestamp `json:"sent_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18049,30 +18663,6 @@ func (x *SessionPingPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionPingPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Answer to `session.ping`, sent within the heartbeat interval.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.pong"; it is written on encoding and checked on decoding.
-type SessionPong struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionPongPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionPong) isMessage() {}
@@ -18317,16 +18907,6 @@ func (x SessionPong) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The echoed nonce and the receive time.
-type SessionPongPayload struct {
-	// The `nonce` of the ping being answered.
-	PingNonce string `json:"ping_nonce"`
-	// When the ping arrived.
-	ReceivedAt Timestamp `json:"received_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18440,30 +19020,6 @@ func (x *SessionPongPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionPongPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Client to runtime: the highest event_seq the client has processed. Advisory flow control: the runtime may free buffered events up to it and may detect a slow consumer from the lag. It does not replace `last_event_seq` on resume. Needs the `ack` feature; without it the runtime ignores the message.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.ack"; it is written on encoding and checked on decoding.
-type SessionAck struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionAckPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionAck) isMessage() {}
@@ -18708,14 +19264,6 @@ func (x SessionAck) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The acknowledged position.
-type SessionAckPayload struct {
-	// Highest event_seq processed so far.
-	LastProcessedSeq EventSeq `json:"last_processed_seq"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAckPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18806,30 +19354,6 @@ func (x *SessionAckPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionAckPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Client to runtime: a read-only inventory of the jobs this session's principal may observe. The runtime answers with `session.jobs` whose `request_id` is this message's `id`. Listing does not subscribe. Needs the `list_jobs` feature.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.list_jobs"; it is written on encoding and checked on decoding.
-type SessionListJobs struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionListJobsPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionListJobs) isMessage() {}
@@ -19074,18 +19598,6 @@ func (x SessionListJobs) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Filter and paging.
-type SessionListJobsPayload struct {
-	// Conditions a job must all meet; every field is optional.
-	Filter *JobListFilter `json:"filter,omitempty"`
-	// Largest number of jobs to return in this page.
-	Limit *uint64 `json:"limit,omitempty"`
-	// `next_cursor` of the previous page, or null for the first page.
-	Cursor wire.Opt[string] `json:"cursor,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19235,20 +19747,6 @@ func (x *SessionListJobsPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionListJobsPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Job listing filter.
-type JobListFilter struct {
-	// Only jobs in one of these states.
-	Status []JobState `json:"status,omitempty"`
-	// Only jobs of this agent (`name`) or agent version (`name@version`).
-	Agent *AgentRef `json:"agent,omitempty"`
-	// Only jobs created after this instant.
-	CreatedAfter *Timestamp `json:"created_after,omitempty"`
-	// Only jobs created before this instant. Not in the spec text but accepted by the TypeScript, Go and Rust SDKs (Go treats both bounds as inclusive).
-	CreatedBefore *Timestamp `json:"created_before,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19422,30 +19920,6 @@ func (x *JobListFilter) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobListFilter) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Runtime to client: one page of the job inventory requested by `session.list_jobs`.
-//
-// The member "arcp" is always "1.1"; it is written on encoding and checked on decoding.
-//
-// The member "type" is always "session.jobs"; it is written on encoding and checked on decoding.
-type SessionJobs struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// The session this message belongs to.
-	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set it on `job.submit`; otherwise the runtime mints one and reports it in `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`, `job.cancel`, `job.cancelled`, and by convention `job.accepted` and `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionJobsPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionJobs) isMessage() {}
@@ -19690,18 +20164,6 @@ func (x SessionJobs) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The page of jobs and the paging cursor.
-type SessionJobsPayload struct {
-	// The `id` of the `session.list_jobs` this answers.
-	RequestID MessageID `json:"request_id"`
-	// The jobs of this page.
-	Jobs []JobListEntry `json:"jobs"`
-	// Cursor for the next page, or null when this is the last one. Canonical senders always include the key; the Go SDK omits it on the last page (reported as a dialect deviation).
-	NextCursor wire.Opt[string] `json:"next_cursor,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19864,30 +20326,6 @@ func (x *SessionJobsPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionJobsPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Summary of one job in a listing.
-type JobListEntry struct {
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The resolved agent, `name@version` when versions are in use.
-	Agent AgentRef `json:"agent"`
-	// Current state.
-	Status JobState `json:"status"`
-	// The job's effective lease. Canonical senders always include it; the Go SDK omits an empty one (reported as a dialect deviation).
-	Lease *Lease `json:"lease,omitempty"`
-	// The delegating job, or null for a top-level job.
-	ParentJobID wire.Opt[string] `json:"parent_job_id,omitzero"`
-	// When the job was accepted.
-	CreatedAt Timestamp `json:"created_at"`
-	// The job's trace.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// The last event_seq emitted for the job in this session. Canonical senders always include it; the Go SDK omits it while it is zero, reported as the dialect deviation `go-job-entry-seq-omitted`.
-	LastEventSeq *EventSeq `json:"last_event_seq,omitempty"`
-	// The job's provisioned credentials; only ever present for the principal that submitted the job.
-	Credentials []Credential `json:"credentials,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -10,9 +10,1543 @@ import (
 	"unicode/utf8"
 )
 
-// Asks whether the user needs to sign in, without changing anything. Agents never answer it with -32000 (authentication required), since it exists to find that out. Only allowed when the agent advertised `auth.status`.
+// Asks whether the user needs to sign in, without changing anything. Agents
+// never answer it with -32000 (authentication required), since it exists to
+// find that out. Only allowed when the agent advertised `auth.status`.
 type AuthStatusRequest struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `auth/status`.
+type AuthStatusResponse struct {
+	// Whether sessions can start without signing in.
+	State AuthState `json:"state"`
+	// Accounts the agent has configured, for display; several may be listed and
+	// marked `active`. Absent and empty both mean none reported.
+	Accounts []AuthAccount `json:"accounts,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Whether the agent can start sessions without the user signing in first.
+// Clients act on this value only, and treat a value they do not know as
+// `unknown`. Values starting with `_` are custom; other unknown values belong
+// to later protocol revisions.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type AuthState string
+
+// An account or credential the agent has configured (a signed-in user, an API
+// key). Every field is for display only: clients must not use them to identify
+// accounts, and should keep them out of logs and telemetry.
+type AuthAccount struct {
+	// A name for the account that can be shown on its own, for example `Team plan`
+	// or `API key`.
+	Label string `json:"label"`
+	// True when the agent uses this account by default (several may be, for
+	// example one per provider). Absent or null: not said.
+	Active wire.Opt[bool] `json:"active,omitzero"`
+	// The user's display name or user name. Absent or null: not reported.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// The user's email address. Absent or null: not reported.
+	Email wire.Opt[string] `json:"email,omitzero"`
+	// The organization, team or workspace the account belongs to, for display.
+	// Absent or null: not reported.
+	Organization wire.Opt[string] `json:"organization,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sent by the agent when its authentication state changes, with the same
+// members as the `auth/status` answer. Agents that advertised `auth.status`
+// may send it at any time after `initialize`, preferably only when the state
+// differs from the last one sent.
+type AuthStatusUpdateNotification struct {
+	// Whether sessions can start without signing in.
+	State AuthState `json:"state"`
+	// Accounts the agent has configured, for display; several may be listed and
+	// marked `active`. Absent and empty both mean none reported.
+	Accounts []AuthAccount `json:"accounts,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the client can do for the agent, sent in the `initialize` request.
+// Agents must not call a client method whose capability is not advertised
+// here.
+type ClientCapabilities struct {
+	// Which file-system methods the client serves.
+	Fs *acp.FileSystemCapabilities `json:"fs,omitempty"`
+	// True when the client implements every `terminal/*` method.
+	Terminal *bool `json:"terminal,omitempty"`
+	// Optional session-level features of the client. Absent or null: none
+	// advertised.
+	Session wire.Opt[acp.ClientSessionCapabilities] `json:"session,omitzero"`
+	// Which kinds of authentication method the client can carry out.
+	Auth *acp.AuthCapabilities `json:"auth,omitempty"`
+	// Which elicitation modes the client supports. Absent or null: elicitation is
+	// not supported.
+	Elicitation wire.Opt[acp.ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// Present (even as `{}`) when the client can show the `plan_update` and
+	// `plan_removed` session updates. Absent or null: agents must not send them.
+	Plan wire.Opt[PlanCapabilities] `json:"plan,omitzero"`
+	// Present (even as `{}`) when the client understands child sessions exposed by
+	// the agent: `subagent_update`, `session_message` and `session_message_chunk`
+	// updates and the restrictions of a child session. Absent or null: not
+	// advertised.
+	Subagents wire.Opt[SubagentCapabilities] `json:"subagents,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client can receive `plan_update` and
+// `plan_removed` session updates.
+type PlanCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client can present child sessions
+// (subagents) that an agent exposes. An agent must see it before it sends a
+// `subagent_update` or a session-directed message.
+type SubagentCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the agent supports, returned in the `initialize` response. Clients must
+// not use a feature the agent has not advertised here.
+type AgentCapabilities struct {
+	// True when the agent implements `session/load`.
+	LoadSession *bool `json:"loadSession,omitempty"`
+	// Content block types the agent accepts in prompts beyond the baseline.
+	PromptCapabilities *acp.PromptCapabilities `json:"promptCapabilities,omitempty"`
+	// MCP transports the agent can connect to besides stdio.
+	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
+	// Optional session methods the agent implements.
+	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
+	// Optional authentication features of the agent.
+	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
+	// Present (even as `{}`) when the agent implements `providers/list`,
+	// `providers/set` and `providers/disable`. Absent or null: not supported.
+	Providers wire.Opt[ProvidersCapabilities] `json:"providers,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCP server transports the agent supports in addition to stdio, which every
+// agent supports.
+type MCPCapabilities struct {
+	// True when the agent can connect to MCP servers over HTTP.
+	HTTP *bool `json:"http,omitempty"`
+	// True when the agent can connect to MCP servers over SSE.
+	SSE *bool `json:"sse,omitempty"`
+	// True when the agent can use MCP servers of the `acp` transport, whose
+	// messages travel over the ACP connection itself (`mcp/message`).
+	ACP *bool `json:"acp,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional session features of the agent. The baseline (`session/new`,
+// `session/prompt`, `session/update` and `session/cancel`) needs no
+// capability; each field here turns on something more. Each is an object:
+// present (even as `{}`) means supported, absent or null means not supported.
+// (`session/load` is advertised separately, by `loadSession`.)
+type SessionCapabilities struct {
+	// Present when the agent implements `session/list`.
+	List wire.Opt[acp.SessionListCapabilities] `json:"list,omitzero"`
+	// Present when the agent implements `session/delete`.
+	Delete wire.Opt[acp.SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Present when the agent accepts `additionalDirectories` in the session
+	// requests that carry it (and may report it in `session/list` results).
+	AdditionalDirectories wire.Opt[acp.SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// Present when the agent implements `session/resume`.
+	Resume wire.Opt[acp.SessionResumeCapabilities] `json:"resume,omitzero"`
+	// Present when the agent implements `session/close`.
+	Close wire.Opt[acp.SessionCloseCapabilities] `json:"close,omitzero"`
+	// Present (even as `{}`) when the agent accepts `systemPrompt` in
+	// `session/new`, `session/load`, `session/resume` and `session/fork`, at least
+	// in `append` mode.
+	SystemPrompt wire.Opt[SessionSystemPromptCapabilities] `json:"systemPrompt,omitzero"`
+	// Present when the agent implements `session/fork`.
+	Fork wire.Opt[SessionForkCapabilities] `json:"fork,omitzero"`
+	// Present when the agent implements `session/archive` and `session/unarchive`,
+	// the `archived` filter of `session/list` and `SessionInfo.archived`. An agent
+	// that advertises it must also advertise `list`.
+	Archive wire.Opt[SessionArchiveCapabilities] `json:"archive,omitzero"`
+	// Present when the agent implements `session/status`.
+	Status wire.Opt[SessionStatusCapabilities] `json:"status,omitzero"`
+	// Present when clients may rename sessions with `session/set_title`. Agents
+	// report titles (in `session/list` and `session_info_update`) without it.
+	Title wire.Opt[SessionTitleCapabilities] `json:"title,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Support for system prompts supplied by the client. Its presence means the
+// `append` mode is supported; `mode` lists further modes.
+type SessionSystemPromptCapabilities struct {
+	// Modes supported besides `append`. Absent or null: only `append`.
+	Mode wire.Opt[SessionSystemPromptModeCapabilities] `json:"mode,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// System prompt modes the agent supports in addition to `append`, which needs
+// no entry.
+type SessionSystemPromptModeCapabilities struct {
+	// Present (even as `{}`) when the agent can replace its own default
+	// instructions with the client's system prompt (`override` mode).
+	Override wire.Opt[SessionSystemPromptOverrideCapabilities] `json:"override,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent supports the `override` system
+// prompt mode.
+type SessionSystemPromptOverrideCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/fork`.
+type SessionForkCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/archive`,
+// `session/unarchive`, the `archived` filter of `session/list` and
+// `SessionInfo.archived`.
+type SessionArchiveCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/status`.
+type SessionStatusCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent lets clients set session titles
+// with `session/set_title`.
+type SessionTitleCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional authentication features of the agent.
+type AgentAuthCapabilities struct {
+	// Present (even as `{}`) when the agent implements `logout`. Absent or null:
+	// clients must not call it.
+	Logout wire.Opt[acp.LogoutCapabilities] `json:"logout,omitzero"`
+	// Present (even as `{}`) when the agent implements `auth/status` (and may send
+	// `auth/status_update`). Absent or null: clients must not call it.
+	Status wire.Opt[AuthStatusCapabilities] `json:"status,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `auth/status`.
+type AuthStatusCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements the `providers/*`
+// methods.
+type ProvidersCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a configurable model provider, chosen by the agent (for
+// example `main` or `openai`).
+type ProviderID string
+
+// The API a model provider speaks. Receivers must cope with values they do not
+// know. Values starting with `_` are custom; all others belong to the
+// protocol.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type LlmProtocol string
+
+// Where a provider's requests currently go, without secrets.
+type ProviderCurrentConfig struct {
+	// The API the provider currently speaks.
+	APIType LlmProtocol `json:"apiType"`
+	// The base URL requests currently go to.
+	BaseURL string `json:"baseUrl"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One model provider the client may configure, with its current routing for
+// display.
+type ProviderInfo struct {
+	// Identifier of the provider.
+	ProviderID ProviderID `json:"providerId"`
+	// The APIs this provider can be configured to speak.
+	Supported []LlmProtocol `json:"supported"`
+	// True when the provider cannot be turned off: clients must not call
+	// `providers/disable` for it.
+	Required bool `json:"required"`
+	// The routing in effect. Absent or null: the provider is disabled.
+	Current wire.Opt[ProviderCurrentConfig] `json:"current,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Summary of one session in a `session/list` result.
+type SessionInfo struct {
+	// Identifier of the session.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Working directory of the session (an absolute path).
+	Cwd string `json:"cwd"`
+	// Extra workspace roots of the session, as absolute paths, in order. When
+	// present it is the complete list; absent and empty both mean none.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// Optional title of the session, for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Time of the last activity, as an ISO 8601 timestamp.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// True when the session is archived. Absent or null: not reported. Agents that
+	// advertise `sessionCapabilities.archive` include it on every session they
+	// list.
+	Archived wire.Opt[bool] `json:"archived,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Which sessions `session/list` returns, by archive state. An agent answers a
+// value it does not support with -32602 rather than falling back to `exclude`;
+// values starting with `_` are custom.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionArchiveFilter string
+
+// Whether the agent holds a session in memory, as `session/status` reports it.
+// Clients treat a value they do not know as `saved`.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionStatus string
+
+// How the agent combines a client's system prompt with its own instructions.
+// An agent answers a mode it does not support with an error instead of using
+// another one; unknown modes are kept so they can be stored and forwarded.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SystemPromptMode string
+
+// System-level instructions supplied by the client for a session. Only sent
+// when the agent advertised `sessionCapabilities.systemPrompt`; an agent that
+// cannot apply them fails the request instead of ignoring them.
+type SystemPrompt struct {
+	// How to combine `content` with the agent's own instructions.
+	Mode SystemPromptMode `json:"mode"`
+	// The instructions. Agents that advertise the capability accept `text` blocks;
+	// clients send no other kind and never an empty list.
+	Content []acp.ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An MCP (Model Context Protocol) server the agent should connect to, to get
+// extra tools and context. The `type` field selects the transport; a server
+// without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are
+// only allowed when the agent advertised them in `mcpCapabilities`.
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP,
+// MCPServerSSE, MCPServerACP, MCPServerStdio; a tag this package does not know
+// decodes to UnknownMCPServer, which keeps the JSON as it was. A value without
+// the tag is a MCPServerStdio.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A server reached over HTTP; needs `mcpCapabilities.http`.
+type MCPServerHTTP struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Address of the server.
+	URL string `json:"url"`
+	// HTTP headers to send with every request to the server.
+	Headers []acp.HTTPHeader `json:"headers"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A server reached over SSE; needs `mcpCapabilities.sse`.
+type MCPServerSSE struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Address of the server.
+	URL string `json:"url"`
+	// HTTP headers to send with every request to the server.
+	Headers []acp.HTTPHeader `json:"headers"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An MCP server provided by an ACP component, whose MCP messages travel over
+// the ACP connection as `mcp/message`.
+type MCPServerACP struct {
+	// Name of the server, for people.
+	Name string `json:"name"`
+	// Identifier of the server. A provider never gives two servers visible on one
+	// connection the same identifier.
+	ServerID MCPServerACPID `json:"serverId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of an MCP server of the `acp` transport, chosen by the component
+// that provides it; `mcp/message` uses it to route messages to that component.
+// Opaque to everyone else.
+type MCPServerACPID string
+
+// The default transport, used when `type` is absent (or names no transport
+// listed here): the agent starts the server as a subprocess and talks to it
+// over standard input and output.
+type MCPServerStdio struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Absolute path of the server executable.
+	Command string `json:"command"`
+	// Command-line arguments for the server, in order.
+	Args []string `json:"args"`
+	// Environment variables to set for the server process.
+	Env []acp.EnvVariable `json:"env"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of an MCP request carried by `mcp/message`, chosen by the side
+// that sends the request and kept unchanged by proxies. It is not the JSON-RPC
+// `id` of the ACP message around it.
+type MCPRequestID string
+
+// An error returned by an MCP server inside `mcp/message`; it is not an ACP
+// error. Unknown members are kept.
+type MCPError struct {
+	// The MCP error code (never an ACP one).
+	Code int32 `json:"code"`
+	// The MCP error message.
+	Message string `json:"message"`
+	// Optional details of any type; null is kept as null.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tokens used by a prompt turn (or by the foreground work of a child session).
+type Usage struct {
+	// All tokens of every kind.
+	TotalTokens uint64 `json:"totalTokens"`
+	// Input tokens.
+	InputTokens uint64 `json:"inputTokens"`
+	// Output tokens.
+	OutputTokens uint64 `json:"outputTokens"`
+	// Reasoning tokens. Absent or null: not reported.
+	ThoughtTokens wire.Opt[uint64] `json:"thoughtTokens,omitzero"`
+	// Tokens read from a prompt cache. Absent or null: not reported.
+	CachedReadTokens wire.Opt[uint64] `json:"cachedReadTokens,omitzero"`
+	// Tokens written to a prompt cache. Absent or null: not reported.
+	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One piece of live progress from the agent, sent in `session/update`. The
+// `sessionUpdate` field selects the kind.
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are
+// UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall,
+// ToolCallUpdate, Plan, PlanUpdate, PlanRemoved, AvailableCommandsUpdate,
+// CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate,
+// Notice, CompactionUpdate, CompactionSummaryChunk, SubagentUpdate,
+// SessionMessage, SessionMessageChunk; a tag this package does not know
+// decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Part of a user message, for example while a loaded session replays its
+// history.
+type UserMessageChunk struct {
+	// The content block.
+	Content acp.ContentBlock `json:"content"`
+	// Optional identifier of the message the chunk is part of. Chunks of one
+	// message carry the same value; a different value starts a new message.
+	MessageID wire.Opt[acp.MessageID] `json:"messageId,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Part of the agent's answer, streamed as it is produced.
+type AgentMessageChunk struct {
+	// The content block.
+	Content acp.ContentBlock `json:"content"`
+	// Optional identifier of the message the chunk is part of. Chunks of one
+	// message carry the same value; a different value starts a new message.
+	MessageID wire.Opt[acp.MessageID] `json:"messageId,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Part of the agent's reasoning, streamed as it is produced.
+type AgentThoughtChunk struct {
+	// The content block.
+	Content acp.ContentBlock `json:"content"`
+	// Optional identifier of the message the chunk is part of. Chunks of one
+	// message carry the same value; a different value starts a new message.
+	MessageID wire.Opt[acp.MessageID] `json:"messageId,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A new tool call has started.
+type ToolCall struct {
+	// Identifier of the call.
+	ToolCallID acp.ToolCallID `json:"toolCallId"`
+	// Short description of what the call does, for display.
+	Title string `json:"title"`
+	// Optional programmatic name of the tool. Absent or null: no name is known.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// What sort of action this is, so the client can choose an icon. Absent means
+	// `other`.
+	Kind *acp.ToolKind `json:"kind,omitempty"`
+	// Where the call is in its lifecycle. Absent means `pending`.
+	Status *acp.ToolCallStatus `json:"status,omitempty"`
+	// What the call has produced so far.
+	Content []acp.ToolCallContent `json:"content,omitempty"`
+	// Files the call reads or changes, so the client can follow along.
+	Locations []acp.ToolCallLocation `json:"locations,omitempty"`
+	// The input given to the tool, in whatever form the tool takes it.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// The output the tool returned, in whatever form it has.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An existing tool call has progressed or finished.
+type ToolCallUpdate struct {
+	// Identifier of the call to change.
+	ToolCallID acp.ToolCallID `json:"toolCallId"`
+	// New kind of the call.
+	Kind wire.Opt[acp.ToolKind] `json:"kind,omitzero"`
+	// New status of the call.
+	Status wire.Opt[acp.ToolCallStatus] `json:"status,omitzero"`
+	// New title of the call.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// New programmatic name of the tool. Absent or null: the name stays as it was.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// New content of the call, replacing all earlier content.
+	Content wire.Opt[[]acp.ToolCallContent] `json:"content,omitzero"`
+	// New locations of the call, replacing all earlier locations.
+	Locations wire.Opt[[]acp.ToolCallLocation] `json:"locations,omitzero"`
+	// New raw input of the tool.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// New raw output of the tool.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's plan, replacing any plan sent before.
+type Plan struct {
+	// The steps of the plan, in order.
+	Entries []acp.PlanEntry `json:"entries"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates or replaces the content of one of the session's plans.
+type PlanUpdate struct {
+	// The new content, with the plan's identifier.
+	Plan PlanUpdateContent `json:"plan"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The new content of a plan. The `type` field selects its form.
+//
+// It is a union tagged by the member "type". Its variants are PlanItems,
+// PlanFile, PlanMarkdown; a tag this package does not know decodes to
+// UnknownPlanUpdateContent, which keeps the JSON as it was.
+type PlanUpdateContent interface {
+	isPlanUpdateContent()
+}
+
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPlanUpdateContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A plan given as a list of entries.
+type PlanItems struct {
+	// The plan to create or replace.
+	PlanID PlanID `json:"planId"`
+	// Every entry of the plan with its current status; each update replaces the
+	// whole list.
+	Entries []acp.PlanEntry `json:"entries"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a plan within a session, chosen by the agent.
+type PlanID string
+
+// A plan kept in a file.
+type PlanFile struct {
+	// The plan to create or replace.
+	PlanID PlanID `json:"planId"`
+	// URI of the file that holds the plan.
+	URI string `json:"uri"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A plan given as Markdown text.
+type PlanMarkdown struct {
+	// The plan to create or replace.
+	PlanID PlanID `json:"planId"`
+	// The plan, in Markdown.
+	Content string `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Removes one of the session's plans.
+type PlanRemoved struct {
+	// The plan to remove.
+	PlanID PlanID `json:"planId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The set of commands the user can invoke has changed.
+type AvailableCommandsUpdate struct {
+	// The commands.
+	AvailableCommands []acp.AvailableCommand `json:"availableCommands"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The session switched to another mode.
+type CurrentModeUpdate struct {
+	// The mode now active.
+	CurrentModeID acp.SessionModeID `json:"currentModeId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The session's configuration options or their values changed.
+type ConfigOptionUpdate struct {
+	// Every configuration option with its current value.
+	ConfigOptions []acp.SessionConfigOption `json:"configOptions"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Metadata of the session (title, last activity) changed.
+type SessionInfoUpdate struct {
+	// New title of the session; null clears it.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Time of the last activity as an ISO 8601 timestamp; null clears it.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How full the context window is, and what the session has cost so far.
+type UsageUpdate struct {
+	// Tokens in the context now.
+	Used uint64 `json:"used"`
+	// Size of the context window in tokens.
+	Size uint64 `json:"size"`
+	// Optional total cost of the session so far.
+	Cost wire.Opt[acp.Cost] `json:"cost,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A user-facing message kept out of the session history. Only sent when the
+// client advertised `session.notices`.
+type Notice struct {
+	// How prominently to show the notice.
+	Severity acp.NoticeSeverity `json:"severity"`
+	// Plain-text headline that makes sense on its own; never empty.
+	Title string `json:"title"`
+	// Optional plain-text details or advice. Absent and null mean the same.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A context compaction was created or changed. Only sent when the client
+// advertised `session.compaction`.
+type CompactionUpdate struct {
+	// Identifier of the compaction, chosen by the agent.
+	CompactionID acp.CompactionID `json:"compactionId"`
+	// Where the compaction is in its lifecycle.
+	Status acp.CompactionStatus `json:"status"`
+	// The whole summary shown to the user, replacing the previous one.
+	Summary wire.Opt[[]acp.ContentBlock] `json:"summary,omitzero"`
+	// What went wrong, for display.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// Extension metadata (see Meta). A patch like the other optional fields:
+	// absent keeps the stored value, null clears it.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Adds one content block to the end of a compaction's summary. Only sent when
+// the client advertised `session.compaction`.
+type CompactionSummaryChunk struct {
+	// Identifier of the compaction whose summary grows.
+	CompactionID acp.CompactionID `json:"compactionId"`
+	// The block to append.
+	Content acp.ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Announces a child session owned by this session, or changes its metadata
+// (never its owner). The first update about a session identifier announces the
+// child and comes before any other traffic of the child. For every other
+// member, absent means unchanged and null clears the value.
+type SubagentUpdate struct {
+	// Identifier of the child session.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Display title of the child (need not be unique). Absent: unchanged; null:
+	// cleared, the client picks a fallback.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// What the child is for, for display. Absent: unchanged; null: cleared.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// What the client may do to the child; an object replaces the whole set.
+	// Absent: unchanged; null: nothing allowed (also the initial state).
+	Capabilities wire.Opt[SubagentSessionCapabilities] `json:"capabilities,omitzero"`
+	// What the child is doing now; replaces the previous snapshot. Absent:
+	// unchanged; null: cleared, without claiming the child is idle.
+	State wire.Opt[StateUpdate] `json:"state,omitzero"`
+	// Working directory of the child, an absolute path. Absent: unchanged; null:
+	// cleared, the child then uses its parent's.
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Extra workspace roots of the child, absolute paths; a list replaces the
+	// whole list and `[]` means none. Absent: unchanged; null: cleared, the
+	// parent's apply.
+	AdditionalDirectories wire.Opt[[]string] `json:"additionalDirectories,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What a client may do to one child session. Each action needs its own entry
+// here: support for a method on ordinary sessions does not extend to child
+// sessions.
+type SubagentSessionCapabilities struct {
+	// Present (even as `{}`) when the client may cancel the child's current work
+	// (without ending the session). Absent or null: not allowed.
+	Cancel wire.Opt[SessionCancelCapabilities] `json:"cancel,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client may cancel a child session's
+// work without ending the session.
+type SessionCancelCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A snapshot of what a child session is doing in the foreground; each snapshot
+// replaces the previous one. The `state` field selects the state; values
+// starting with `_` are custom and other unknown values belong to later
+// protocol revisions.
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate,
+// UndeterminedStateUpdate; a tag this package does not know decodes to
+// UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The child session is doing foreground work.
+type RunningStateUpdate struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The child session is ready for another prompt. Being idle does not end the
+// child: the parent may message it again, and background work may still
+// produce updates.
+type IdleStateUpdate struct {
+	// Why the foreground work stopped. Absent or null: not reported.
+	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
+	// The failure that ended the work, as a JSON-RPC error object, normally sent
+	// with `stopReason` `error`. Absent or null: no details.
+	Error wire.Opt[acp.Error] `json:"error,omitzero"`
+	// Tokens the foreground work used. Absent or null: not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why a child session's foreground work stopped. Values starting with `_` are
+// custom; other unknown values belong to later protocol revisions.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type IdleStopReason string
+
+// The child session's foreground work waits for the user to act.
+type RequiresActionStateUpdate struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent cannot currently observe what the child session is doing (sent
+// when that becomes true, not merely because the child is quiet). The client
+// stops showing the previous state as current; this is neither an outcome nor
+// the end of the session.
+type UndeterminedStateUpdate struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates or changes a message sent from one session to another, as seen in
+// this session's transcript. For every member except `messageId`, absent means
+// unchanged and null clears the value.
+type SessionMessage struct {
+	// Identifier of the message in this session's transcript.
+	MessageID acp.MessageID `json:"messageId"`
+	// The session that sent the message.
+	SenderSessionID wire.Opt[acp.SessionID] `json:"senderSessionId,omitzero"`
+	// The session that receives the message.
+	RecipientSessionID wire.Opt[acp.SessionID] `json:"recipientSessionId,omitzero"`
+	// In the recipient's view: the identifier of the same message in the sender's
+	// transcript. May arrive after streaming started.
+	SenderMessageID wire.Opt[acp.MessageID] `json:"senderMessageId,omitzero"`
+	// In the sender's view: the identifier of the same message in the recipient's
+	// transcript. May arrive after streaming started.
+	RecipientMessageID wire.Opt[acp.MessageID] `json:"recipientMessageId,omitzero"`
+	// The whole content of the message; a non-empty list replaces it, null or `[]`
+	// clears it, absent keeps it.
+	Content wire.Opt[[]acp.ContentBlock] `json:"content,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One content block appended to a message between sessions. Sender and
+// recipient come from `session_message` updates, which may arrive before,
+// between or after the chunks.
+type SessionMessageChunk struct {
+	// Identifier of the message in this session's transcript.
+	MessageID acp.MessageID `json:"messageId"`
+	// The content block to append.
+	Content acp.ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// First request of a connection, sent by the client: it states the newest
+// protocol version the client speaks and what the client can do. Nothing else
+// may be sent before it is answered.
+type InitializeRequest struct {
+	// The newest protocol version the client supports.
+	ProtocolVersion acp.ProtocolVersion `json:"protocolVersion"`
+	// What the client can do for the agent. Absent fields mean unsupported.
+	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
+	// Name and version of the client. Optional in this version; expected to become
+	// required later.
+	ClientInfo wire.Opt[acp.Implementation] `json:"clientInfo,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `initialize`: the protocol version both sides will
+// use, what the agent supports and how to authenticate.
+type InitializeResponse struct {
+	// The version requested by the client if the agent supports it, otherwise the
+	// newest version the agent supports. A client that cannot speak it should
+	// disconnect.
+	ProtocolVersion acp.ProtocolVersion `json:"protocolVersion"`
+	// What the agent supports. Absent fields mean unsupported.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Ways to authenticate with the agent; empty when none is needed.
+	AuthMethods []acp.AuthMethod `json:"authMethods,omitempty"`
+	// Name and version of the agent. Optional in this version; expected to become
+	// required later.
+	AgentInfo wire.Opt[acp.Implementation] `json:"agentInfo,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An MCP message without an answer, sent by the side that provides an `acp`
+// MCP server to the side using it, about an active request (progress,
+// subscription updates). The ACP message around it has no `id`.
+type MessageMCPNotification struct {
+	// The `acp` MCP server that handles the request.
+	ServerID MCPServerACPID `json:"serverId"`
+	// Identifier of the MCP request.
+	RequestID MCPRequestID `json:"requestId"`
+	// The MCP method name.
+	Method string `json:"method"`
+	// The MCP params. Absent or null: the MCP message has none.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An MCP request to a server of the `acp` transport, carried over the ACP
+// connection.
+type MessageMCPRequest struct {
+	// The `acp` MCP server that receives the request.
+	ServerID MCPServerACPID `json:"serverId"`
+	// Identifier of the MCP request.
+	RequestID MCPRequestID `json:"requestId"`
+	// The MCP method name.
+	Method string `json:"method"`
+	// The MCP params. Absent or null: the MCP message has none.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The outcome of an MCP request carried by `mcp/message`: either the MCP
+// result or an MCP error. ACP errors in the response envelope are kept for
+// failures of the transport itself. Senders include exactly one outcome; a
+// receiver that sees both uses `result`.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// MessageMCPResult, MessageMCPError.
+type MessageMCPResponse interface {
+	isMessageMCPResponse()
+}
+
+// The MCP result, which may be any JSON value, null included.
+type MessageMCPResult struct {
+	// The MCP result, passed along unchanged; required even when null.
+	Result json.RawMessage `json:"result"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An MCP error.
+type MessageMCPError struct {
+	// The MCP error.
+	Error MCPError `json:"error"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Turns a provider off. Not allowed for a provider marked `required`. Only
+// allowed when the agent advertised `providers`.
+type DisableProviderRequest struct {
+	// The provider to turn off.
+	ProviderID ProviderID `json:"providerId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `providers/disable`.
+type DisableProviderResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks for the model providers the client may configure. Only allowed when the
+// agent advertised `providers`.
+type ListProvidersRequest struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `providers/list`.
+type ListProvidersResponse struct {
+	// The configurable providers with their current routing, for display.
+	Providers []ProviderInfo `json:"providers"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Replaces the whole configuration of one provider. Only allowed when the
+// agent advertised `providers`.
+type SetProviderRequest struct {
+	// The provider to configure.
+	ProviderID ProviderID `json:"providerId"`
+	// The API the provider is to speak.
+	APIType LlmProtocol `json:"apiType"`
+	// The base URL requests are to go to.
+	BaseURL string `json:"baseUrl"`
+	// Every HTTP header to send with the provider's requests (authorization,
+	// routing or others), replacing the previous set.
+	Headers map[string]string `json:"headers,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `providers/set`.
+type SetProviderResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sent by a conductor, instead of `initialize`, to each component of a proxy
+// chain that has a successor, telling it to run as a proxy. The params are
+// those of `initialize`; the final agent gets a plain `initialize`.
+type InitializeProxyRequest = InitializeRequest
+
+// The proxy's answer to `proxy/initialize`, shaped like the `initialize`
+// result: the capabilities of the chain from the proxy onward, built from its
+// successor's answer, with `protocolVersion` unchanged.
+type InitializeProxyResponse = InitializeResponse
+
+// Wraps a notification on its way between a proxy and its successor, in either
+// direction.
+type ProxySuccessorNotification struct {
+	// Method of the wrapped notification.
+	Method string `json:"method"`
+	// Params of the wrapped notification (its own `_meta` included), passed along
+	// unchanged. Absent or null: none; otherwise an object or an array.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Wraps a request on its way between a proxy and its successor: a proxy sends
+// it to forward a request to its successor, and the conductor sends it to hand
+// the proxy a request from the successor. The wrapped request's result or
+// error comes back unchanged as the result or error of this one.
+type ProxySuccessorRequest struct {
+	// Method of the wrapped request.
+	Method string `json:"method"`
+	// Params of the wrapped request (its own `_meta` included), passed along
+	// unchanged. Absent or null: none; otherwise an object or an array.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The result of the wrapped request, passed along unchanged; it may be any
+// JSON value.
+type ProxySuccessorResponse json.RawMessage
+
+// Archives a session: it disappears from the default `session/list` results
+// but keeps its identifier and history. A running session is first closed as
+// by `session/close`. Only allowed when the agent advertised
+// `sessionCapabilities.archive`.
+type ArchiveSessionRequest struct {
+	// The session to archive.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/archive`.
+type ArchiveSessionResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates a new session that starts from the context of an existing one, for
+// example to produce a summary without touching the original's history. Only
+// allowed when the agent advertised `sessionCapabilities.fork`.
+type ForkSessionRequest struct {
+	// The session to fork.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Working directory of the new session, as an absolute path.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots of the new session, as absolute paths. When non-empty
+	// it is the complete list; absent or empty: none.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for the new session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// System instructions for the new session. Absent or null: the agent keeps the
+	// system prompt of the source session or uses its defaults; clients should
+	// repeat the value of the source session. Only sent when the agent advertised
+	// `sessionCapabilities.systemPrompt`.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/fork`: the new session.
+type ForkSessionResponse struct {
+	// Identifier of the new session.
+	SessionID acp.SessionID `json:"sessionId"`
+	// The modes of the new session and the current one, if the agent has modes.
+	Modes wire.Opt[acp.SessionModeState] `json:"modes,omitzero"`
+	// The configuration options of the new session, if the agent has any.
+	ConfigOptions wire.Opt[[]acp.SessionConfigOption] `json:"configOptions,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks for the sessions the agent knows, one page at a time. Only allowed when
+// the agent advertised `sessionCapabilities.list`.
+type ListSessionsRequest struct {
+	// Only list sessions with this working directory (an absolute path).
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// The `nextCursor` of the previous page, to get the page after it.
+	Cursor wire.Opt[string] `json:"cursor,omitzero"`
+	// Which sessions to list by archive state; applies with `cwd`, before paging,
+	// and stays the same while following `nextCursor`. Absent or null: `exclude`.
+	// Only sent when the agent advertised `sessionCapabilities.archive`.
+	Archived wire.Opt[SessionArchiveFilter] `json:"archived,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One page of sessions.
+type ListSessionsResponse struct {
+	// The sessions on this page.
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque token for the next page. Absent when this is the last page.
+	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Reopens an earlier session. Before answering, the agent replays the whole
+// conversation to the client as `session/update` notifications. Only allowed
+// when the agent advertised `loadSession`.
+type LoadSessionRequest struct {
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. When non-empty it is the complete list for
+	// the loaded session. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// The session to load.
+	SessionID acp.SessionID `json:"sessionId"`
+	// System instructions for the loaded session. Absent or null: the agent keeps
+	// the system prompt stored with the session or uses its defaults; clients
+	// should repeat the value they created the session with. Only sent when the
+	// agent advertised `sessionCapabilities.systemPrompt`.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates a new conversation session.
+type NewSessionRequest struct {
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// System instructions for the new session. Absent or null: the agent uses its
+	// own default instructions. Only sent when the agent advertised
+	// `sessionCapabilities.systemPrompt`.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/prompt`, sent when the turn has ended.
+type PromptResponse struct {
+	// Why the turn ended.
+	StopReason acp.StopReason `json:"stopReason"`
+	// Tokens the turn used. Absent or null: not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Continues an earlier session without replaying its history (unlike
+// `session/load`). Only allowed when the agent advertised
+// `sessionCapabilities.resume`.
+type ResumeSessionRequest struct {
+	// The session to resume.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd string `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. When non-empty it is the complete list for
+	// the resumed session. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// System instructions for the resumed session. Absent or null: the agent keeps
+	// the system prompt stored with the session or uses its defaults; clients
+	// should repeat the value they created the session with. Only sent when the
+	// agent advertised `sessionCapabilities.systemPrompt`.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Renames a session. Any session the agent would list may be renamed, active
+// or not; an unknown one gets -32002. The agent answers once the title is
+// stored. Only allowed when the agent advertised `sessionCapabilities.title`.
+type SetSessionTitleRequest struct {
+	// The session to rename.
+	SessionID acp.SessionID `json:"sessionId"`
+	// The new title. The agent may normalize it (trim, shorten) and answers -32602
+	// when it rejects it, for example when nothing is left after normalizing.
+	Title string `json:"title"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/set_title`.
+type SetSessionTitleResponse struct {
+	// The title as stored, after any normalization; clients show this one rather
+	// than the one they sent.
+	Title string `json:"title"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks whether the agent holds a session in memory, without side effects: the
+// session is not loaded, resumed, closed or attached to the connection. An
+// unknown session gets -32002 with the `sessionId` in the error data. Only
+// allowed when the agent advertised `sessionCapabilities.status`.
+type SessionStatusRequest struct {
+	// The session to ask about.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/status`, a snapshot that may be out of date
+// by the next request.
+type SessionStatusResponse struct {
+	// Whether the session is in memory.
+	Status SessionStatus `json:"status"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Brings an archived session back into the default `session/list` results,
+// with the same identifier and history. It does not load or resume the
+// session. Only allowed when the agent advertised
+// `sessionCapabilities.archive`.
+type UnarchiveSessionRequest struct {
+	// The session to unarchive.
+	SessionID acp.SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/unarchive`.
+type UnarchiveSessionResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta acp.Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Live progress of a session, sent by the agent: message chunks, tool calls,
+// plans, mode and configuration changes and more.
+type SessionNotification struct {
+	// The session the update is about.
+	SessionID acp.SessionID `json:"sessionId"`
+	// What happened.
+	Update SessionUpdate `json:"update"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
 	Meta acp.Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -104,18 +1638,6 @@ func (x *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthStatusRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `auth/status`.
-type AuthStatusResponse struct {
-	// Whether sessions can start without signing in.
-	State AuthState `json:"state"`
-	// Accounts the agent has configured, for display; several may be listed and marked `active`. Absent and empty both mean none reported.
-	Accounts []AuthAccount `json:"accounts,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -267,15 +1789,11 @@ func (x AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Whether the agent can start sessions without the user signing in first. Clients act on this value only, and treat a value they do not know as `unknown`. Values starting with `_` are custom; other unknown values belong to later protocol revisions.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type AuthState string
-
 const (
 	// Credentials are configured; they may still turn out to be invalid.
 	AuthStateAuthenticated AuthState = "authenticated"
-	// The user has to sign in: credentials are missing, expired or known to be bad.
+	// The user has to sign in: credentials are missing, expired or known to be
+	// bad.
 	AuthStateUnauthenticated AuthState = "unauthenticated"
 	// No sign-in is needed, for example for an agent running a local model.
 	AuthStateNotRequired AuthState = "not_required"
@@ -322,24 +1840,6 @@ func (x *AuthState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An account or credential the agent has configured (a signed-in user, an API key). Every field is for display only: clients must not use them to identify accounts, and should keep them out of logs and telemetry.
-type AuthAccount struct {
-	// A name for the account that can be shown on its own, for example `Team plan` or `API key`.
-	Label string `json:"label"`
-	// True when the agent uses this account by default (several may be, for example one per provider). Absent or null: not said.
-	Active wire.Opt[bool] `json:"active,omitzero"`
-	// The user's display name or user name. Absent or null: not reported.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// The user's email address. Absent or null: not reported.
-	Email wire.Opt[string] `json:"email,omitzero"`
-	// The organization, team or workspace the account belongs to, for display. Absent or null: not reported.
-	Organization wire.Opt[string] `json:"organization,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -570,18 +2070,6 @@ func (x AuthAccount) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sent by the agent when its authentication state changes, with the same members as the `auth/status` answer. Agents that advertised `auth.status` may send it at any time after `initialize`, preferably only when the state differs from the last one sent.
-type AuthStatusUpdateNotification struct {
-	// Whether sessions can start without signing in.
-	State AuthState `json:"state"`
-	// Accounts the agent has configured, for display; several may be listed and marked `active`. Absent and empty both mean none reported.
-	Accounts []AuthAccount `json:"accounts,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthStatusUpdateNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -729,28 +2217,6 @@ func (x *AuthStatusUpdateNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// What the client can do for the agent, sent in the `initialize` request. Agents must not call a client method whose capability is not advertised here.
-type ClientCapabilities struct {
-	// Which file-system methods the client serves.
-	Fs *acp.FileSystemCapabilities `json:"fs,omitempty"`
-	// True when the client implements every `terminal/*` method.
-	Terminal *bool `json:"terminal,omitempty"`
-	// Optional session-level features of the client. Absent or null: none advertised.
-	Session wire.Opt[acp.ClientSessionCapabilities] `json:"session,omitzero"`
-	// Which kinds of authentication method the client can carry out.
-	Auth *acp.AuthCapabilities `json:"auth,omitempty"`
-	// Which elicitation modes the client supports. Absent or null: elicitation is not supported.
-	Elicitation wire.Opt[acp.ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// Present (even as `{}`) when the client can show the `plan_update` and `plan_removed` session updates. Absent or null: agents must not send them.
-	Plan wire.Opt[PlanCapabilities] `json:"plan,omitzero"`
-	// Present (even as `{}`) when the client understands child sessions exposed by the agent: `subagent_update`, `session_message` and `session_message_chunk` updates and the restrictions of a child session. Absent or null: not advertised.
-	Subagents wire.Opt[SubagentCapabilities] `json:"subagents,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1021,14 +2487,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client can receive `plan_update` and `plan_removed` session updates.
-type PlanCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PlanCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1117,14 +2575,6 @@ func (x PlanCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client can present child sessions (subagents) that an agent exposes. An agent must see it before it sends a `subagent_update` or a session-directed message.
-type SubagentCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubagentCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1211,26 +2661,6 @@ func (x *SubagentCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SubagentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// What the agent supports, returned in the `initialize` response. Clients must not use a feature the agent has not advertised here.
-type AgentCapabilities struct {
-	// True when the agent implements `session/load`.
-	LoadSession *bool `json:"loadSession,omitempty"`
-	// Content block types the agent accepts in prompts beyond the baseline.
-	PromptCapabilities *acp.PromptCapabilities `json:"promptCapabilities,omitempty"`
-	// MCP transports the agent can connect to besides stdio.
-	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
-	// Optional session methods the agent implements.
-	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
-	// Optional authentication features of the agent.
-	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
-	// Present (even as `{}`) when the agent implements `providers/list`, `providers/set` and `providers/disable`. Absent or null: not supported.
-	Providers wire.Opt[ProvidersCapabilities] `json:"providers,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1451,20 +2881,6 @@ func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// MCP server transports the agent supports in addition to stdio, which every agent supports.
-type MCPCapabilities struct {
-	// True when the agent can connect to MCP servers over HTTP.
-	HTTP *bool `json:"http,omitempty"`
-	// True when the agent can connect to MCP servers over SSE.
-	SSE *bool `json:"sse,omitempty"`
-	// True when the agent can use MCP servers of the `acp` transport, whose messages travel over the ACP connection itself (`mcp/message`).
-	ACP *bool `json:"acp,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1611,34 +3027,6 @@ func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional session features of the agent. The baseline (`session/new`, `session/prompt`, `session/update` and `session/cancel`) needs no capability; each field here turns on something more. Each is an object: present (even as `{}`) means supported, absent or null means not supported. (`session/load` is advertised separately, by `loadSession`.)
-type SessionCapabilities struct {
-	// Present when the agent implements `session/list`.
-	List wire.Opt[acp.SessionListCapabilities] `json:"list,omitzero"`
-	// Present when the agent implements `session/delete`.
-	Delete wire.Opt[acp.SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Present when the agent accepts `additionalDirectories` in the session requests that carry it (and may report it in `session/list` results).
-	AdditionalDirectories wire.Opt[acp.SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// Present when the agent implements `session/resume`.
-	Resume wire.Opt[acp.SessionResumeCapabilities] `json:"resume,omitzero"`
-	// Present when the agent implements `session/close`.
-	Close wire.Opt[acp.SessionCloseCapabilities] `json:"close,omitzero"`
-	// Present (even as `{}`) when the agent accepts `systemPrompt` in `session/new`, `session/load`, `session/resume` and `session/fork`, at least in `append` mode.
-	SystemPrompt wire.Opt[SessionSystemPromptCapabilities] `json:"systemPrompt,omitzero"`
-	// Present when the agent implements `session/fork`.
-	Fork wire.Opt[SessionForkCapabilities] `json:"fork,omitzero"`
-	// Present when the agent implements `session/archive` and `session/unarchive`, the `archived` filter of `session/list` and `SessionInfo.archived`. An agent that advertises it must also advertise `list`.
-	Archive wire.Opt[SessionArchiveCapabilities] `json:"archive,omitzero"`
-	// Present when the agent implements `session/status`.
-	Status wire.Opt[SessionStatusCapabilities] `json:"status,omitzero"`
-	// Present when clients may rename sessions with `session/set_title`. Agents report titles (in `session/list` and `session_info_update`) without it.
-	Title wire.Opt[SessionTitleCapabilities] `json:"title,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2029,16 +3417,6 @@ func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Support for system prompts supplied by the client. Its presence means the `append` mode is supported; `mode` lists further modes.
-type SessionSystemPromptCapabilities struct {
-	// Modes supported besides `append`. Absent or null: only `append`.
-	Mode wire.Opt[SessionSystemPromptModeCapabilities] `json:"mode,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionSystemPromptCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2155,16 +3533,6 @@ func (x *SessionSystemPromptCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// System prompt modes the agent supports in addition to `append`, which needs no entry.
-type SessionSystemPromptModeCapabilities struct {
-	// Present (even as `{}`) when the agent can replace its own default instructions with the client's system prompt (`override` mode).
-	Override wire.Opt[SessionSystemPromptOverrideCapabilities] `json:"override,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2285,14 +3653,6 @@ func (x SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent supports the `override` system prompt mode.
-type SessionSystemPromptOverrideCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionSystemPromptOverrideCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2379,14 +3739,6 @@ func (x *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // MarshalJSON encodes the value.
 func (x SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marker object: its presence says the agent implements `session/fork`.
-type SessionForkCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2477,14 +3829,6 @@ func (x SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent implements `session/archive`, `session/unarchive`, the `archived` filter of `session/list` and `SessionInfo.archived`.
-type SessionArchiveCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionArchiveCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2571,14 +3915,6 @@ func (x *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marker object: its presence says the agent implements `session/status`.
-type SessionStatusCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2669,14 +4005,6 @@ func (x SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent lets clients set session titles with `session/set_title`.
-type SessionTitleCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionTitleCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2763,18 +4091,6 @@ func (x *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional authentication features of the agent.
-type AgentAuthCapabilities struct {
-	// Present (even as `{}`) when the agent implements `logout`. Absent or null: clients must not call it.
-	Logout wire.Opt[acp.LogoutCapabilities] `json:"logout,omitzero"`
-	// Present (even as `{}`) when the agent implements `auth/status` (and may send `auth/status_update`). Absent or null: clients must not call it.
-	Status wire.Opt[AuthStatusCapabilities] `json:"status,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2925,14 +4241,6 @@ func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent implements `auth/status`.
-type AuthStatusCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3019,14 +4327,6 @@ func (x *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marker object: its presence says the agent implements the `providers/*` methods.
-type ProvidersCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3117,9 +4417,6 @@ func (x ProvidersCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a configurable model provider, chosen by the agent (for example `main` or `openai`).
-type ProviderID string
-
 // DecodeWire decodes the value from d.
 func (x *ProviderID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -3159,11 +4456,6 @@ func (x *ProviderID) UnmarshalJSON(data []byte) error {
 func (x ProviderID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The API a model provider speaks. Receivers must cope with values they do not know. Values starting with `_` are custom; all others belong to the protocol.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type LlmProtocol string
 
 const (
 	// The Anthropic API.
@@ -3217,18 +4509,6 @@ func (x *LlmProtocol) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LlmProtocol) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Where a provider's requests currently go, without secrets.
-type ProviderCurrentConfig struct {
-	// The API the provider currently speaks.
-	APIType LlmProtocol `json:"apiType"`
-	// The base URL requests currently go to.
-	BaseURL string `json:"baseUrl"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3354,22 +4634,6 @@ func (x *ProviderCurrentConfig) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProviderCurrentConfig) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One model provider the client may configure, with its current routing for display.
-type ProviderInfo struct {
-	// Identifier of the provider.
-	ProviderID ProviderID `json:"providerId"`
-	// The APIs this provider can be configured to speak.
-	Supported []LlmProtocol `json:"supported"`
-	// True when the provider cannot be turned off: clients must not call `providers/disable` for it.
-	Required bool `json:"required"`
-	// The routing in effect. Absent or null: the provider is disabled.
-	Current wire.Opt[ProviderCurrentConfig] `json:"current,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3567,26 +4831,6 @@ func (x *ProviderInfo) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProviderInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Summary of one session in a `session/list` result.
-type SessionInfo struct {
-	// Identifier of the session.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Working directory of the session (an absolute path).
-	Cwd string `json:"cwd"`
-	// Extra workspace roots of the session, as absolute paths, in order. When present it is the complete list; absent and empty both mean none.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// Optional title of the session, for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Time of the last activity, as an ISO 8601 timestamp.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// True when the session is archived. Absent or null: not reported. Agents that advertise `sessionCapabilities.archive` include it on every session they list.
-	Archived wire.Opt[bool] `json:"archived,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3842,11 +5086,6 @@ func (x SessionInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Which sessions `session/list` returns, by archive state. An agent answers a value it does not support with -32602 rather than falling back to `exclude`; values starting with `_` are custom.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionArchiveFilter string
-
 const (
 	// Only sessions that are not archived (the default).
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -3897,15 +5136,13 @@ func (x SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Whether the agent holds a session in memory, as `session/status` reports it. Clients treat a value they do not know as `saved`.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionStatus string
-
 const (
-	// The session is in memory, for some connection. A client that has not created, loaded or resumed it on its own connection still has to do so before prompting.
+	// The session is in memory, for some connection. A client that has not
+	// created, loaded or resumed it on its own connection still has to do so
+	// before prompting.
 	SessionStatusOpen SessionStatus = "open"
-	// The agent knows the session and can bring it back with `session/load` or `session/resume`, but it is not in memory.
+	// The agent knows the session and can bring it back with `session/load` or
+	// `session/resume`, but it is not in memory.
 	SessionStatusSaved SessionStatus = "saved"
 )
 
@@ -3950,15 +5187,13 @@ func (x SessionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How the agent combines a client's system prompt with its own instructions. An agent answers a mode it does not support with an error instead of using another one; unknown modes are kept so they can be stored and forwarded.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SystemPromptMode string
-
 const (
-	// Add the content to the agent's own instructions. Every agent that advertises `sessionCapabilities.systemPrompt` supports it.
+	// Add the content to the agent's own instructions. Every agent that advertises
+	// `sessionCapabilities.systemPrompt` supports it.
 	SystemPromptModeAppend SystemPromptMode = "append"
-	// Replace the agent's built-in default instructions with the content (tools, MCP servers, permissions and configuration stay as they are). Needs `sessionCapabilities.systemPrompt.mode.override`.
+	// Replace the agent's built-in default instructions with the content (tools,
+	// MCP servers, permissions and configuration stay as they are). Needs
+	// `sessionCapabilities.systemPrompt.mode.override`.
 	SystemPromptModeOverride SystemPromptMode = "override"
 )
 
@@ -4001,18 +5236,6 @@ func (x *SystemPromptMode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SystemPromptMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// System-level instructions supplied by the client for a session. Only sent when the agent advertised `sessionCapabilities.systemPrompt`; an agent that cannot apply them fails the request instead of ignoring them.
-type SystemPrompt struct {
-	// How to combine `content` with the agent's own instructions.
-	Mode SystemPromptMode `json:"mode"`
-	// The instructions. Agents that advertise the capability accept `text` blocks; clients send no other kind and never an empty list.
-	Content []acp.ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4169,21 +5392,6 @@ func (x SystemPrompt) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An MCP (Model Context Protocol) server the agent should connect to, to get extra tools and context. The `type` field selects the transport; a server without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are only allowed when the agent advertised them in `mcpCapabilities`.
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerSSE, MCPServerACP, MCPServerStdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was. A value without the tag is a MCPServerStdio.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMCPServer) isMCPServer() {}
 
 // DecodeMCPServer decodes a MCPServer from d.
@@ -4328,20 +5536,6 @@ func ValidateMCPServer(v MCPServer) error {
 	var c wire.Checker
 	CheckMCPServer(&c, "", v)
 	return c.Err()
-}
-
-// A server reached over HTTP; needs `mcpCapabilities.http`.
-type MCPServerHTTP struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Address of the server.
-	URL string `json:"url"`
-	// HTTP headers to send with every request to the server.
-	Headers []acp.HTTPHeader `json:"headers"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerHTTP) isMCPServer() {}
@@ -4530,20 +5724,6 @@ func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A server reached over SSE; needs `mcpCapabilities.sse`.
-type MCPServerSSE struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Address of the server.
-	URL string `json:"url"`
-	// HTTP headers to send with every request to the server.
-	Headers []acp.HTTPHeader `json:"headers"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MCPServerSSE) isMCPServer() {}
 
 // DecodeWire decodes the value from d.
@@ -4730,18 +5910,6 @@ func (x MCPServerSSE) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An MCP server provided by an ACP component, whose MCP messages travel over the ACP connection as `mcp/message`.
-type MCPServerACP struct {
-	// Name of the server, for people.
-	Name string `json:"name"`
-	// Identifier of the server. A provider never gives two servers visible on one connection the same identifier.
-	ServerID MCPServerACPID `json:"serverId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MCPServerACP) isMCPServer() {}
 
 // DecodeWire decodes the value from d.
@@ -4869,9 +6037,6 @@ func (x MCPServerACP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of an MCP server of the `acp` transport, chosen by the component that provides it; `mcp/message` uses it to route messages to that component. Opaque to everyone else.
-type MCPServerACPID string
-
 // DecodeWire decodes the value from d.
 func (x *MCPServerACPID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -4910,22 +6075,6 @@ func (x *MCPServerACPID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPServerACPID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The default transport, used when `type` is absent (or names no transport listed here): the agent starts the server as a subprocess and talks to it over standard input and output.
-type MCPServerStdio struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Absolute path of the server executable.
-	Command string `json:"command"`
-	// Command-line arguments for the server, in order.
-	Args []string `json:"args"`
-	// Environment variables to set for the server process.
-	Env []acp.EnvVariable `json:"env"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerStdio) isMCPServer() {}
@@ -5136,9 +6285,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of an MCP request carried by `mcp/message`, chosen by the side that sends the request and kept unchanged by proxies. It is not the JSON-RPC `id` of the ACP message around it.
-type MCPRequestID string
-
 // DecodeWire decodes the value from d.
 func (x *MCPRequestID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5177,18 +6323,6 @@ func (x *MCPRequestID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPRequestID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An error returned by an MCP server inside `mcp/message`; it is not an ACP error. Unknown members are kept.
-type MCPError struct {
-	// The MCP error code (never an ACP one).
-	Code int32 `json:"code"`
-	// The MCP error message.
-	Message string `json:"message"`
-	// Optional details of any type; null is kept as null.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5313,26 +6447,6 @@ func (x *MCPError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Tokens used by a prompt turn (or by the foreground work of a child session).
-type Usage struct {
-	// All tokens of every kind.
-	TotalTokens uint64 `json:"totalTokens"`
-	// Input tokens.
-	InputTokens uint64 `json:"inputTokens"`
-	// Output tokens.
-	OutputTokens uint64 `json:"outputTokens"`
-	// Reasoning tokens. Absent or null: not reported.
-	ThoughtTokens wire.Opt[uint64] `json:"thoughtTokens,omitzero"`
-	// Tokens read from a prompt cache. Absent or null: not reported.
-	CachedReadTokens wire.Opt[uint64] `json:"cachedReadTokens,omitzero"`
-	// Tokens written to a prompt cache. Absent or null: not reported.
-	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5565,21 +6679,6 @@ func (x *Usage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Usage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One piece of live progress from the agent, sent in `session/update`. The `sessionUpdate` field selects the kind.
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall, ToolCallUpdate, Plan, PlanUpdate, PlanRemoved, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, SubagentUpdate, SessionMessage, SessionMessageChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdate) isSessionUpdate() {}
@@ -5994,18 +7093,6 @@ func ValidateSessionUpdate(v SessionUpdate) error {
 	return c.Err()
 }
 
-// Part of a user message, for example while a loaded session replays its history.
-type UserMessageChunk struct {
-	// The content block.
-	Content acp.ContentBlock `json:"content"`
-	// Optional identifier of the message the chunk is part of. Chunks of one message carry the same value; a different value starts a new message.
-	MessageID wire.Opt[acp.MessageID] `json:"messageId,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*UserMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -6165,18 +7252,6 @@ func (x *UserMessageChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Part of the agent's answer, streamed as it is produced.
-type AgentMessageChunk struct {
-	// The content block.
-	Content acp.ContentBlock `json:"content"`
-	// Optional identifier of the message the chunk is part of. Chunks of one message carry the same value; a different value starts a new message.
-	MessageID wire.Opt[acp.MessageID] `json:"messageId,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentMessageChunk) isSessionUpdate() {}
@@ -6340,18 +7415,6 @@ func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Part of the agent's reasoning, streamed as it is produced.
-type AgentThoughtChunk struct {
-	// The content block.
-	Content acp.ContentBlock `json:"content"`
-	// Optional identifier of the message the chunk is part of. Chunks of one message carry the same value; a different value starts a new message.
-	MessageID wire.Opt[acp.MessageID] `json:"messageId,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -6511,32 +7574,6 @@ func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A new tool call has started.
-type ToolCall struct {
-	// Identifier of the call.
-	ToolCallID acp.ToolCallID `json:"toolCallId"`
-	// Short description of what the call does, for display.
-	Title string `json:"title"`
-	// Optional programmatic name of the tool. Absent or null: no name is known.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// What sort of action this is, so the client can choose an icon. Absent means `other`.
-	Kind *acp.ToolKind `json:"kind,omitempty"`
-	// Where the call is in its lifecycle. Absent means `pending`.
-	Status *acp.ToolCallStatus `json:"status,omitempty"`
-	// What the call has produced so far.
-	Content []acp.ToolCallContent `json:"content,omitempty"`
-	// Files the call reads or changes, so the client can follow along.
-	Locations []acp.ToolCallLocation `json:"locations,omitempty"`
-	// The input given to the tool, in whatever form the tool takes it.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// The output the tool returned, in whatever form it has.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCall) isSessionUpdate() {}
@@ -6869,32 +7906,6 @@ func (x *ToolCall) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An existing tool call has progressed or finished.
-type ToolCallUpdate struct {
-	// Identifier of the call to change.
-	ToolCallID acp.ToolCallID `json:"toolCallId"`
-	// New kind of the call.
-	Kind wire.Opt[acp.ToolKind] `json:"kind,omitzero"`
-	// New status of the call.
-	Status wire.Opt[acp.ToolCallStatus] `json:"status,omitzero"`
-	// New title of the call.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// New programmatic name of the tool. Absent or null: the name stays as it was.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// New content of the call, replacing all earlier content.
-	Content wire.Opt[[]acp.ToolCallContent] `json:"content,omitzero"`
-	// New locations of the call, replacing all earlier locations.
-	Locations wire.Opt[[]acp.ToolCallLocation] `json:"locations,omitzero"`
-	// New raw input of the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// New raw output of the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallUpdate) isSessionUpdate() {}
@@ -7290,16 +8301,6 @@ func (x ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's plan, replacing any plan sent before.
-type Plan struct {
-	// The steps of the plan, in order.
-	Entries []acp.PlanEntry `json:"entries"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Plan) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -7452,16 +8453,6 @@ func (x Plan) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Creates or replaces the content of one of the session's plans.
-type PlanUpdate struct {
-	// The new content, with the plan's identifier.
-	Plan PlanUpdateContent `json:"plan"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -7574,21 +8565,6 @@ func (x *PlanUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The new content of a plan. The `type` field selects its form.
-//
-// It is a union tagged by the member "type". Its variants are PlanItems, PlanFile, PlanMarkdown; a tag this package does not know decodes to UnknownPlanUpdateContent, which keeps the JSON as it was.
-type PlanUpdateContent interface {
-	isPlanUpdateContent()
-}
-
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPlanUpdateContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownPlanUpdateContent) isPlanUpdateContent() {}
@@ -7735,18 +8711,6 @@ func ValidatePlanUpdateContent(v PlanUpdateContent) error {
 	var c wire.Checker
 	CheckPlanUpdateContent(&c, "", v)
 	return c.Err()
-}
-
-// A plan given as a list of entries.
-type PlanItems struct {
-	// The plan to create or replace.
-	PlanID PlanID `json:"planId"`
-	// Every entry of the plan with its current status; each update replaces the whole list.
-	Entries []acp.PlanEntry `json:"entries"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanItems) isPlanUpdateContent() {}
@@ -7901,9 +8865,6 @@ func (x PlanItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a plan within a session, chosen by the agent.
-type PlanID string
-
 // DecodeWire decodes the value from d.
 func (x *PlanID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -7942,18 +8903,6 @@ func (x *PlanID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A plan kept in a file.
-type PlanFile struct {
-	// The plan to create or replace.
-	PlanID PlanID `json:"planId"`
-	// URI of the file that holds the plan.
-	URI string `json:"uri"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanFile) isPlanUpdateContent() {}
@@ -8083,18 +9032,6 @@ func (x PlanFile) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A plan given as Markdown text.
-type PlanMarkdown struct {
-	// The plan to create or replace.
-	PlanID PlanID `json:"planId"`
-	// The plan, in Markdown.
-	Content string `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanMarkdown) isPlanUpdateContent() {}
 
 // DecodeWire decodes the value from d.
@@ -8222,16 +9159,6 @@ func (x PlanMarkdown) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Removes one of the session's plans.
-type PlanRemoved struct {
-	// The plan to remove.
-	PlanID PlanID `json:"planId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanRemoved) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -8340,16 +9267,6 @@ func (x *PlanRemoved) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanRemoved) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The set of commands the user can invoke has changed.
-type AvailableCommandsUpdate struct {
-	// The commands.
-	AvailableCommands []acp.AvailableCommand `json:"availableCommands"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AvailableCommandsUpdate) isSessionUpdate() {}
@@ -8504,16 +9421,6 @@ func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The session switched to another mode.
-type CurrentModeUpdate struct {
-	// The mode now active.
-	CurrentModeID acp.SessionModeID `json:"currentModeId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CurrentModeUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -8639,16 +9546,6 @@ func (x *CurrentModeUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The session's configuration options or their values changed.
-type ConfigOptionUpdate struct {
-	// Every configuration option with its current value.
-	ConfigOptions []acp.SessionConfigOption `json:"configOptions"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ConfigOptionUpdate) isSessionUpdate() {}
@@ -8805,18 +9702,6 @@ func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Metadata of the session (title, last activity) changed.
-type SessionInfoUpdate struct {
-	// New title of the session; null clears it.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Time of the last activity as an ISO 8601 timestamp; null clears it.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionInfoUpdate) isSessionUpdate() {}
@@ -8987,20 +9872,6 @@ func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How full the context window is, and what the session has cost so far.
-type UsageUpdate struct {
-	// Tokens in the context now.
-	Used uint64 `json:"used"`
-	// Size of the context window in tokens.
-	Size uint64 `json:"size"`
-	// Optional total cost of the session so far.
-	Cost wire.Opt[acp.Cost] `json:"cost,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UsageUpdate) isSessionUpdate() {}
@@ -9175,20 +10046,6 @@ func (x *UsageUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UsageUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A user-facing message kept out of the session history. Only sent when the client advertised `session.notices`.
-type Notice struct {
-	// How prominently to show the notice.
-	Severity acp.NoticeSeverity `json:"severity"`
-	// Plain-text headline that makes sense on its own; never empty.
-	Title string `json:"title"`
-	// Optional plain-text details or advice. Absent and null mean the same.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notice) isSessionUpdate() {}
@@ -9369,22 +10226,6 @@ func (x *Notice) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Notice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A context compaction was created or changed. Only sent when the client advertised `session.compaction`.
-type CompactionUpdate struct {
-	// Identifier of the compaction, chosen by the agent.
-	CompactionID acp.CompactionID `json:"compactionId"`
-	// Where the compaction is in its lifecycle.
-	Status acp.CompactionStatus `json:"status"`
-	// The whole summary shown to the user, replacing the previous one.
-	Summary wire.Opt[[]acp.ContentBlock] `json:"summary,omitzero"`
-	// What went wrong, for display.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// Extension metadata (see Meta). A patch like the other optional fields: absent keeps the stored value, null clears it.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionUpdate) isSessionUpdate() {}
@@ -9620,18 +10461,6 @@ func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Adds one content block to the end of a compaction's summary. Only sent when the client advertised `session.compaction`.
-type CompactionSummaryChunk struct {
-	// Identifier of the compaction whose summary grows.
-	CompactionID acp.CompactionID `json:"compactionId"`
-	// The block to append.
-	Content acp.ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CompactionSummaryChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -9778,28 +10607,6 @@ func (x *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Announces a child session owned by this session, or changes its metadata (never its owner). The first update about a session identifier announces the child and comes before any other traffic of the child. For every other member, absent means unchanged and null clears the value.
-type SubagentUpdate struct {
-	// Identifier of the child session.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Display title of the child (need not be unique). Absent: unchanged; null: cleared, the client picks a fallback.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// What the child is for, for display. Absent: unchanged; null: cleared.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// What the client may do to the child; an object replaces the whole set. Absent: unchanged; null: nothing allowed (also the initial state).
-	Capabilities wire.Opt[SubagentSessionCapabilities] `json:"capabilities,omitzero"`
-	// What the child is doing now; replaces the previous snapshot. Absent: unchanged; null: cleared, without claiming the child is idle.
-	State wire.Opt[StateUpdate] `json:"state,omitzero"`
-	// Working directory of the child, an absolute path. Absent: unchanged; null: cleared, the child then uses its parent's.
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Extra workspace roots of the child, absolute paths; a list replaces the whole list and `[]` means none. Absent: unchanged; null: cleared, the parent's apply.
-	AdditionalDirectories wire.Opt[[]string] `json:"additionalDirectories,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SubagentUpdate) isSessionUpdate() {}
@@ -10118,16 +10925,6 @@ func (x SubagentUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What a client may do to one child session. Each action needs its own entry here: support for a method on ordinary sessions does not extend to child sessions.
-type SubagentSessionCapabilities struct {
-	// Present (even as `{}`) when the client may cancel the child's current work (without ending the session). Absent or null: not allowed.
-	Cancel wire.Opt[SessionCancelCapabilities] `json:"cancel,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10246,14 +11043,6 @@ func (x SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client may cancel a child session's work without ending the session.
-type SessionCancelCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10340,21 +11129,6 @@ func (x *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A snapshot of what a child session is doing in the foreground; each snapshot replaces the previous one. The `state` field selects the state; values starting with `_` are custom and other unknown values belong to later protocol revisions.
-//
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate, UndeterminedStateUpdate; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownStateUpdate) isStateUpdate() {}
@@ -10520,14 +11294,6 @@ func ValidateStateUpdate(v StateUpdate) error {
 	return c.Err()
 }
 
-// The child session is doing foreground work.
-type RunningStateUpdate struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*RunningStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -10616,20 +11382,6 @@ func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The child session is ready for another prompt. Being idle does not end the child: the parent may message it again, and background work may still produce updates.
-type IdleStateUpdate struct {
-	// Why the foreground work stopped. Absent or null: not reported.
-	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
-	// The failure that ended the work, as a JSON-RPC error object, normally sent with `stopReason` `error`. Absent or null: no details.
-	Error wire.Opt[acp.Error] `json:"error,omitzero"`
-	// Tokens the foreground work used. Absent or null: not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*IdleStateUpdate) isStateUpdate() {}
@@ -10812,11 +11564,6 @@ func (x IdleStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why a child session's foreground work stopped. Values starting with `_` are custom; other unknown values belong to later protocol revisions.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type IdleStopReason string
-
 const (
 	// The model finished.
 	IdleStopReasonEndTurn IdleStopReason = "end_turn"
@@ -10871,14 +11618,6 @@ func (x *IdleStopReason) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x IdleStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The child session's foreground work waits for the user to act.
-type RequiresActionStateUpdate struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*RequiresActionStateUpdate) isStateUpdate() {}
@@ -10971,14 +11710,6 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent cannot currently observe what the child session is doing (sent when that becomes true, not merely because the child is quiet). The client stops showing the previous state as current; this is neither an outcome nor the end of the session.
-type UndeterminedStateUpdate struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*UndeterminedStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -11067,26 +11798,6 @@ func (x *UndeterminedStateUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UndeterminedStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or changes a message sent from one session to another, as seen in this session's transcript. For every member except `messageId`, absent means unchanged and null clears the value.
-type SessionMessage struct {
-	// Identifier of the message in this session's transcript.
-	MessageID acp.MessageID `json:"messageId"`
-	// The session that sent the message.
-	SenderSessionID wire.Opt[acp.SessionID] `json:"senderSessionId,omitzero"`
-	// The session that receives the message.
-	RecipientSessionID wire.Opt[acp.SessionID] `json:"recipientSessionId,omitzero"`
-	// In the recipient's view: the identifier of the same message in the sender's transcript. May arrive after streaming started.
-	SenderMessageID wire.Opt[acp.MessageID] `json:"senderMessageId,omitzero"`
-	// In the sender's view: the identifier of the same message in the recipient's transcript. May arrive after streaming started.
-	RecipientMessageID wire.Opt[acp.MessageID] `json:"recipientMessageId,omitzero"`
-	// The whole content of the message; a non-empty list replaces it, null or `[]` clears it, absent keeps it.
-	Content wire.Opt[[]acp.ContentBlock] `json:"content,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionMessage) isSessionUpdate() {}
@@ -11378,18 +12089,6 @@ func (x SessionMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One content block appended to a message between sessions. Sender and recipient come from `session_message` updates, which may arrive before, between or after the chunks.
-type SessionMessageChunk struct {
-	// Identifier of the message in this session's transcript.
-	MessageID acp.MessageID `json:"messageId"`
-	// The content block to append.
-	Content acp.ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -11519,20 +12218,6 @@ func (x *SessionMessageChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// First request of a connection, sent by the client: it states the newest protocol version the client speaks and what the client can do. Nothing else may be sent before it is answered.
-type InitializeRequest struct {
-	// The newest protocol version the client supports.
-	ProtocolVersion acp.ProtocolVersion `json:"protocolVersion"`
-	// What the client can do for the agent. Absent fields mean unsupported.
-	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
-	// Name and version of the client. Optional in this version; expected to become required later.
-	ClientInfo wire.Opt[acp.Implementation] `json:"clientInfo,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11691,22 +12376,6 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `initialize`: the protocol version both sides will use, what the agent supports and how to authenticate.
-type InitializeResponse struct {
-	// The version requested by the client if the agent supports it, otherwise the newest version the agent supports. A client that cannot speak it should disconnect.
-	ProtocolVersion acp.ProtocolVersion `json:"protocolVersion"`
-	// What the agent supports. Absent fields mean unsupported.
-	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
-	// Ways to authenticate with the agent; empty when none is needed.
-	AuthMethods []acp.AuthMethod `json:"authMethods,omitempty"`
-	// Name and version of the agent. Optional in this version; expected to become required later.
-	AgentInfo wire.Opt[acp.Implementation] `json:"agentInfo,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11912,22 +12581,6 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An MCP message without an answer, sent by the side that provides an `acp` MCP server to the side using it, about an active request (progress, subscription updates). The ACP message around it has no `id`.
-type MessageMCPNotification struct {
-	// The `acp` MCP server that handles the request.
-	ServerID MCPServerACPID `json:"serverId"`
-	// Identifier of the MCP request.
-	RequestID MCPRequestID `json:"requestId"`
-	// The MCP method name.
-	Method string `json:"method"`
-	// The MCP params. Absent or null: the MCP message has none.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MessageMCPNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12090,22 +12743,6 @@ func (x *MessageMCPNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An MCP request to a server of the `acp` transport, carried over the ACP connection.
-type MessageMCPRequest struct {
-	// The `acp` MCP server that receives the request.
-	ServerID MCPServerACPID `json:"serverId"`
-	// Identifier of the MCP request.
-	RequestID MCPRequestID `json:"requestId"`
-	// The MCP method name.
-	Method string `json:"method"`
-	// The MCP params. Absent or null: the MCP message has none.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12272,13 +12909,6 @@ func (x MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The outcome of an MCP request carried by `mcp/message`: either the MCP result or an MCP error. ACP errors in the response envelope are kept for failures of the transport itself. Senders include exactly one outcome; a receiver that sees both uses `result`.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MessageMCPResult, MessageMCPError.
-type MessageMCPResponse interface {
-	isMessageMCPResponse()
-}
-
 // DecodeMessageMCPResponse decodes a MessageMCPResponse from d.
 func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 	switch d.Kind() {
@@ -12367,16 +12997,6 @@ func ValidateMessageMCPResponse(v MessageMCPResponse) error {
 	var c wire.Checker
 	CheckMessageMCPResponse(&c, "", v)
 	return c.Err()
-}
-
-// The MCP result, which may be any JSON value, null included.
-type MessageMCPResult struct {
-	// The MCP result, passed along unchanged; required even when null.
-	Result json.RawMessage `json:"result"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MessageMCPResult) isMessageMCPResponse() {}
@@ -12489,16 +13109,6 @@ func (x MessageMCPResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An MCP error.
-type MessageMCPError struct {
-	// The MCP error.
-	Error MCPError `json:"error"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MessageMCPError) isMessageMCPResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -12609,16 +13219,6 @@ func (x MessageMCPError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Turns a provider off. Not allowed for a provider marked `required`. Only allowed when the agent advertised `providers`.
-type DisableProviderRequest struct {
-	// The provider to turn off.
-	ProviderID ProviderID `json:"providerId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DisableProviderRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12727,14 +13327,6 @@ func (x DisableProviderRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `providers/disable`.
-type DisableProviderResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DisableProviderResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12823,14 +13415,6 @@ func (x DisableProviderResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Asks for the model providers the client may configure. Only allowed when the agent advertised `providers`.
-type ListProvidersRequest struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListProvidersRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12917,16 +13501,6 @@ func (x *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListProvidersRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `providers/list`.
-type ListProvidersResponse struct {
-	// The configurable providers with their current routing, for display.
-	Providers []ProviderInfo `json:"providers"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13060,22 +13634,6 @@ func (x *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListProvidersResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Replaces the whole configuration of one provider. Only allowed when the agent advertised `providers`.
-type SetProviderRequest struct {
-	// The provider to configure.
-	ProviderID ProviderID `json:"providerId"`
-	// The API the provider is to speak.
-	APIType LlmProtocol `json:"apiType"`
-	// The base URL requests are to go to.
-	BaseURL string `json:"baseUrl"`
-	// Every HTTP header to send with the provider's requests (authorization, routing or others), replacing the previous set.
-	Headers map[string]string `json:"headers,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13264,14 +13822,6 @@ func (x SetProviderRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `providers/set`.
-type SetProviderResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetProviderResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13358,24 +13908,6 @@ func (x *SetProviderResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetProviderResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Sent by a conductor, instead of `initialize`, to each component of a proxy chain that has a successor, telling it to run as a proxy. The params are those of `initialize`; the final agent gets a plain `initialize`.
-type InitializeProxyRequest = InitializeRequest
-
-// The proxy's answer to `proxy/initialize`, shaped like the `initialize` result: the capabilities of the chain from the proxy onward, built from its successor's answer, with `protocolVersion` unchanged.
-type InitializeProxyResponse = InitializeResponse
-
-// Wraps a notification on its way between a proxy and its successor, in either direction.
-type ProxySuccessorNotification struct {
-	// Method of the wrapped notification.
-	Method string `json:"method"`
-	// Params of the wrapped notification (its own `_meta` included), passed along unchanged. Absent or null: none; otherwise an object or an array.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13502,18 +14034,6 @@ func (x ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Wraps a request on its way between a proxy and its successor: a proxy sends it to forward a request to its successor, and the conductor sends it to hand the proxy a request from the successor. The wrapped request's result or error comes back unchanged as the result or error of this one.
-type ProxySuccessorRequest struct {
-	// Method of the wrapped request.
-	Method string `json:"method"`
-	// Params of the wrapped request (its own `_meta` included), passed along unchanged. Absent or null: none; otherwise an object or an array.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13638,9 +14158,6 @@ func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The result of the wrapped request, passed along unchanged; it may be any JSON value.
-type ProxySuccessorResponse json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -13679,16 +14196,6 @@ func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Archives a session: it disappears from the default `session/list` results but keeps its identifier and history. A running session is first closed as by `session/close`. Only allowed when the agent advertised `sessionCapabilities.archive`.
-type ArchiveSessionRequest struct {
-	// The session to archive.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13799,14 +14306,6 @@ func (x ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/archive`.
-type ArchiveSessionResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13893,24 +14392,6 @@ func (x *ArchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates a new session that starts from the context of an existing one, for example to produce a summary without touching the original's history. Only allowed when the agent advertised `sessionCapabilities.fork`.
-type ForkSessionRequest struct {
-	// The session to fork.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Working directory of the new session, as an absolute path.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots of the new session, as absolute paths. When non-empty it is the complete list; absent or empty: none.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for the new session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// System instructions for the new session. Absent or null: the agent keeps the system prompt of the source session or uses its defaults; clients should repeat the value of the source session. Only sent when the agent advertised `sessionCapabilities.systemPrompt`.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14151,20 +14632,6 @@ func (x ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/fork`: the new session.
-type ForkSessionResponse struct {
-	// Identifier of the new session.
-	SessionID acp.SessionID `json:"sessionId"`
-	// The modes of the new session and the current one, if the agent has modes.
-	Modes wire.Opt[acp.SessionModeState] `json:"modes,omitzero"`
-	// The configuration options of the new session, if the agent has any.
-	ConfigOptions wire.Opt[[]acp.SessionConfigOption] `json:"configOptions,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ForkSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14362,20 +14829,6 @@ func (x ForkSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Asks for the sessions the agent knows, one page at a time. Only allowed when the agent advertised `sessionCapabilities.list`.
-type ListSessionsRequest struct {
-	// Only list sessions with this working directory (an absolute path).
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// The `nextCursor` of the previous page, to get the page after it.
-	Cursor wire.Opt[string] `json:"cursor,omitzero"`
-	// Which sessions to list by archive state; applies with `cwd`, before paging, and stays the same while following `nextCursor`. Absent or null: `exclude`. Only sent when the agent advertised `sessionCapabilities.archive`.
-	Archived wire.Opt[SessionArchiveFilter] `json:"archived,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14554,18 +15007,6 @@ func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One page of sessions.
-type ListSessionsResponse struct {
-	// The sessions on this page.
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque token for the next page. Absent when this is the last page.
-	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14727,24 +15168,6 @@ func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Reopens an earlier session. Before answering, the agent replays the whole conversation to the client as `session/update` notifications. Only allowed when the agent advertised `loadSession`.
-type LoadSessionRequest struct {
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. When non-empty it is the complete list for the loaded session. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// The session to load.
-	SessionID acp.SessionID `json:"sessionId"`
-	// System instructions for the loaded session. Absent or null: the agent keeps the system prompt stored with the session or uses its defaults; clients should repeat the value they created the session with. Only sent when the agent advertised `sessionCapabilities.systemPrompt`.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14986,22 +15409,6 @@ func (x LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Creates a new conversation session.
-type NewSessionRequest struct {
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// System instructions for the new session. Absent or null: the agent uses its own default instructions. Only sent when the agent advertised `sessionCapabilities.systemPrompt`.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *NewSessionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15224,18 +15631,6 @@ func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended.
-type PromptResponse struct {
-	// Why the turn ended.
-	StopReason acp.StopReason `json:"stopReason"`
-	// Tokens the turn used. Absent or null: not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15372,24 +15767,6 @@ func (x *PromptResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Continues an earlier session without replaying its history (unlike `session/load`). Only allowed when the agent advertised `sessionCapabilities.resume`.
-type ResumeSessionRequest struct {
-	// The session to resume.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd string `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. When non-empty it is the complete list for the resumed session. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// System instructions for the resumed session. Absent or null: the agent keeps the system prompt stored with the session or uses its defaults; clients should repeat the value they created the session with. Only sent when the agent advertised `sessionCapabilities.systemPrompt`.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -15630,18 +16007,6 @@ func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Renames a session. Any session the agent would list may be renamed, active or not; an unknown one gets -32002. The agent answers once the title is stored. Only allowed when the agent advertised `sessionCapabilities.title`.
-type SetSessionTitleRequest struct {
-	// The session to rename.
-	SessionID acp.SessionID `json:"sessionId"`
-	// The new title. The agent may normalize it (trim, shorten) and answers -32602 when it rejects it, for example when nothing is left after normalizing.
-	Title string `json:"title"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionTitleRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15767,16 +16132,6 @@ func (x SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/set_title`.
-type SetSessionTitleResponse struct {
-	// The title as stored, after any normalization; clients show this one rather than the one they sent.
-	Title string `json:"title"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionTitleResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15883,16 +16238,6 @@ func (x *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks whether the agent holds a session in memory, without side effects: the session is not loaded, resumed, closed or attached to the connection. An unknown session gets -32002 with the `sessionId` in the error data. Only allowed when the agent advertised `sessionCapabilities.status`.
-type SessionStatusRequest struct {
-	// The session to ask about.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16003,16 +16348,6 @@ func (x SessionStatusRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/status`, a snapshot that may be out of date by the next request.
-type SessionStatusResponse struct {
-	// Whether the session is in memory.
-	Status SessionStatus `json:"status"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionStatusResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16119,16 +16454,6 @@ func (x *SessionStatusResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionStatusResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Brings an archived session back into the default `session/list` results, with the same identifier and history. It does not load or resume the session. Only allowed when the agent advertised `sessionCapabilities.archive`.
-type UnarchiveSessionRequest struct {
-	// The session to unarchive.
-	SessionID acp.SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16239,14 +16564,6 @@ func (x UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/unarchive`.
-type UnarchiveSessionResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UnarchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16333,18 +16650,6 @@ func (x *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Live progress of a session, sent by the agent: message chunks, tool calls, plans, mode and configuration changes and more.
-type SessionNotification struct {
-	// The session the update is about.
-	SessionID acp.SessionID `json:"sessionId"`
-	// What happened.
-	Update SessionUpdate `json:"update"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta acp.Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

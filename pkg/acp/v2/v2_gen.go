@@ -13,7 +13,2938 @@ import (
 type LoginAuthRequest struct {
 	// The chosen method, one of those the agent listed.
 	MethodID AuthMethodID `json:"methodId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of an authentication method, chosen by the agent.
+type AuthMethodID string
+
+// Free-form extension metadata. Almost every ACP object may carry it under the
+// `_meta` key. The protocol assigns no meaning to its contents, so a receiver
+// must not depend on any key being present. The root keys `traceparent`,
+// `tracestate` and `baggage` are set aside for W3C trace context. Custom data
+// belongs here, never in new root-level fields of a protocol object.
+type Meta json.RawMessage
+
+// The agent's answer to a successful `auth/login`.
+type LoginAuthResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the agent to end the current login. Only sent when the agent advertised
+// `auth.logout`.
+type LogoutAuthRequest struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `auth/logout`.
+type LogoutAuthResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the peer to cancel a request this side sent earlier; either side may
+// send it. Support is optional and a receiver may ignore it. A receiver that
+// honours it still answers the original request, with a (possibly partial)
+// result or with error -32800 (request cancelled).
+type CancelRequestNotification struct {
+	// Identifier of the request to cancel.
+	RequestID RequestID `json:"requestId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a request: a string or an integer. Unlike plain JSON-RPC, ACP
+// v2 never uses null. Each side picks the ids of its own requests, so the same
+// id may be in use in both directions; an id is not reused while its request
+// is unanswered.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDInteger, RequestIDString.
+type RequestID interface {
+	isRequestID()
+}
+
+// An integer identifier (64-bit signed).
+type RequestIDInteger int64
+
+// A string identifier.
+type RequestIDString string
+
+// Identifier of a conversation session, chosen by the agent in `session/new`.
+// Each session has its own history, context and state; one agent may host many
+// sessions.
+type SessionID string
+
+// The operation that needs permission. The `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are
+// ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does
+// not know decodes to UnknownRequestPermissionSubject, which keeps the JSON as
+// it was.
+type RequestPermissionSubject interface {
+	isRequestPermissionSubject()
+}
+
+// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionSubject struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A tool call that needs permission.
+type ToolCallPermissionSubject struct {
+	// The tool call; the client applies it to its stored call like a
+	// `tool_call_update`.
+	ToolCall ToolCallUpdate `json:"toolCall"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change to a tool call that has already been announced. Only `toolCallId`
+// is required; every other field that is present replaces the stored value,
+// and absent or null fields keep theirs.
+type ToolCallUpdate struct {
+	// Identifier of the call to change.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// New programmatic name of the tool. Absent or null: the name stays as it was.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// New title of the call.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// New kind of the call.
+	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
+	// New status of the call.
+	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
+	// New content of the call, replacing all earlier content.
+	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
+	// New locations of the call, replacing all earlier locations.
+	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
+	// New raw input of the tool.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// New raw output of the tool.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// Controls the client may use on this tool call now. Absent keeps them, null
+	// clears them.
+	Capabilities wire.Opt[ToolCallCapabilities] `json:"capabilities,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a tool call, unique within its session.
+type ToolCallID string
+
+// What sort of action a tool call performs; clients use it to pick icons and
+// presentation.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ToolKind string
+
+// The lifecycle state of a tool call.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ToolCallStatus string
+
+// One item produced by a tool call: ordinary content, a file diff, or a live
+// terminal. The `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are Content, Diff,
+// Terminal; a tag this package does not know decodes to
+// UnknownToolCallContent, which keeps the JSON as it was.
+type ToolCallContent interface {
+	isToolCallContent()
+}
+
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownToolCallContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Tool call content that wraps an ordinary content block.
+type Content struct {
+	// The content block.
+	Content ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A piece of content shown to the user or given to the model: in prompts, in
+// streamed agent output and in tool call results. The shapes follow MCP's
+// content types so that MCP tool output can be passed along unchanged. The
+// `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are TextContent,
+// ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
+// package does not know decodes to UnknownContentBlock, which keeps the JSON
+// as it was.
+type ContentBlock interface {
+	isContentBlock()
+}
+
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownContentBlock struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A text content block.
+type TextContent struct {
+	// The text.
+	Text string `json:"text"`
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional hints that help a client decide whether and how to show a piece of
+// content.
+type Annotations struct {
+	// Who the content is meant for.
+	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
+	// When the underlying resource last changed (a timestamp).
+	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
+	// How important the content is when the client must choose what to show.
+	Priority wire.Opt[float64] `json:"priority,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One side of a conversation.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type Role string
+
+// An image content block.
+type ImageContent struct {
+	// The image bytes, base64-encoded.
+	Data string `json:"data"`
+	// Media type of the image.
+	MIMEType MediaType `json:"mimeType"`
+	// Optional URI the image came from.
+	URI wire.Opt[string] `json:"uri,omitzero"`
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A media (MIME) type naming the format of some content, such as `image/png`.
+type MediaType string
+
+// An audio content block.
+type AudioContent struct {
+	// The audio bytes, base64-encoded.
+	Data string `json:"data"`
+	// Media type of the audio.
+	MIMEType MediaType `json:"mimeType"`
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A link to a resource (a file, a web page, ...) that the receiver may read.
+type ResourceLink struct {
+	// Name of the resource, for display.
+	Name string `json:"name"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Optional display title.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the resource.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Images a client may show for the resource. Absent or null: none.
+	Icons wire.Opt[[]Icon] `json:"icons,omitzero"`
+	// Optional media type of the resource.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// How many bytes the resource has, when known.
+	Size wire.Opt[uint64] `json:"size,omitzero"`
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An image a client may show for an item, with optional sizes.
+type Icon struct {
+	// Where the image is: an `https:` or `data:` URI. Clients refuse other
+	// schemes.
+	Src string `json:"src"`
+	// Media type to use when the source does not state a useful one. Absent or
+	// null: the source's.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Sizes the image suits, each `WIDTHxHEIGHT` (`48x48`) or `any` for scalable
+	// images.
+	Sizes wire.Opt[[]string] `json:"sizes,omitzero"`
+	// The theme the icon is drawn for. Absent or null: any.
+	Theme wire.Opt[IconTheme] `json:"theme,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The background an icon is drawn for. Values starting with `_` are custom.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type IconTheme string
+
+// A resource whose contents are included in the message.
+type EmbeddedResource struct {
+	// The resource contents, as text or as binary data.
+	Resource EmbeddedResourceResource `json:"resource"`
+	// Optional hints about who the content is for and how it should be shown.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The contents of an embedded resource. There is no tag: text contents carry
+// `text`, binary contents carry `blob`.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EmbeddedResourceResourceTextResourceContents,
+// EmbeddedResourceResourceBlobResourceContents.
+type EmbeddedResourceResource interface {
+	isEmbeddedResourceResource()
+}
+
+// Contents given as text.
+type EmbeddedResourceResourceTextResourceContents struct {
+	// The contents.
+	Text string `json:"text"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Contents given as base64-encoded bytes.
+type EmbeddedResourceResourceBlobResourceContents struct {
+	// The contents, base64-encoded.
+	Blob string `json:"blob"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change to one file, given as its text before and after.
+type Diff struct {
+	// The file operations this diff describes, so a client knows the affected
+	// paths without parsing a patch.
+	Changes []DiffChange `json:"changes"`
+	// Patch text for some or all of the changes, for display. Absent or null:
+	// none.
+	Patch wire.Opt[DiffPatch] `json:"patch,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One operation on one file in a diff. The `operation` field selects the kind.
+//
+// It is a union tagged by the member "operation". Its variants are
+// DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove,
+// DiffChangeCopy; a tag this package does not know decodes to
+// UnknownDiffChange, which keeps the JSON as it was.
+type DiffChange interface {
+	isDiffChange()
+}
+
+// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownDiffChange struct {
+	// Tag is the value of the member "operation".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A new file.
+type DiffChangeAdd struct {
+	// Absolute path of the file.
+	Path AbsolutePath `json:"path"`
+	// What kind of file results (for `delete`, the kind removed). Absent or null:
+	// unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// Media type of the resulting file (for `delete`, of the removed file). Absent
+	// or null: unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A path that starts at the file system root, written in the syntax of the
+// machine the agent runs on.
+type AbsolutePath string
+
+// The kind of file a diff change concerns. Values starting with `_` are
+// custom.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type DiffFileType string
+
+// A removed file.
+type DiffChangeDelete struct {
+	// Absolute path of the file.
+	Path AbsolutePath `json:"path"`
+	// What kind of file results (for `delete`, the kind removed). Absent or null:
+	// unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// Media type of the resulting file (for `delete`, of the removed file). Absent
+	// or null: unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A file changed where it is.
+type DiffChangeModify struct {
+	// Absolute path of the file.
+	Path AbsolutePath `json:"path"`
+	// What kind of file results (for `delete`, the kind removed). Absent or null:
+	// unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// Media type of the resulting file (for `delete`, of the removed file). Absent
+	// or null: unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A file moved or renamed.
+type DiffChangeMove struct {
+	// Absolute path before the change.
+	OldPath AbsolutePath `json:"oldPath"`
+	// Absolute path after the change.
+	Path AbsolutePath `json:"path"`
+	// What kind of file results (for `delete`, the kind removed). Absent or null:
+	// unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// Media type of the resulting file (for `delete`, of the removed file). Absent
+	// or null: unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A file copied to a new path.
+type DiffChangeCopy struct {
+	// Absolute path before the change.
+	OldPath AbsolutePath `json:"oldPath"`
+	// Absolute path after the change.
+	Path AbsolutePath `json:"path"`
+	// What kind of file results (for `delete`, the kind removed). Absent or null:
+	// unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// Media type of the resulting file (for `delete`, of the removed file). Absent
+	// or null: unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Patch text together with its format.
+type DiffPatch struct {
+	// How `text` is written.
+	Format DiffPatchFormat `json:"format"`
+	// The patch, in the format given by `format`.
+	Text string `json:"text"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Format of a patch text. Values starting with `_` are custom.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type DiffPatchFormat string
+
+// Tool call content that embeds a terminal by its identifier.
+type Terminal struct {
+	// Identifier returned by `terminal/create`.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a terminal created by `terminal/create`.
+type TerminalID string
+
+// A place in a file that a tool call reads or changes.
+type ToolCallLocation struct {
+	// Absolute path of the file.
+	Path AbsolutePath `json:"path"`
+	// Optional line number, counted from 1.
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Controls the client may use on a tool call right now. A malformed value
+// counts as none.
+type ToolCallCapabilities struct {
+	// Present (an object) when the client may send `tool_call/cancel`. Absent or
+	// null: it may not.
+	Cancel wire.Opt[ToolCallCancelCapabilities] `json:"cancel,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks that a tool call can be stopped with `tool_call/cancel`; `{}` already
+// means it can.
+type ToolCallCancelCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The command the agent wants to run.
+type CommandPermissionSubject struct {
+	// The command line that runs if permission is given.
+	Command string `json:"command"`
+	// Absolute working directory of the command.
+	Cwd AbsolutePath `json:"cwd"`
+	// The tool call the command belongs to, if known. Absent and null mean the
+	// same.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// The terminal the command will run in, if already known. Absent and null mean
+	// the same.
+	TerminalID wire.Opt[TerminalID] `json:"terminalId,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource contents as text.
+type TextResourceContents struct {
+	// The contents.
+	Text string `json:"text"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource contents as binary data.
+type BlobResourceContents struct {
+	// The contents, base64-encoded.
+	Blob string `json:"blob"`
+	// URI of the resource.
+	URI string `json:"uri"`
+	// Optional media type of the contents.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change at one path (add, delete, modify).
+type DiffPathChange struct {
+	// Absolute path of the file.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A change from one path to another (move, copy).
+type DiffPathPairChange struct {
+	// Absolute path before the change.
+	OldPath AbsolutePath `json:"oldPath"`
+	// Absolute path after the change.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One answer the user can give to a permission request.
+type PermissionOption struct {
+	// Identifier returned when the user picks this answer.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Label of the answer, for display.
+	Name string `json:"name"`
+	// What the answer means, so the client can choose an icon and styling.
+	Kind PermissionOptionKind `json:"kind"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a permission option.
+type PermissionOptionID string
+
+// What a permission answer means.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PermissionOptionKind string
+
+// Ties an elicitation to a session, and possibly to one tool call in it.
+type ElicitationSessionScope struct {
+	// The session that needs the input.
+	SessionID SessionID `json:"sessionId"`
+	// The tool call that needs the input. Absent or null: the session as a whole.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ties an elicitation to a request still waiting for its answer, outside any
+// session (during login, for example).
+type ElicitationRequestScope struct {
+	// The pending request, sent by the client to the agent, that needs the input.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A restricted JSON Schema that describes an elicitation form: one flat object
+// whose properties are strings, numbers, integers, booleans or enumerations.
+//
+// The member "type" is always "object"; it is written on encoding and checked
+// on decoding.
+type ElicitationSchema struct {
+	// Optional title of the form.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// The fields of the form, keyed by field name.
+	Properties map[string]ElicitationPropertySchema `json:"properties"`
+	// Names of the fields the user must fill in. Absent or null: none.
+	Required wire.Opt[[]string] `json:"required,omitzero"`
+	// Optional explanation of the form.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The schema of one form field. The `type` field selects the kind, as in JSON
+// Schema: a string (a single choice when it has `enum` or `oneOf`), a number,
+// an integer, a boolean, or an array (a multiple choice).
+//
+// It is a union tagged by the member "type". Its variants are
+// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
+// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
+// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
+// as it was.
+type ElicitationPropertySchema interface {
+	isElicitationPropertySchema()
+}
+
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownElicitationPropertySchema struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A text field. With `enum` or `oneOf` it becomes a single choice among fixed
+// values.
+//
+// Validate does not check: pattern: format regex.
+type StringPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional minimum length of the text.
+	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
+	// Optional maximum length of the text.
+	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
+	// Optional regular expression the text must match.
+	Pattern wire.Opt[string] `json:"pattern,omitzero"`
+	// Optional format the text must have.
+	Format wire.Opt[StringFormat] `json:"format,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[string] `json:"default,omitzero"`
+	// The allowed values of an untitled single choice.
+	Enum wire.Opt[[]string] `json:"enum,omitzero"`
+	// The allowed values of a titled single choice, each with a label.
+	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A format a text field must have.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type StringFormat string
+
+// One value of a titled choice.
+type EnumOption struct {
+	// The value sent back when chosen.
+	Const string `json:"const"`
+	// Label of the value, for display.
+	Title string `json:"title"`
+	// Optional explanation of the value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A number field.
+type NumberPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional smallest allowed value (inclusive).
+	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
+	// Optional largest allowed value (inclusive).
+	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[float64] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A whole-number field.
+type IntegerPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional smallest allowed value (inclusive).
+	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
+	// Optional largest allowed value (inclusive).
+	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[int64] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A yes/no field.
+type BooleanPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional value to pre-fill.
+	Default wire.Opt[bool] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A multiple-choice field; its value is an array of strings.
+type MultiSelectPropertySchema struct {
+	// Optional label of the field.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional explanation of the field.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional smallest number of values to choose.
+	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
+	// Optional largest number of values to choose.
+	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
+	// The values to choose from.
+	Items MultiSelectItems `json:"items"`
+	// Optional values to pre-select.
+	Default wire.Opt[[]string] `json:"default,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The values of a multiple choice: plain strings (`type` is `string`), or
+// labelled values, which carry no `type` and list them under `anyOf`.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// MultiSelectItemsTitledMultiSelectItems,
+// MultiSelectItemsTaggedMultiSelectItems.
+type MultiSelectItems interface {
+	isMultiSelectItems()
+}
+
+// Items with a `type` tag.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type MultiSelectItemsTaggedMultiSelectItems struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Labelled values; used when `type` is absent.
+type MultiSelectItemsTitledMultiSelectItems struct {
+	// The allowed values, each with a label.
+	AnyOf []EnumOption `json:"anyOf"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Plain string values of a multiple choice.
+type StringMultiSelectItems struct {
+	// The allowed values.
+	Enum []string `json:"enum"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Labelled values of a multiple choice.
+type TitledMultiSelectItems struct {
+	// The allowed values, each with a label.
+	AnyOf []EnumOption `json:"anyOf"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An elicitation answered by filling in a form the client renders from
+// `requestedSchema`. Forms must not ask for secrets such as passwords, API
+// keys or tokens; those go through URL mode.
+//
+// Validate does not check: oneOf: an object may fit both
+// /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationFormModeElicitationSessionScope,
+// ElicitationFormModeElicitationRequestScope.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// The form belongs to a session, and possibly to one of its tool calls.
+type ElicitationFormModeElicitationSessionScope struct {
+	// The session that needs the input.
+	SessionID SessionID `json:"sessionId"`
+	// The tool call that needs the input. Absent or null: the session as a whole.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The form belongs to a pending request outside any session.
+type ElicitationFormModeElicitationRequestScope struct {
+	// The pending request, sent by the client to the agent, that needs the input.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a URL elicitation, unique among the open ones on a connection.
+type ElicitationID string
+
+// An elicitation carried out outside the connection: the client shows the URL
+// and, with the user's consent, opens it (for example for an OAuth login).
+// Accepting means the user agreed to open the URL, not that the interaction
+// there finished.
+//
+// Validate does not check: oneOf: an object may fit both
+// /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeElicitationSessionScope,
+// ElicitationURLModeElicitationRequestScope.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// The page belongs to a session, and possibly to one of its tool calls.
+type ElicitationURLModeElicitationSessionScope struct {
+	// The session that needs the input.
+	SessionID SessionID `json:"sessionId"`
+	// The tool call that needs the input. Absent or null: the session as a whole.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The page belongs to a pending request outside any session.
+type ElicitationURLModeElicitationRequestScope struct {
+	// The pending request, sent by the client to the agent, that needs the input.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Major version of ACP. It changes only for breaking changes; additions arrive
+// as capabilities. This schema describes the version 2 draft.
+type ProtocolVersion uint32
+
+// Identifies the program on one side of the connection (client or agent): a
+// machine name, an optional display title and a version.
+type Implementation struct {
+	// Stable, machine-oriented name of the implementation. Shown to users when
+	// `title` is absent.
+	Name string `json:"name"`
+	// Human-friendly name for display. Absent or null: display `name` instead.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version string of the implementation, for display, debugging and metrics.
+	Version string `json:"version"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the agent supports, returned in the `initialize` response. Clients must
+// not use a feature the agent has not advertised here.
+type AgentCapabilities struct {
+	// What the agent supports for sessions. Absent or null: the agent offers none
+	// of the `session/*` methods.
+	Session wire.Opt[SessionCapabilities] `json:"session,omitzero"`
+	// Optional authentication features of the agent.
+	Auth wire.Opt[AgentAuthCapabilities] `json:"auth,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional session features of the agent. The baseline (`session/new`,
+// `session/prompt`, `session/update` and `session/cancel`) needs no
+// capability; each field here turns on something more. Each is an object:
+// present (even as `{}`) means supported, absent or null means not supported.
+// (`session/load` is advertised separately, by `loadSession`.)
+type SessionCapabilities struct {
+	// Which content the agent accepts in `session/prompt`. Absent or null: only
+	// the baseline (text and resource links).
+	Prompt wire.Opt[PromptCapabilities] `json:"prompt,omitzero"`
+	// Which MCP server transports the agent accepts when sessions are created or
+	// resumed. Absent or null: none advertised.
+	MCP wire.Opt[MCPCapabilities] `json:"mcp,omitzero"`
+	// Present when the agent implements `session/delete`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Present when the agent accepts `additionalDirectories` in the session
+	// requests that carry it (and may report it in `session/list` results).
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Content block types the agent accepts in `session/prompt`. Every agent
+// accepts `text` and `resource_link` blocks; the others need the matching
+// flag, and clients must only send what is advertised.
+type PromptCapabilities struct {
+	// True when prompts may contain `image` blocks.
+	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
+	// True when prompts may contain `audio` blocks.
+	Audio wire.Opt[PromptAudioCapabilities] `json:"audio,omitzero"`
+	// True when prompts may contain `resource` blocks, that is, referenced context
+	// whose contents are embedded in the message.
+	EmbeddedContext wire.Opt[PromptEmbeddedContextCapabilities] `json:"embeddedContext,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks support for images in prompts; `{}` already means supported.
+type PromptImageCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks support for audio in prompts; `{}` already means supported.
+type PromptAudioCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks support for embedded resources in prompts; `{}` already means
+// supported.
+type PromptEmbeddedContextCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCP server transports the agent supports in addition to stdio, which every
+// agent supports.
+type MCPCapabilities struct {
+	// Present (an object) when the agent can start stdio MCP servers. Absent or
+	// null: not advertised.
+	Stdio wire.Opt[MCPStdioCapabilities] `json:"stdio,omitzero"`
+	// True when the agent can connect to MCP servers over HTTP.
+	HTTP wire.Opt[MCPHTTPCapabilities] `json:"http,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks support for stdio MCP servers; `{}` already means supported.
+type MCPStdioCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks support for MCP servers over HTTP; `{}` already means supported.
+type MCPHTTPCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent implements `session/delete`.
+type SessionDeleteCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the agent accepts extra workspace roots
+// (`additionalDirectories`) when sessions are created, loaded or resumed.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional authentication features of the agent.
+type AgentAuthCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One way to authenticate with the agent, listed in the `initialize` response.
+// The `type` field selects the flow; without `type` the method is of the
+// default kind, `agent`.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
+// decodes to UnknownAuthMethod, which keeps the JSON as it was.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// An authentication method in which the client starts the configured agent
+// command as a separate, interactive terminal process so the user can log in
+// there. Exit status zero means success, anything else failure. Agents only
+// offer it when the client set `auth.terminal`; clients never pass it to
+// `authenticate`.
+type AuthMethodTerminal struct {
+	// Identifier of this method, unique among the listed methods.
+	MethodID AuthMethodID `json:"methodId"`
+	// Name of the method, for display.
+	Name string `json:"name"`
+	// Optional longer explanation for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extra arguments appended to the configured agent command for the login run.
+	Args []string `json:"args,omitempty"`
+	// Extra environment variables for the login run; they override variables of
+	// the same name in the normal launch configuration.
+	Env []EnvVariable `json:"env,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One environment variable for a process the peer starts (an MCP server or a
+// terminal command).
+type EnvVariable struct {
+	// Variable name.
+	Name string `json:"name"`
+	// Variable value.
+	Value string `json:"value"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An authentication method that the agent carries out itself when the client
+// calls `authenticate` with its `id`.
+type AuthMethodAgent struct {
+	// Identifier of this method, passed back in `auth/login`.
+	MethodID AuthMethodID `json:"methodId"`
+	// Name of the method, for display.
+	Name string `json:"name"`
+	// Optional longer explanation for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A setting of the session that the user can change, with its current value.
+// The `type` field selects the kind of control. The agent lists options in its
+// preferred display order.
+//
+// It is a union tagged by the member "type". Its variants are
+// SessionConfigOptionSessionConfigSelect,
+// SessionConfigOptionSessionConfigBoolean; a tag this package does not know
+// decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A choice of one value among several (a drop-down).
+type SessionConfigOptionSessionConfigSelect struct {
+	// The value selected now.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The values to choose from, flat or in groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Identifier of the option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Label of the option.
+	Name string `json:"name"`
+	// Longer explanation to show to the user. Absent or null: none.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// What the option is about, for presentation only. Absent or null: no
+	// category.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of one value of a `select` configuration option.
+type SessionConfigValueID string
+
+// The values of a `select` option: either one flat list or a list of labelled
+// groups.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped,
+// SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// One value of a `select` configuration option.
+type SessionConfigSelectOption struct {
+	// Identifier of the value, sent back when the user picks it.
+	Value SessionConfigValueID `json:"value"`
+	// Label of the value, for display.
+	Name string `json:"name"`
+	// Optional explanation of the value for the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A flat list of values.
+type SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+// A labelled group of values of a `select` configuration option.
+type SessionConfigSelectGroup struct {
+	// Identifier of the group.
+	GroupID SessionConfigGroupID `json:"groupId"`
+	// Heading of the group, for display.
+	Name string `json:"name"`
+	// The values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a group of values of a `select` configuration option.
+type SessionConfigGroupID string
+
+// Values arranged in labelled groups.
+type SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+// Identifier of a session configuration option.
+type SessionConfigID string
+
+// What a configuration option is about, so that clients can place it and give
+// it shortcuts or icons. It is a hint only: clients must cope with a missing
+// or unknown category. Implementations may define their own categories
+// beginning with `_`; all other names belong to the protocol.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// An on/off switch. Only sent when the client advertised
+// `session.configOptions.boolean`.
+type SessionConfigOptionSessionConfigBoolean struct {
+	// Whether the option is on now.
+	CurrentValue bool `json:"currentValue"`
+	// Identifier of the option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Label of the option.
+	Name string `json:"name"`
+	// Longer explanation to show to the user. Absent or null: none.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// What the option is about, for presentation only. Absent or null: no
+	// category.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A configuration option whose value is one of a list of values.
+type SessionConfigSelect struct {
+	// The value selected now.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The values to choose from, flat or in groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A configuration option that is either on or off.
+type SessionConfigBoolean struct {
+	// Whether the option is on now.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A command the user can invoke in the prompt (for example `/review`).
+//
+// It is a union tagged by the member "type". Its variants are Command; a tag
+// this package does not know decodes to UnknownAvailableCommand, which keeps
+// the JSON as it was.
+type AvailableCommand interface {
+	isAvailableCommand()
+}
+
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAvailableCommand struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A slash command: the user starts a prompt with `/name` to run it.
+type Command struct {
+	// Name of the command, without the leading `/`; no whitespace, unique in the
+	// list.
+	Name string `json:"name"`
+	// What the command does, for the user.
+	Description string `json:"description"`
+	// How the command takes input. Absent or null: it takes none.
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How a command takes its input.
+//
+// It is a union tagged by the member "type". Its variants are
+// TextCommandInput; a tag this package does not know decodes to
+// UnknownAvailableCommandInput, which keeps the JSON as it was.
+type AvailableCommandInput interface {
+	isAvailableCommandInput()
+}
+
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAvailableCommandInput struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The text typed after the command name is the input.
+type TextCommandInput struct {
+	// Placeholder text shown until the user types input.
+	Hint string `json:"hint"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Summary of one session in a `session/list` result.
+type SessionInfo struct {
+	// Identifier of the session.
+	SessionID SessionID `json:"sessionId"`
+	// Working directory of the session (an absolute path).
+	Cwd AbsolutePath `json:"cwd"`
+	// Extra workspace roots of the session, as absolute paths, in order. When
+	// present it is the complete list; absent and empty both mean none.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// Optional title of the session, for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Time of the last activity, as an ISO 8601 timestamp.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An opaque position in the session list; pass it back to get the next page.
+type SessionListCursor string
+
+// Identifier of one message within a session.
+type MessageID string
+
+// The `data` of an error: one of the shapes ACP defines for some codes, or any
+// other value.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ErrorDataUnsupportedProtocolVersionErrorData,
+// ErrorDataSessionNotFoundErrorData. Any other value is a
+// ErrorDataErrorDataOther, kept as raw JSON.
+type ErrorData interface {
+	isErrorData()
+}
+
+// Any other value.
+type ErrorDataErrorDataOther json.RawMessage
+
+// Details of a protocol version mismatch.
+type ErrorDataUnsupportedProtocolVersionErrorData struct {
+	// The version the client asked for.
+	Requested ProtocolVersion `json:"requested"`
+	// The versions the agent speaks.
+	Supported []ProtocolVersion `json:"supported"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Details of an unknown session.
+type ErrorDataSessionNotFoundErrorData struct {
+	// The session named by the request.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Details sent with error -32022 when the agent does not speak the protocol
+// version the client asked for.
+type UnsupportedProtocolVersionErrorData struct {
+	// The version the client asked for.
+	Requested ProtocolVersion `json:"requested"`
+	// The versions the agent speaks.
+	Supported []ProtocolVersion `json:"supported"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Details sent with error -32002 when a request names a session that does not
+// exist or is not active.
+type SessionNotFoundErrorData struct {
+	// The session named by the request.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One piece of live progress from the agent, sent in `session/update`. The
+// `sessionUpdate` field selects the kind.
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are
+// UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage,
+// AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate,
+// ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk,
+// PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate,
+// UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this
+// package does not know decodes to UnknownSessionUpdate, which keeps the JSON
+// as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// One content block of a message that is being streamed.
+type ContentChunk struct {
+	// Optional identifier of the message the chunk is part of. Chunks of one
+	// message carry the same value; a different value starts a new message.
+	MessageID MessageID `json:"messageId"`
+	// The content block.
+	Content ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Part of a user message, for example while a loaded session replays its
+// history.
+type UserMessageChunk ContentChunk
+
+// Creates or replaces a user message as a whole, identified by `messageId`.
+// `content` is patched: absent keeps the stored content, null clears it.
+type UserMessage struct {
+	// Identifies the message being created or replaced.
+	MessageID MessageID `json:"messageId"`
+	// The full new content of the message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Part of the agent's answer, streamed as it is produced.
+type AgentMessageChunk ContentChunk
+
+// Creates or replaces an agent message as a whole, identified by `messageId`.
+// `content` is patched: absent keeps the stored content, null clears it.
+type AgentMessage struct {
+	// Identifies the message being created or replaced.
+	MessageID MessageID `json:"messageId"`
+	// The full new content of the message; replaces what the client stored.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Part of the agent's reasoning, streamed as it is produced.
+type AgentThoughtChunk ContentChunk
+
+// Creates or replaces a message of the agent's reasoning, identified by
+// `messageId`. `content` is patched: absent keeps the stored content, null
+// clears it.
+type AgentThought struct {
+	// Identifies the reasoning message being created or replaced.
+	MessageID MessageID `json:"messageId"`
+	// The full new content of the reasoning message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the session's foreground work is doing now.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type SessionUpdateStateUpdate struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Adds one content item to the end of a tool call's content.
+type ToolCallContentChunk struct {
+	// The tool call the item belongs to.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// The item to add.
+	Content ToolCallContent `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates or changes the stored state of an agent-owned terminal. Only
+// `terminalId` is required; absent members keep their stored value, null
+// clears it.
+type TerminalUpdate struct {
+	// The terminal, unique within the session.
+	TerminalID TerminalID `json:"terminalId"`
+	// The command the terminal runs.
+	Command wire.Opt[string] `json:"command,omitzero"`
+	// Absolute working directory of the command.
+	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
+	// The whole output so far, replacing the stored output.
+	Output wire.Opt[TerminalOutput] `json:"output,omitzero"`
+	// How the command ended; an object here means it has exited.
+	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
+	// The terminal size the command runs with, when known, so output can be laid
+	// out the same way.
+	Size wire.Opt[TerminalSize] `json:"size,omitzero"`
+	// Controls the client may use on this terminal now. Absent keeps them, null
+	// clears them.
+	Capabilities wire.Opt[TerminalCapabilities] `json:"capabilities,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The whole output of a terminal so far, replacing what the client stored.
+type TerminalOutput struct {
+	// The output bytes, base64-encoded.
+	Data string `json:"data"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How a terminal command ended.
+type TerminalExitStatus struct {
+	// Exit code of the process; null when a signal ended it.
+	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
+	// Name of the signal that ended the process; null when it exited normally.
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Size of a terminal in character cells.
+type TerminalSize struct {
+	// Columns.
+	Cols uint32 `json:"cols"`
+	// Rows.
+	Rows uint32 `json:"rows"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Controls the client may use on a terminal right now. A malformed value
+// counts as none.
+type TerminalCapabilities struct {
+	// Present (an object) when the client may send `terminal/cancel`. Absent or
+	// null: it may not.
+	Cancel wire.Opt[TerminalCancelCapabilities] `json:"cancel,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks that a terminal can be stopped with `terminal/cancel`; `{}` already
+// means it can.
+type TerminalCancelCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Bytes added to the end of an agent-owned terminal's output.
+type TerminalOutputChunk struct {
+	// The terminal the bytes belong to.
+	TerminalID TerminalID `json:"terminalId"`
+	// The new bytes, base64-encoded on their own.
+	Data string `json:"data"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates or replaces the content of one of the session's plans.
+type PlanUpdate struct {
+	// The new content, with the plan's identifier.
+	Plan PlanUpdateContent `json:"plan"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The new content of a plan. The `type` field selects its form.
+//
+// It is a union tagged by the member "type". Its variants are PlanItems; a tag
+// this package does not know decodes to UnknownPlanUpdateContent, which keeps
+// the JSON as it was.
+type PlanUpdateContent interface {
+	isPlanUpdateContent()
+}
+
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPlanUpdateContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A plan given as a list of entries.
+type PlanItems struct {
+	// The plan to create or replace.
+	PlanID PlanID `json:"planId"`
+	// Every entry of the plan with its current status; each update replaces the
+	// whole list.
+	Entries []PlanEntry `json:"entries"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a plan within a session, chosen by the agent.
+type PlanID string
+
+// One step of the agent's plan.
+type PlanEntry struct {
+	// What the step is meant to achieve.
+	Content string `json:"content"`
+	// How important the step is.
+	Priority PlanEntryPriority `json:"priority"`
+	// Progress of the step.
+	Status PlanEntryStatus `json:"status"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How important a plan step is.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PlanEntryPriority string
+
+// Progress of a plan step.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PlanEntryStatus string
+
+// The full list of commands the user can invoke now.
+type AvailableCommandsUpdate struct {
+	// The commands.
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The session's configuration options changed.
+type ConfigOptionUpdate struct {
+	// Every configuration option with its current value.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A partial change of session metadata: only the fields present change, and
+// null clears a field.
+type SessionInfoUpdate struct {
+	// New title of the session; null clears it.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Time of the last activity as an ISO 8601 timestamp; null clears it.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How much of the model's context window the session uses, and optionally what
+// it has cost.
+type UsageUpdate struct {
+	// Tokens in the context now.
+	Used uint64 `json:"used"`
+	// Size of the context window in tokens.
+	Size uint64 `json:"size"`
+	// Optional total cost of the session so far.
+	Cost wire.Opt[Cost] `json:"cost,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A running total of what a session has cost.
+type Cost struct {
+	// The total so far.
+	Amount float64 `json:"amount"`
+	// The unit of `amount`: a currency, as its ISO 4217 code (`USD`, `EUR`), or
+	// some other unit such as credits.
+	Currency string `json:"currency"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A user-facing message shown live and kept out of the session history. The
+// agent cannot rely on it being seen; it is only sent to clients that
+// advertised `session.notices`.
+type Notice struct {
+	// How prominently to show the notice.
+	Severity NoticeSeverity `json:"severity"`
+	// Plain-text headline that makes sense on its own; never empty.
+	Title string `json:"title"`
+	// Optional plain-text details or advice. Absent and null mean the same.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How prominently a notice should be shown.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type NoticeSeverity string
+
+// Creates or changes a context compaction (the agent shrinking the
+// conversation it keeps). The first update with an identifier places the
+// compaction in the timeline; later ones change it in place. `summary`,
+// `error` and `_meta` are patches: absent keeps the stored value, null clears
+// it, a value replaces it, and an empty `summary` also clears it.
+type CompactionUpdate struct {
+	// Identifier of the compaction, chosen by the agent.
+	CompactionID CompactionID `json:"compactionId"`
+	// Where the compaction is in its lifecycle.
+	Status CompactionStatus `json:"status"`
+	// The whole summary shown to the user, replacing the previous one.
+	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
+	// What went wrong, for display.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a context compaction, unique within its session.
+type CompactionID string
+
+// Where a context compaction stands.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CompactionStatus string
+
+// Adds a content block to the end of a compaction's summary, in the order
+// received. An unknown identifier starts a new compaction in progress.
+type CompactionSummaryChunk struct {
+	// Identifier of the compaction whose summary grows.
+	CompactionID CompactionID `json:"compactionId"`
+	// The block to append.
+	Content ContentBlock `json:"content"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Work of the session that goes on outside its foreground turn. Each item
+// points at a terminal or tool call the client already knows. The `type` field
+// selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are
+// BackgroundTerminal, BackgroundToolCall; a tag this package does not know
+// decodes to UnknownBackgroundWork, which keeps the JSON as it was.
+type BackgroundWork interface {
+	isBackgroundWork()
+}
+
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownBackgroundWork struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A terminal whose process goes on running after its tool call gave control
+// back to the model.
+type BackgroundTerminal struct {
+	// The terminal that keeps running.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A tool call whose work goes on in the background without a process of its
+// own (a watcher, a scheduled wake-up).
+type BackgroundToolCall struct {
+	// The tool call whose work goes on.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The child session is doing foreground work.
+type RunningStateUpdate struct {
+	// The complete list of work running in the background. Absent or null: not
+	// reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The child session's foreground work waits for the user to act.
+type RequiresActionStateUpdate struct {
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A snapshot of what a child session is doing in the foreground; each snapshot
+// replaces the previous one. The `state` field selects the state; values
+// starting with `_` are custom and other unknown values belong to later
+// protocol revisions.
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this
+// package does not know decodes to UnknownStateUpdate, which keeps the JSON as
+// it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The session's foreground work has stopped and it is ready for another
+// prompt; background work may still go on.
+type IdleStateUpdate struct {
+	// Why the foreground work stopped. Absent or null: not reported.
+	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
+	// The failure that ended the work, as a JSON-RPC error object, normally sent
+	// with `stopReason` `error`. Absent or null: no details.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// The complete list of work still running in the background. Absent or null:
+	// not reported.
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Why the session's foreground work stopped. Values starting with `_` are
+// custom; other unknown values belong to later protocol revisions.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type IdleStopReason string
+
+// The error object of a failed response.
+type Error struct {
+	// What kind of error happened.
+	Code ErrorCode `json:"code"`
+	// A short, one-sentence description of the error.
+	Message string `json:"message"`
+	// Optional further details: a shape ACP defines for some codes, or any other
+	// value.
+	Data ErrorData `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An error code. The standard JSON-RPC codes and ACP's own codes are listed;
+// any other 32-bit integer is allowed too. ACP's codes come from the JSON-RPC
+// server range (-32000 to -32099), and the cancellation code -32800 lies in
+// the block LSP reserved.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int64
+
+// What the client can do for the agent, sent in the `initialize` request.
+// Agents must not call a client method whose capability is not advertised
+// here.
+type ClientCapabilities struct {
+	// Which kinds of authentication method the client can carry out.
+	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
+	// Which elicitation modes the client supports. Absent or null: elicitation is
+	// not supported.
+	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Which kinds of authentication method the client can carry out.
+type ClientAuthCapabilities struct {
+	// Present (an object) when the client can run `terminal` authentication
+	// methods. Absent or null: not supported.
+	Terminal wire.Opt[TerminalAuthCapabilities] `json:"terminal,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marks that the client can run the agent's login command in an interactive
+// terminal; `{}` already means supported.
+type TerminalAuthCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Elicitation modes the client supports. Each mode must be advertised
+// explicitly: `{}` alone advertises no mode.
+type ElicitationCapabilities struct {
+	// Present (even as `{}`) when the client can render form elicitations. Absent
+	// or null: not advertised.
+	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
+	// Present (even as `{}`) when the client can send the user to a URL for an
+	// elicitation. Absent or null: not advertised.
+	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client supports form elicitations.
+type ElicitationFormCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Marker object: its presence says the client supports URL elicitations.
+type ElicitationURLCapabilities struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An MCP (Model Context Protocol) server the agent should connect to, to get
+// extra tools and context. The `type` field selects the transport; a server
+// without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are
+// only allowed when the agent advertised them in `mcpCapabilities`.
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP,
+// MCPServerStdio; a tag this package does not know decodes to
+// UnknownMCPServer, which keeps the JSON as it was.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// How to reach an MCP server over HTTP.
+type MCPServerHTTP struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Address of the server.
+	URL string `json:"url"`
+	// HTTP headers to send with every request to the server.
+	Headers []HTTPHeader `json:"headers,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One HTTP header to send to an MCP server.
+type HTTPHeader struct {
+	// Header name.
+	Name string `json:"name"`
+	// Header value.
+	Value string `json:"value"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How to launch an MCP server as a local subprocess speaking over stdio.
+type MCPServerStdio struct {
+	// Name that identifies the server to the user and the model.
+	Name string `json:"name"`
+	// Absolute path of the server executable.
+	Command AbsolutePath `json:"command"`
+	// Command-line arguments for the server, in order.
+	Args []string `json:"args,omitempty"`
+	// Environment variables to set for the server process.
+	Env []EnvVariable `json:"env,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Where a replay of a resumed session's history starts; the position named is
+// included. The `type` field selects the kind.
+//
+// It is a union tagged by the member "type". Its variants are ReplayFromStart;
+// a tag this package does not know decodes to UnknownReplayFrom, which keeps
+// the JSON as it was.
+type ReplayFrom interface {
+	isReplayFrom()
+}
+
+// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownReplayFrom struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Replay everything the agent still keeps, from the first entry.
+type ReplayFromStart struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// How a permission request ended. The `outcome` field selects the kind.
+//
+// It is a union tagged by the member "outcome". Its variants are
+// CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
+// does not know decodes to UnknownRequestPermissionOutcome, which keeps the
+// JSON as it was.
+type RequestPermissionOutcome interface {
+	isRequestPermissionOutcome()
+}
+
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionOutcome struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// No option was chosen: the request was cancelled or dismissed.
+type CancelledPermissionOutcome struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The answer the user picked.
+type SelectedPermissionOutcome struct {
+	// Identifier of the picked answer.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A value the user entered in a form field.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ElicitationContentValueElicitationContentValueBoolean,
+// ElicitationContentValueElicitationContentValueInteger,
+// ElicitationContentValueElicitationContentValueNumber,
+// ElicitationContentValueElicitationContentValueString,
+// ElicitationContentValueElicitationContentValueStringArray. Any other value
+// is a ElicitationContentValueElicitationContentValueOther, kept as raw JSON.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// Any other JSON value, for example for a field kind this revision does not
+// define; kept as sent.
+type ElicitationContentValueElicitationContentValueOther json.RawMessage
+
+// Yes or no.
+type ElicitationContentValueElicitationContentValueBoolean bool
+
+// A whole number.
+type ElicitationContentValueElicitationContentValueInteger int64
+
+// A number.
+type ElicitationContentValueElicitationContentValueNumber float64
+
+// Text, or one chosen value.
+type ElicitationContentValueElicitationContentValueString string
+
+// The values chosen in a multiple choice.
+type ElicitationContentValueElicitationContentValueStringArray []string
+
+// The user accepted the elicitation.
+type ElicitationAcceptAction struct {
+	// The values the user entered, keyed by field name; they should match the
+	// requested schema. Usually absent for URL elicitations. Absent and null mean
+	// the same.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Multiple-choice items that carry a `type` tag: plain string values, or a
+// kind this revision does not define.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems; a tag this package does not know decodes to
+// UnknownTaggedMultiSelectItems, which keeps the JSON as it was.
+type TaggedMultiSelectItems interface {
+	isTaggedMultiSelectItems()
+}
+
+// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownTaggedMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Tells the client that the out-of-band interaction of a URL elicitation has
+// finished. Clients ignore identifiers they do not know or have already seen
+// completed.
+type CompleteElicitationNotification struct {
+	// The URL elicitation that finished.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the user, through the client, for structured input: by a form, or by
+// sending them to a URL. The `mode` field selects how. Its scope is either a
+// session (and possibly one tool call of it) or a JSON-RPC request made before
+// any session exists. Agents only use modes the client advertised.
+//
+// It is a union tagged by the member "mode". Its variants are
+// CreateElicitationRequestElicitationFormMode,
+// CreateElicitationRequestElicitationURLMode; a tag this package does not know
+// decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
+}
+
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
+	// Tag is the value of the member "mode".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Input through a form the client renders.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type CreateElicitationRequestElicitationFormMode struct {
+	// Describes the fields of the form.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Tells the user what input is wanted.
+	Message string `json:"message"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Input through a web page the user opens.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type CreateElicitationRequestElicitationURLMode struct {
+	// Identifier of this elicitation; `elicitation/complete` refers to it.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The address to send the user to.
+	URL string `json:"url"`
+	// Tells the user what input is wanted.
+	Message string `json:"message"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `elicitation/create`. The `action` field says what
+// the user did.
+//
+// It is a union tagged by the member "action". Its variants are
+// CreateElicitationResponseElicitationAcceptAction,
+// CreateElicitationResponseDecline, CreateElicitationResponseCancel; a tag
+// this package does not know decodes to UnknownCreateElicitationResponse,
+// which keeps the JSON as it was.
+type CreateElicitationResponse interface {
+	isCreateElicitationResponse()
+}
+
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationResponse struct {
+	// Tag is the value of the member "action".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The user submitted the form or agreed to open the URL.
+type CreateElicitationResponseElicitationAcceptAction struct {
+	// The values the user entered, keyed by field name; they should match the
+	// requested schema. Usually absent for URL elicitations. Absent and null mean
+	// the same.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user explicitly said no.
+type CreateElicitationResponseDecline struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user dismissed the request without deciding.
+type CreateElicitationResponseCancel struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// First request of a connection, sent by the client: it states the newest
+// protocol version the client speaks and what the client can do. Nothing else
+// may be sent before it is answered.
+type InitializeRequest struct {
+	// The newest protocol version the client supports.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Name and version of the client.
+	Info Implementation `json:"info"`
+	// What the client supports.
+	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `initialize`: the protocol version both sides will
+// use, what the agent supports and how to authenticate.
+type InitializeResponse struct {
+	// The version requested by the client if the agent supports it, otherwise the
+	// newest version the agent supports. A client that cannot speak it should
+	// disconnect.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Name and version of the agent.
+	Info Implementation `json:"info"`
+	// What the agent supports.
+	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
+	// Ways to authenticate with the agent; empty when none is needed.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or
+// a response. This schema checks the envelope only; the method's params or
+// result are checked with the method's own schema (see dispatch.json). ACP
+// sends one message per line over stdio; batches are not used. The three kinds
+// are listed with `anyOf` because a malformed message can fit two of them (a
+// `method` and a `result`); the kind is decided by the keys present: `method`
+// with `id` is a request, `method` alone a notification, `result` or `error` a
+// response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
+type Envelope interface {
+	isEnvelope()
+}
+
+// A request.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type EnvelopeRequest struct {
+	// Identifier chosen by the caller, repeated in the answer.
+	ID RequestID `json:"id"`
+	// Name of the method to call. Names starting with `_` are extension methods.
+	Method string `json:"method"`
+	// The method's parameters. Their schema is the method's params file in the
+	// dispatch table; extension methods accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A notification.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type EnvelopeNotification struct {
+	// Name of the notification. Names starting with `_` are extension
+	// notifications, which a receiver that does not know them should ignore.
+	Method string `json:"method"`
+	// The notification's parameters. Their schema is the method's params file in
+	// the dispatch table; extension notifications accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A response.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type EnvelopeResponse struct {
+	// The `id` of the request being answered.
+	ID RequestID `json:"id"`
+	// The method's result on success. Its schema is the method's result file in
+	// the dispatch table, found through the method of the request with the same
+	// `id`.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A call that expects an answer: it carries an `id`, which the answer repeats.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type Request struct {
+	// Identifier chosen by the caller, repeated in the answer.
+	ID RequestID `json:"id"`
+	// Name of the method to call. Names starting with `_` are extension methods.
+	Method string `json:"method"`
+	// The method's parameters. Their schema is the method's params file in the
+	// dispatch table; extension methods accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A one-way message: it has a method but no `id`, and gets no answer.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type Notification struct {
+	// Name of the notification. Names starting with `_` are extension
+	// notifications, which a receiver that does not know them should ignore.
+	Method string `json:"method"`
+	// The notification's parameters. Their schema is the method's params file in
+	// the dispatch table; extension notifications accept anything.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The answer to a request: the request's `id` and exactly one of `result` or
+// `error`.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type Response struct {
+	// The `id` of the request being answered.
+	ID RequestID `json:"id"`
+	// The method's result on success. Its schema is the method's result file in
+	// the dispatch table, found through the method of the request with the same
+	// `id`.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sent by the client to stop the session's foreground work and drop prompts
+// not yet taken in. The agent ends the turn with stop reason `cancelled`.
+type CancelSessionNotification struct {
+	// The session whose work stops.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ends an active session: the agent stops any work in it, as for
+// `session/cancel`, and frees its resources. Only allowed when the agent
+// advertised `sessionCapabilities.close`.
+type CloseSessionRequest struct {
+	// The session to close.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/close`.
+type CloseSessionResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Removes a session so that `session/list` no longer returns it. Only allowed
+// when the agent advertised `sessionCapabilities.delete`.
+type DeleteSessionRequest struct {
+	// The session to delete.
+	SessionID SessionID `json:"sessionId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Empty success answer to `session/delete`.
+type DeleteSessionResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks for the sessions the agent knows, one page at a time. Only allowed when
+// the agent advertised `sessionCapabilities.list`.
+type ListSessionsRequest struct {
+	// Only list sessions with this working directory (an absolute path).
+	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
+	// The `nextCursor` of the previous page, to get the page after it.
+	Cursor wire.Opt[SessionListCursor] `json:"cursor,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One page of sessions.
+type ListSessionsResponse struct {
+	// The sessions on this page.
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque token for the next page. Absent when this is the last page.
+	NextCursor wire.Opt[SessionListCursor] `json:"nextCursor,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Creates a new conversation session.
+type NewSessionRequest struct {
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd AbsolutePath `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/new`: the identifier of the new session and
+// its initial settings.
+type NewSessionResponse struct {
+	// Identifier of the new session; every later message about it carries it.
+	SessionID SessionID `json:"sessionId"`
+	// The session's configuration options, when the agent has any.
+	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
+	// Slash commands usable in the new session from the start. Absent or empty:
+	// none announced yet.
+	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sends a user message and starts a prompt turn. The agent streams its
+// progress with `session/update` and answers when the turn is over.
+type PromptRequest struct {
+	// The session the message is for.
+	SessionID SessionID `json:"sessionId"`
+	// The content of the message. Every agent accepts `text` and `resource_link`
+	// blocks; other kinds only when `promptCapabilities` allows them. Referenced
+	// context may come as `resource` blocks (preferred, when allowed) or as
+	// `resource_link` blocks.
+	Prompt []ContentBlock `json:"prompt"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/prompt`, sent when the turn has ended.
+type PromptResponse struct {
+	// Identifies the user message this prompt became in the conversation. Always
+	// present and never null.
+	MessageID MessageID `json:"messageId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the user, through the client, whether a tool call may go ahead. The
+// client shows the offered answers and returns the user's choice.
+type RequestPermissionRequest struct {
+	// Session the request is about.
+	SessionID SessionID `json:"sessionId"`
+	// Heading of the permission prompt; it does not rename the subject.
+	Title string `json:"title"`
+	// Why permission is needed, for this prompt only.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// What the permission is for, in structured form. Absent or null: not given.
+	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
+	// The answers the user can choose from.
+	Options []PermissionOption `json:"options"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `session/request_permission`.
+type RequestPermissionResponse struct {
+	// What the user decided, or that the turn was cancelled.
+	Outcome RequestPermissionOutcome `json:"outcome"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Continues an earlier session without replaying its history (unlike
+// `session/load`). Only allowed when the agent advertised
+// `sessionCapabilities.resume`.
+type ResumeSessionRequest struct {
+	// The session to resume.
+	SessionID SessionID `json:"sessionId"`
+	// Working directory of the session, as an absolute path; the base for relative
+	// paths.
+	Cwd AbsolutePath `json:"cwd"`
+	// Extra workspace roots, as absolute paths. They widen the files the session
+	// may use without changing `cwd`. When non-empty it is the complete list for
+	// the resumed session. Absent or empty: none. Needs
+	// `sessionCapabilities.additionalDirectories`.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// MCP servers the agent should connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// Where to start replaying the history as updates. Absent or null: no replay.
+	ReplayFrom wire.Opt[ReplayFrom] `json:"replayFrom,omitzero"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/resume`.
+type ResumeSessionResponse struct {
+	// The session's configuration options, when the agent has any.
+	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
+	// Slash commands usable in the resumed session. Absent or empty: none
+	// announced yet.
+	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Changes the value of one session configuration option. The `type` field
+// tells how `value` is to be read; without it, `value` is the identifier of a
+// `select` value.
+//
+// It is a union tagged by the member "type". Its variants are
+// SetSessionConfigOptionRequestID, SetSessionConfigOptionRequestBoolean; a tag
+// this package does not know decodes to UnknownSetSessionConfigOptionRequest,
+// which keeps the JSON as it was.
+type SetSessionConfigOptionRequest interface {
+	isSetSessionConfigOptionRequest()
+}
+
+// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSetSessionConfigOptionRequest struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Sets a `select` option to one of its values.
+type SetSessionConfigOptionRequestID struct {
+	// The session whose option changes.
+	SessionID SessionID `json:"sessionId"`
+	// The option to change.
+	ConfigID SessionConfigID `json:"configId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Identifier of the value to select.
+	Value SessionConfigValueID `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sets a `boolean` option.
+type SetSessionConfigOptionRequestBoolean struct {
+	// The session whose option changes.
+	SessionID SessionID `json:"sessionId"`
+	// The option to change.
+	ConfigID SessionConfigID `json:"configId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// The new state of the option.
+	Value bool `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/set_config_option`.
+type SetSessionConfigOptionResponse struct {
+	// Every configuration option with its value after the change (changing one
+	// option may change others).
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Sent by the agent to report a change in a session; it may come at any time
+// while the session exists.
+type UpdateSessionNotification struct {
+	// The session that changed.
+	SessionID SessionID `json:"sessionId"`
+	// What changed.
+	Update SessionUpdate `json:"update"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the agent to stop one terminal. Only sent while the terminal advertises
+// `capabilities.cancel`.
+type CancelTerminalRequest struct {
+	// The session that owns the terminal.
+	SessionID SessionID `json:"sessionId"`
+	// The terminal to stop.
+	TerminalID TerminalID `json:"terminalId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `terminal/cancel`; the outcome is reported with
+// terminal updates.
+type CancelTerminalResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Asks the agent to stop one tool call. Only sent while the tool call
+// advertises `capabilities.cancel`.
+type CancelToolCallRequest struct {
+	// The session that owns the tool call.
+	SessionID SessionID `json:"sessionId"`
+	// The tool call to stop.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
+	Meta Meta `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `tool_call/cancel`; the outcome is reported with tool
+// call updates.
+type CancelToolCallResponse struct {
+	// Extension metadata for this object (see Meta). Absent and null both mean
+	// none.
 	Meta Meta `json:"_meta,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -127,9 +3058,6 @@ func (x LoginAuthRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of an authentication method, chosen by the agent.
-type AuthMethodID string
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -169,9 +3097,6 @@ func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
 func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Free-form extension metadata. Almost every ACP object may carry it under the `_meta` key. The protocol assigns no meaning to its contents, so a receiver must not depend on any key being present. The root keys `traceparent`, `tracestate` and `baggage` are set aside for W3C trace context. Custom data belongs here, never in new root-level fields of a protocol object.
-type Meta json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *Meta) DecodeWire(d *wire.Decoder) error {
@@ -216,14 +3141,6 @@ func (x *Meta) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Meta) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to a successful `auth/login`.
-type LoginAuthResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -314,14 +3231,6 @@ func (x LoginAuthResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Asks the agent to end the current login. Only sent when the agent advertised `auth.logout`.
-type LogoutAuthRequest struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutAuthRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -410,14 +3319,6 @@ func (x LogoutAuthRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `auth/logout`.
-type LogoutAuthResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutAuthResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -504,16 +3405,6 @@ func (x *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutAuthResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the peer to cancel a request this side sent earlier; either side may send it. Support is optional and a receiver may ignore it. A receiver that honours it still answers the original request, with a (possibly partial) result or with error -32800 (request cancelled).
-type CancelRequestNotification struct {
-	// Identifier of the request to cancel.
-	RequestID RequestID `json:"requestId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -628,13 +3519,6 @@ func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a request: a string or an integer. Unlike plain JSON-RPC, ACP v2 never uses null. Each side picks the ids of its own requests, so the same id may be in use in both directions; an id is not reused while its request is unanswered.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDInteger, RequestIDString.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -701,9 +3585,6 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// An integer identifier (64-bit signed).
-type RequestIDInteger int64
-
 func (RequestIDInteger) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -745,9 +3626,6 @@ func (x *RequestIDInteger) UnmarshalJSON(data []byte) error {
 func (x RequestIDInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A string identifier.
-type RequestIDString string
 
 func (RequestIDString) isRequestID() {}
 
@@ -791,9 +3669,6 @@ func (x RequestIDString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a conversation session, chosen by the agent in `session/new`. Each session has its own history, context and state; one agent may host many sessions.
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -832,21 +3707,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The operation that needs permission. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does not know decodes to UnknownRequestPermissionSubject, which keeps the JSON as it was.
-type RequestPermissionSubject interface {
-	isRequestPermissionSubject()
-}
-
-// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionSubject struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionSubject) isRequestPermissionSubject() {}
@@ -970,16 +3830,6 @@ func ValidateRequestPermissionSubject(v RequestPermissionSubject) error {
 	return c.Err()
 }
 
-// A tool call that needs permission.
-type ToolCallPermissionSubject struct {
-	// The tool call; the client applies it to its stored call like a `tool_call_update`.
-	ToolCall ToolCallUpdate `json:"toolCall"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ToolCallPermissionSubject) isRequestPermissionSubject() {}
 
 // DecodeWire decodes the value from d.
@@ -1088,34 +3938,6 @@ func (x *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallPermissionSubject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A change to a tool call that has already been announced. Only `toolCallId` is required; every other field that is present replaces the stored value, and absent or null fields keep theirs.
-type ToolCallUpdate struct {
-	// Identifier of the call to change.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// New programmatic name of the tool. Absent or null: the name stays as it was.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// New title of the call.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// New kind of the call.
-	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
-	// New status of the call.
-	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
-	// New content of the call, replacing all earlier content.
-	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
-	// New locations of the call, replacing all earlier locations.
-	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
-	// New raw input of the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// New raw output of the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// Controls the client may use on this tool call now. Absent keeps them, null clears them.
-	Capabilities wire.Opt[ToolCallCapabilities] `json:"capabilities,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallUpdate) isSessionUpdate() {}
@@ -1524,9 +4346,6 @@ func (x ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a tool call, unique within its session.
-type ToolCallID string
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1566,11 +4385,6 @@ func (x *ToolCallID) UnmarshalJSON(data []byte) error {
 func (x ToolCallID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// What sort of action a tool call performs; clients use it to pick icons and presentation.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ToolKind string
 
 const (
 	// Reads files or other data.
@@ -1636,17 +4450,13 @@ func (x ToolKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The lifecycle state of a tool call.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ToolCallStatus string
-
 const (
 	// Not started: the input is still streaming in, or the call awaits permission.
 	ToolCallStatusPending ToolCallStatus = "pending"
 	// Running.
 	ToolCallStatusInProgress ToolCallStatus = "in_progress"
-	// Started, not running now, and waiting to be resumed; it may go back to `in_progress`.
+	// Started, not running now, and waiting to be resumed; it may go back to
+	// `in_progress`.
 	ToolCallStatusPaused ToolCallStatus = "paused"
 	// Finished successfully.
 	ToolCallStatusCompleted ToolCallStatus = "completed"
@@ -1695,21 +4505,6 @@ func (x *ToolCallStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One item produced by a tool call: ordinary content, a file diff, or a live terminal. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are Content, Diff, Terminal; a tag this package does not know decodes to UnknownToolCallContent, which keeps the JSON as it was.
-type ToolCallContent interface {
-	isToolCallContent()
-}
-
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownToolCallContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownToolCallContent) isToolCallContent() {}
@@ -1854,16 +4649,6 @@ func ValidateToolCallContent(v ToolCallContent) error {
 	return c.Err()
 }
 
-// Tool call content that wraps an ordinary content block.
-type Content struct {
-	// The content block.
-	Content ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Content) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -1976,21 +4761,6 @@ func (x *Content) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Content) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A piece of content shown to the user or given to the model: in prompts, in streamed agent output and in tool call results. The shapes follow MCP's content types so that MCP tool output can be passed along unchanged. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this package does not know decodes to UnknownContentBlock, which keeps the JSON as it was.
-type ContentBlock interface {
-	isContentBlock()
-}
-
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownContentBlock struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownContentBlock) isContentBlock() {}
@@ -2177,18 +4947,6 @@ func ValidateContentBlock(v ContentBlock) error {
 	return c.Err()
 }
 
-// A text content block.
-type TextContent struct {
-	// The text.
-	Text string `json:"text"`
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TextContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -2327,20 +5085,6 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional hints that help a client decide whether and how to show a piece of content.
-type Annotations struct {
-	// Who the content is meant for.
-	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
-	// When the underlying resource last changed (a timestamp).
-	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
-	// How important the content is when the client must choose what to show.
-	Priority wire.Opt[float64] `json:"priority,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2555,11 +5299,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One side of a conversation.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type Role string
-
 const (
 	// The model or agent side.
 	RoleAssistant Role = "assistant"
@@ -2606,22 +5345,6 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image content block.
-type ImageContent struct {
-	// The image bytes, base64-encoded.
-	Data string `json:"data"`
-	// Media type of the image.
-	MIMEType MediaType `json:"mimeType"`
-	// Optional URI the image came from.
-	URI wire.Opt[string] `json:"uri,omitzero"`
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ImageContent) isContentBlock() {}
@@ -2811,9 +5534,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A media (MIME) type naming the format of some content, such as `image/png`.
-type MediaType string
-
 // DecodeWire decodes the value from d.
 func (x *MediaType) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -2852,20 +5572,6 @@ func (x *MediaType) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MediaType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An audio content block.
-type AudioContent struct {
-	// The audio bytes, base64-encoded.
-	Data string `json:"data"`
-	// Media type of the audio.
-	MIMEType MediaType `json:"mimeType"`
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AudioContent) isContentBlock() {}
@@ -3023,30 +5729,6 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A link to a resource (a file, a web page, ...) that the receiver may read.
-type ResourceLink struct {
-	// Name of the resource, for display.
-	Name string `json:"name"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Optional display title.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the resource.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Images a client may show for the resource. Absent or null: none.
-	Icons wire.Opt[[]Icon] `json:"icons,omitzero"`
-	// Optional media type of the resource.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// How many bytes the resource has, when known.
-	Size wire.Opt[uint64] `json:"size,omitzero"`
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ResourceLink) isContentBlock() {}
@@ -3381,22 +6063,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An image a client may show for an item, with optional sizes.
-type Icon struct {
-	// Where the image is: an `https:` or `data:` URI. Clients refuse other schemes.
-	Src string `json:"src"`
-	// Media type to use when the source does not state a useful one. Absent or null: the source's.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Sizes the image suits, each `WIDTHxHEIGHT` (`48x48`) or `any` for scalable images.
-	Sizes wire.Opt[[]string] `json:"sizes,omitzero"`
-	// The theme the icon is drawn for. Absent or null: any.
-	Theme wire.Opt[IconTheme] `json:"theme,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Icon) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3617,11 +6283,6 @@ func (x Icon) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The background an icon is drawn for. Values starting with `_` are custom.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type IconTheme string
-
 const (
 	// Light backgrounds.
 	IconThemeLight IconTheme = "light"
@@ -3668,18 +6329,6 @@ func (x *IconTheme) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x IconTheme) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A resource whose contents are included in the message.
-type EmbeddedResource struct {
-	// The resource contents, as text or as binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
-	// Optional hints about who the content is for and how it should be shown.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResource) isContentBlock() {}
@@ -3826,13 +6475,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The contents of an embedded resource. There is no tag: text contents carry `text`, binary contents carry `blob`.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
-}
-
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -3921,20 +6563,6 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 	var c wire.Checker
 	CheckEmbeddedResourceResource(&c, "", v)
 	return c.Err()
-}
-
-// Contents given as text.
-type EmbeddedResourceResourceTextResourceContents struct {
-	// The contents.
-	Text string `json:"text"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
@@ -4094,20 +6722,6 @@ func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Contents given as base64-encoded bytes.
-type EmbeddedResourceResourceBlobResourceContents struct {
-	// The contents, base64-encoded.
-	Blob string `json:"blob"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
@@ -4263,18 +6877,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte
 // MarshalJSON encodes the value.
 func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A change to one file, given as its text before and after.
-type Diff struct {
-	// The file operations this diff describes, so a client knows the affected paths without parsing a patch.
-	Changes []DiffChange `json:"changes"`
-	// Patch text for some or all of the changes, for display. Absent or null: none.
-	Patch wire.Opt[DiffPatch] `json:"patch,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Diff) isToolCallContent() {}
@@ -4446,21 +7048,6 @@ func (x Diff) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One operation on one file in a diff. The `operation` field selects the kind.
-//
-// It is a union tagged by the member "operation". Its variants are DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove, DiffChangeCopy; a tag this package does not know decodes to UnknownDiffChange, which keeps the JSON as it was.
-type DiffChange interface {
-	isDiffChange()
-}
-
-// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownDiffChange struct {
-	// Tag is the value of the member "operation".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownDiffChange) isDiffChange() {}
 
 // DecodeDiffChange decodes a DiffChange from d.
@@ -4618,20 +7205,6 @@ func ValidateDiffChange(v DiffChange) error {
 	var c wire.Checker
 	CheckDiffChange(&c, "", v)
 	return c.Err()
-}
-
-// A new file.
-type DiffChangeAdd struct {
-	// Absolute path of the file.
-	Path AbsolutePath `json:"path"`
-	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// Media type of the resulting file (for `delete`, of the removed file). Absent or null: unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*DiffChangeAdd) isDiffChange() {}
@@ -4821,9 +7394,6 @@ func (x DiffChangeAdd) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A path that starts at the file system root, written in the syntax of the machine the agent runs on.
-type AbsolutePath string
-
 // DecodeWire decodes the value from d.
 func (x *AbsolutePath) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -4863,11 +7433,6 @@ func (x *AbsolutePath) UnmarshalJSON(data []byte) error {
 func (x AbsolutePath) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The kind of file a diff change concerns. Values starting with `_` are custom.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type DiffFileType string
 
 const (
 	// Text contents.
@@ -4919,20 +7484,6 @@ func (x *DiffFileType) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffFileType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A removed file.
-type DiffChangeDelete struct {
-	// Absolute path of the file.
-	Path AbsolutePath `json:"path"`
-	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// Media type of the resulting file (for `delete`, of the removed file). Absent or null: unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*DiffChangeDelete) isDiffChange() {}
@@ -5122,20 +7673,6 @@ func (x DiffChangeDelete) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A file changed where it is.
-type DiffChangeModify struct {
-	// Absolute path of the file.
-	Path AbsolutePath `json:"path"`
-	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// Media type of the resulting file (for `delete`, of the removed file). Absent or null: unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*DiffChangeModify) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
@@ -5321,22 +7858,6 @@ func (x *DiffChangeModify) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffChangeModify) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A file moved or renamed.
-type DiffChangeMove struct {
-	// Absolute path before the change.
-	OldPath AbsolutePath `json:"oldPath"`
-	// Absolute path after the change.
-	Path AbsolutePath `json:"path"`
-	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// Media type of the resulting file (for `delete`, of the removed file). Absent or null: unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*DiffChangeMove) isDiffChange() {}
@@ -5543,22 +8064,6 @@ func (x DiffChangeMove) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A file copied to a new path.
-type DiffChangeCopy struct {
-	// Absolute path before the change.
-	OldPath AbsolutePath `json:"oldPath"`
-	// Absolute path after the change.
-	Path AbsolutePath `json:"path"`
-	// What kind of file results (for `delete`, the kind removed). Absent or null: unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// Media type of the resulting file (for `delete`, of the removed file). Absent or null: unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*DiffChangeCopy) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
@@ -5763,18 +8268,6 @@ func (x DiffChangeCopy) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Patch text together with its format.
-type DiffPatch struct {
-	// How `text` is written.
-	Format DiffPatchFormat `json:"format"`
-	// The patch, in the format given by `format`.
-	Text string `json:"text"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5900,13 +8393,9 @@ func (x DiffPatch) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Format of a patch text. Values starting with `_` are custom.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type DiffPatchFormat string
-
 const (
-	// Sections as written by `git diff --patch`, except that every path is absolute.
+	// Sections as written by `git diff --patch`, except that every path is
+	// absolute.
 	DiffPatchFormatGitPatch DiffPatchFormat = "git_patch"
 )
 
@@ -5949,16 +8438,6 @@ func (x *DiffPatchFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffPatchFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Tool call content that embeds a terminal by its identifier.
-type Terminal struct {
-	// Identifier returned by `terminal/create`.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Terminal) isToolCallContent() {}
@@ -6071,9 +8550,6 @@ func (x Terminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a terminal created by `terminal/create`.
-type TerminalID string
-
 // DecodeWire decodes the value from d.
 func (x *TerminalID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -6112,18 +8588,6 @@ func (x *TerminalID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A place in a file that a tool call reads or changes.
-type ToolCallLocation struct {
-	// Absolute path of the file.
-	Path AbsolutePath `json:"path"`
-	// Optional line number, counted from 1.
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6264,16 +8728,6 @@ func (x ToolCallLocation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Controls the client may use on a tool call right now. A malformed value counts as none.
-type ToolCallCapabilities struct {
-	// Present (an object) when the client may send `tool_call/cancel`. Absent or null: it may not.
-	Cancel wire.Opt[ToolCallCancelCapabilities] `json:"cancel,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6392,14 +8846,6 @@ func (x ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marks that a tool call can be stopped with `tool_call/cancel`; `{}` already means it can.
-type ToolCallCancelCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6486,22 +8932,6 @@ func (x *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The command the agent wants to run.
-type CommandPermissionSubject struct {
-	// The command line that runs if permission is given.
-	Command string `json:"command"`
-	// Absolute working directory of the command.
-	Cwd AbsolutePath `json:"cwd"`
-	// The tool call the command belongs to, if known. Absent and null mean the same.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// The terminal the command will run in, if already known. Absent and null mean the same.
-	TerminalID wire.Opt[TerminalID] `json:"terminalId,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CommandPermissionSubject) isRequestPermissionSubject() {}
@@ -6691,20 +9121,6 @@ func (x CommandPermissionSubject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Resource contents as text.
-type TextResourceContents struct {
-	// The contents.
-	Text string `json:"text"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6858,20 +9274,6 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Resource contents as binary data.
-type BlobResourceContents struct {
-	// The contents, base64-encoded.
-	Blob string `json:"blob"`
-	// URI of the resource.
-	URI string `json:"uri"`
-	// Optional media type of the contents.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7029,14 +9431,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A change at one path (add, delete, modify).
-type DiffPathChange struct {
-	// Absolute path of the file.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7127,16 +9521,6 @@ func (x *DiffPathChange) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffPathChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A change from one path to another (move, copy).
-type DiffPathPairChange struct {
-	// Absolute path before the change.
-	OldPath AbsolutePath `json:"oldPath"`
-	// Absolute path after the change.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7246,20 +9630,6 @@ func (x *DiffPathPairChange) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One answer the user can give to a permission request.
-type PermissionOption struct {
-	// Identifier returned when the user picks this answer.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Label of the answer, for display.
-	Name string `json:"name"`
-	// What the answer means, so the client can choose an icon and styling.
-	Kind PermissionOptionKind `json:"kind"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7404,9 +9774,6 @@ func (x PermissionOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a permission option.
-type PermissionOptionID string
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOptionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -7446,11 +9813,6 @@ func (x *PermissionOptionID) UnmarshalJSON(data []byte) error {
 func (x PermissionOptionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// What a permission answer means.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PermissionOptionKind string
 
 const (
 	// Allow this one time.
@@ -7502,16 +9864,6 @@ func (x *PermissionOptionKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Ties an elicitation to a session, and possibly to one tool call in it.
-type ElicitationSessionScope struct {
-	// The session that needs the input.
-	SessionID SessionID `json:"sessionId"`
-	// The tool call that needs the input. Absent or null: the session as a whole.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7636,14 +9988,6 @@ func (x ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Ties an elicitation to a request still waiting for its answer, outside any session (during login, for example).
-type ElicitationRequestScope struct {
-	// The pending request, sent by the client to the agent, that needs the input.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7738,24 +10082,6 @@ func (x *ElicitationRequestScope) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A restricted JSON Schema that describes an elicitation form: one flat object whose properties are strings, numbers, integers, booleans or enumerations.
-//
-// The member "type" is always "object"; it is written on encoding and checked on decoding.
-type ElicitationSchema struct {
-	// Optional title of the form.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// The fields of the form, keyed by field name.
-	Properties map[string]ElicitationPropertySchema `json:"properties"`
-	// Names of the fields the user must fill in. Absent or null: none.
-	Required wire.Opt[[]string] `json:"required,omitzero"`
-	// Optional explanation of the form.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -8031,21 +10357,6 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The schema of one form field. The `type` field selects the kind, as in JSON Schema: a string (a single choice when it has `enum` or `oneOf`), a number, an integer, a boolean, or an array (a multiple choice).
-//
-// It is a union tagged by the member "type". Its variants are StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does not know decodes to UnknownElicitationPropertySchema, which keeps the JSON as it was.
-type ElicitationPropertySchema interface {
-	isElicitationPropertySchema()
-}
-
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownElicitationPropertySchema struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeElicitationPropertySchema decodes a ElicitationPropertySchema from d.
@@ -8228,34 +10539,6 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 	var c wire.Checker
 	CheckElicitationPropertySchema(&c, "", v)
 	return c.Err()
-}
-
-// A text field. With `enum` or `oneOf` it becomes a single choice among fixed values.
-//
-// Validate does not check: pattern: format regex.
-type StringPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional minimum length of the text.
-	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
-	// Optional maximum length of the text.
-	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
-	// Optional regular expression the text must match.
-	Pattern wire.Opt[string] `json:"pattern,omitzero"`
-	// Optional format the text must have.
-	Format wire.Opt[StringFormat] `json:"format,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[string] `json:"default,omitzero"`
-	// The allowed values of an untitled single choice.
-	Enum wire.Opt[[]string] `json:"enum,omitzero"`
-	// The allowed values of a titled single choice, each with a label.
-	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringPropertySchema) isElicitationPropertySchema() {}
@@ -8674,11 +10957,6 @@ func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A format a text field must have.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type StringFormat string
-
 const (
 	// An email address.
 	StringFormatEmail StringFormat = "email"
@@ -8729,20 +11007,6 @@ func (x *StringFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One value of a titled choice.
-type EnumOption struct {
-	// The value sent back when chosen.
-	Const string `json:"const"`
-	// Label of the value, for display.
-	Title string `json:"title"`
-	// Optional explanation of the value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -8898,24 +11162,6 @@ func (x *EnumOption) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnumOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A number field.
-type NumberPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional smallest allowed value (inclusive).
-	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
-	// Optional largest allowed value (inclusive).
-	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[float64] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*NumberPropertySchema) isElicitationPropertySchema() {}
@@ -9158,24 +11404,6 @@ func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A whole-number field.
-type IntegerPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional smallest allowed value (inclusive).
-	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
-	// Optional largest allowed value (inclusive).
-	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[int64] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*IntegerPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -9416,20 +11644,6 @@ func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A yes/no field.
-type BooleanPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional value to pre-fill.
-	Default wire.Opt[bool] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BooleanPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -9608,26 +11822,6 @@ func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A multiple-choice field; its value is an array of strings.
-type MultiSelectPropertySchema struct {
-	// Optional label of the field.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional explanation of the field.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional smallest number of values to choose.
-	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
-	// Optional largest number of values to choose.
-	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
-	// The values to choose from.
-	Items MultiSelectItems `json:"items"`
-	// Optional values to pre-select.
-	Default wire.Opt[[]string] `json:"default,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
@@ -9916,13 +12110,6 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The values of a multiple choice: plain strings (`type` is `string`), or labelled values, which carry no `type` and list them under `anyOf`.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MultiSelectItemsTitledMultiSelectItems, MultiSelectItemsTaggedMultiSelectItems.
-type MultiSelectItems interface {
-	isMultiSelectItems()
-}
-
 // DecodeMultiSelectItems decodes a MultiSelectItems from d.
 func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 	switch d.Kind() {
@@ -10013,14 +12200,6 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 	return c.Err()
 }
 
-// Items with a `type` tag.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type MultiSelectItemsTaggedMultiSelectItems struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MultiSelectItemsTaggedMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
@@ -10091,16 +12270,6 @@ func (x *MultiSelectItemsTaggedMultiSelectItems) UnmarshalJSON(data []byte) erro
 // MarshalJSON encodes the value.
 func (x MultiSelectItemsTaggedMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Labelled values; used when `type` is absent.
-type MultiSelectItemsTitledMultiSelectItems struct {
-	// The allowed values, each with a label.
-	AnyOf []EnumOption `json:"anyOf"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MultiSelectItemsTitledMultiSelectItems) isMultiSelectItems() {}
@@ -10241,16 +12410,6 @@ func (x MultiSelectItemsTitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Plain string values of a multiple choice.
-type StringMultiSelectItems struct {
-	// The allowed values.
-	Enum []string `json:"enum"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*StringMultiSelectItems) isTaggedMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
@@ -10389,16 +12548,6 @@ func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Labelled values of a multiple choice.
-type TitledMultiSelectItems struct {
-	// The allowed values, each with a label.
-	AnyOf []EnumOption `json:"anyOf"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10535,15 +12684,6 @@ func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An elicitation answered by filling in a form the client renders from `requestedSchema`. Forms must not ask for secrets such as passwords, API keys or tokens; those go through URL mode.
-//
-// Validate does not check: oneOf: an object may fit both /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationFormModeElicitationSessionScope, ElicitationFormModeElicitationRequestScope.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -10632,16 +12772,6 @@ func ValidateElicitationFormMode(v ElicitationFormMode) error {
 	var c wire.Checker
 	CheckElicitationFormMode(&c, "", v)
 	return c.Err()
-}
-
-// The form belongs to a session, and possibly to one of its tool calls.
-type ElicitationFormModeElicitationSessionScope struct {
-	// The session that needs the input.
-	SessionID SessionID `json:"sessionId"`
-	// The tool call that needs the input. Absent or null: the session as a whole.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ElicitationFormModeElicitationSessionScope) isElicitationFormMode() {}
@@ -10768,14 +12898,6 @@ func (x ElicitationFormModeElicitationSessionScope) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// The form belongs to a pending request outside any session.
-type ElicitationFormModeElicitationRequestScope struct {
-	// The pending request, sent by the client to the agent, that needs the input.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationFormModeElicitationRequestScope) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
@@ -10874,9 +12996,6 @@ func (x ElicitationFormModeElicitationRequestScope) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// Identifier of a URL elicitation, unique among the open ones on a connection.
-type ElicitationID string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -10915,15 +13034,6 @@ func (x *ElicitationID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An elicitation carried out outside the connection: the client shows the URL and, with the user's consent, opens it (for example for an OAuth login). Accepting means the user agreed to open the URL, not that the interaction there finished.
-//
-// Validate does not check: oneOf: an object may fit both /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeElicitationSessionScope, ElicitationURLModeElicitationRequestScope.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
 }
 
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
@@ -11014,16 +13124,6 @@ func ValidateElicitationURLMode(v ElicitationURLMode) error {
 	var c wire.Checker
 	CheckElicitationURLMode(&c, "", v)
 	return c.Err()
-}
-
-// The page belongs to a session, and possibly to one of its tool calls.
-type ElicitationURLModeElicitationSessionScope struct {
-	// The session that needs the input.
-	SessionID SessionID `json:"sessionId"`
-	// The tool call that needs the input. Absent or null: the session as a whole.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ElicitationURLModeElicitationSessionScope) isElicitationURLMode() {}
@@ -11150,14 +13250,6 @@ func (x ElicitationURLModeElicitationSessionScope) MarshalJSON() ([]byte, error)
 	return wire.Marshal(&x)
 }
 
-// The page belongs to a pending request outside any session.
-type ElicitationURLModeElicitationRequestScope struct {
-	// The pending request, sent by the client to the agent, that needs the input.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationURLModeElicitationRequestScope) isElicitationURLMode() {}
 
 // DecodeWire decodes the value from d.
@@ -11256,9 +13348,6 @@ func (x ElicitationURLModeElicitationRequestScope) MarshalJSON() ([]byte, error)
 	return wire.Marshal(&x)
 }
 
-// Major version of ACP. It changes only for breaking changes; additions arrive as capabilities. This schema describes the version 2 draft.
-type ProtocolVersion uint32
-
 // DecodeWire decodes the value from d.
 func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
 	var v uint32
@@ -11302,20 +13391,6 @@ func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Identifies the program on one side of the connection (client or agent): a machine name, an optional display title and a version.
-type Implementation struct {
-	// Stable, machine-oriented name of the implementation. Shown to users when `title` is absent.
-	Name string `json:"name"`
-	// Human-friendly name for display. Absent or null: display `name` instead.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version string of the implementation, for display, debugging and metrics.
-	Version string `json:"version"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11473,18 +13548,6 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What the agent supports, returned in the `initialize` response. Clients must not use a feature the agent has not advertised here.
-type AgentCapabilities struct {
-	// What the agent supports for sessions. Absent or null: the agent offers none of the `session/*` methods.
-	Session wire.Opt[SessionCapabilities] `json:"session,omitzero"`
-	// Optional authentication features of the agent.
-	Auth wire.Opt[AgentAuthCapabilities] `json:"auth,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11631,22 +13694,6 @@ func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional session features of the agent. The baseline (`session/new`, `session/prompt`, `session/update` and `session/cancel`) needs no capability; each field here turns on something more. Each is an object: present (even as `{}`) means supported, absent or null means not supported. (`session/load` is advertised separately, by `loadSession`.)
-type SessionCapabilities struct {
-	// Which content the agent accepts in `session/prompt`. Absent or null: only the baseline (text and resource links).
-	Prompt wire.Opt[PromptCapabilities] `json:"prompt,omitzero"`
-	// Which MCP server transports the agent accepts when sessions are created or resumed. Absent or null: none advertised.
-	MCP wire.Opt[MCPCapabilities] `json:"mcp,omitzero"`
-	// Present when the agent implements `session/delete`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Present when the agent accepts `additionalDirectories` in the session requests that carry it (and may report it in `session/list` results).
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11857,20 +13904,6 @@ func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Content block types the agent accepts in `session/prompt`. Every agent accepts `text` and `resource_link` blocks; the others need the matching flag, and clients must only send what is advertised.
-type PromptCapabilities struct {
-	// True when prompts may contain `image` blocks.
-	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
-	// True when prompts may contain `audio` blocks.
-	Audio wire.Opt[PromptAudioCapabilities] `json:"audio,omitzero"`
-	// True when prompts may contain `resource` blocks, that is, referenced context whose contents are embedded in the message.
-	EmbeddedContext wire.Opt[PromptEmbeddedContextCapabilities] `json:"embeddedContext,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12049,14 +14082,6 @@ func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marks support for images in prompts; `{}` already means supported.
-type PromptImageCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptImageCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12143,14 +14168,6 @@ func (x *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptImageCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marks support for audio in prompts; `{}` already means supported.
-type PromptAudioCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12241,14 +14258,6 @@ func (x PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marks support for embedded resources in prompts; `{}` already means supported.
-type PromptEmbeddedContextCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptEmbeddedContextCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12335,18 +14344,6 @@ func (x *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// MCP server transports the agent supports in addition to stdio, which every agent supports.
-type MCPCapabilities struct {
-	// Present (an object) when the agent can start stdio MCP servers. Absent or null: not advertised.
-	Stdio wire.Opt[MCPStdioCapabilities] `json:"stdio,omitzero"`
-	// True when the agent can connect to MCP servers over HTTP.
-	HTTP wire.Opt[MCPHTTPCapabilities] `json:"http,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12497,14 +14494,6 @@ func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marks support for stdio MCP servers; `{}` already means supported.
-type MCPStdioCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MCPStdioCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12591,14 +14580,6 @@ func (x *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marks support for MCP servers over HTTP; `{}` already means supported.
-type MCPHTTPCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12689,14 +14670,6 @@ func (x MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the agent implements `session/delete`.
-type SessionDeleteCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12783,14 +14756,6 @@ func (x *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Marker object: its presence says the agent accepts extra workspace roots (`additionalDirectories`) when sessions are created, loaded or resumed.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12881,14 +14846,6 @@ func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) 
 	return wire.Marshal(&x)
 }
 
-// Optional authentication features of the agent.
-type AgentAuthCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12975,21 +14932,6 @@ func (x *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One way to authenticate with the agent, listed in the `initialize` response. The `type` field selects the flow; without `type` the method is of the default kind, `agent`.
-//
-// It is a union tagged by the member "type". Its variants are AuthMethodTerminal, AuthMethodAgent; a tag this package does not know decodes to UnknownAuthMethod, which keeps the JSON as it was.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownAuthMethod) isAuthMethod() {}
@@ -13111,24 +15053,6 @@ func ValidateAuthMethod(v AuthMethod) error {
 	var c wire.Checker
 	CheckAuthMethod(&c, "", v)
 	return c.Err()
-}
-
-// An authentication method in which the client starts the configured agent command as a separate, interactive terminal process so the user can log in there. Exit status zero means success, anything else failure. Agents only offer it when the client set `auth.terminal`; clients never pass it to `authenticate`.
-type AuthMethodTerminal struct {
-	// Identifier of this method, unique among the listed methods.
-	MethodID AuthMethodID `json:"methodId"`
-	// Name of the method, for display.
-	Name string `json:"name"`
-	// Optional longer explanation for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extra arguments appended to the configured agent command for the login run.
-	Args []string `json:"args,omitempty"`
-	// Extra environment variables for the login run; they override variables of the same name in the normal launch configuration.
-	Env []EnvVariable `json:"env,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AuthMethodTerminal) isAuthMethod() {}
@@ -13367,18 +15291,6 @@ func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One environment variable for a process the peer starts (an MCP server or a terminal command).
-type EnvVariable struct {
-	// Variable name.
-	Name string `json:"name"`
-	// Variable value.
-	Value string `json:"value"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13502,20 +15414,6 @@ func (x *EnvVariable) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvVariable) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An authentication method that the agent carries out itself when the client calls `authenticate` with its `id`.
-type AuthMethodAgent struct {
-	// Identifier of this method, passed back in `auth/login`.
-	MethodID AuthMethodID `json:"methodId"`
-	// Name of the method, for display.
-	Name string `json:"name"`
-	// Optional longer explanation for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AuthMethodAgent) isAuthMethod() {}
@@ -13675,21 +15573,6 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A setting of the session that the user can change, with its current value. The `type` field selects the kind of control. The agent lists options in its preferred display order.
-//
-// It is a union tagged by the member "type". Its variants are SessionConfigOptionSessionConfigSelect, SessionConfigOptionSessionConfigBoolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 
 // DecodeSessionConfigOption decodes a SessionConfigOption from d.
@@ -13799,26 +15682,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 	var c wire.Checker
 	CheckSessionConfigOption(&c, "", v)
 	return c.Err()
-}
-
-// A choice of one value among several (a drop-down).
-type SessionConfigOptionSessionConfigSelect struct {
-	// The value selected now.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The values to choose from, flat or in groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Identifier of the option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Label of the option.
-	Name string `json:"name"`
-	// Longer explanation to show to the user. Absent or null: none.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// What the option is about, for presentation only. Absent or null: no category.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionConfigOptionSessionConfigSelect) isSessionConfigOption() {}
@@ -14063,9 +15926,6 @@ func (x SessionConfigOptionSessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of one value of a `select` configuration option.
-type SessionConfigValueID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14104,13 +15964,6 @@ func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The values of a `select` option: either one flat list or a list of labelled groups.
-//
-// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
 }
 
 // DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
@@ -14191,20 +16044,6 @@ func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
 	var c wire.Checker
 	CheckSessionConfigSelectOptions(&c, "", v)
 	return c.Err()
-}
-
-// One value of a `select` configuration option.
-type SessionConfigSelectOption struct {
-	// Identifier of the value, sent back when the user picks it.
-	Value SessionConfigValueID `json:"value"`
-	// Label of the value, for display.
-	Name string `json:"name"`
-	// Optional explanation of the value for the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14362,9 +16201,6 @@ func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A flat list of values.
-type SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
 func (SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
 // DecodeWire decodes the value from d.
@@ -14432,20 +16268,6 @@ func (x *SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) Unmarsha
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A labelled group of values of a `select` configuration option.
-type SessionConfigSelectGroup struct {
-	// Identifier of the group.
-	GroupID SessionConfigGroupID `json:"groupId"`
-	// Heading of the group, for display.
-	Name string `json:"name"`
-	// The values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14618,9 +16440,6 @@ func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a group of values of a `select` configuration option.
-type SessionConfigGroupID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14660,9 +16479,6 @@ func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Values arranged in labelled groups.
-type SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 
@@ -14733,9 +16549,6 @@ func (x SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped) MarshalJSON
 	return wire.Marshal(&x)
 }
 
-// Identifier of a session configuration option.
-type SessionConfigID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14775,11 +16588,6 @@ func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// What a configuration option is about, so that clients can place it and give it shortcuts or icons. It is a hint only: clients must cope with a missing or unknown category. Implementations may define their own categories beginning with `_`; all other names belong to the protocol.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
 
 const (
 	// Chooses the session mode.
@@ -14831,24 +16639,6 @@ func (x *SessionConfigOptionCategory) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An on/off switch. Only sent when the client advertised `session.configOptions.boolean`.
-type SessionConfigOptionSessionConfigBoolean struct {
-	// Whether the option is on now.
-	CurrentValue bool `json:"currentValue"`
-	// Identifier of the option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Label of the option.
-	Name string `json:"name"`
-	// Longer explanation to show to the user. Absent or null: none.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// What the option is about, for presentation only. Absent or null: no category.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionConfigOptionSessionConfigBoolean) isSessionConfigOption() {}
@@ -15072,16 +16862,6 @@ func (x SessionConfigOptionSessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A configuration option whose value is one of a list of values.
-type SessionConfigSelect struct {
-	// The value selected now.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The values to choose from, flat or in groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15195,14 +16975,6 @@ func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A configuration option that is either on or off.
-type SessionConfigBoolean struct {
-	// Whether the option is on now.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15292,21 +17064,6 @@ func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A command the user can invoke in the prompt (for example `/review`).
-//
-// It is a union tagged by the member "type". Its variants are Command; a tag this package does not know decodes to UnknownAvailableCommand, which keeps the JSON as it was.
-type AvailableCommand interface {
-	isAvailableCommand()
-}
-
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAvailableCommand struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownAvailableCommand) isAvailableCommand() {}
@@ -15407,20 +17164,6 @@ func ValidateAvailableCommand(v AvailableCommand) error {
 	var c wire.Checker
 	CheckAvailableCommand(&c, "", v)
 	return c.Err()
-}
-
-// A slash command: the user starts a prompt with `/name` to run it.
-type Command struct {
-	// Name of the command, without the leading `/`; no whitespace, unique in the list.
-	Name string `json:"name"`
-	// What the command does, for the user.
-	Description string `json:"description"`
-	// How the command takes input. Absent or null: it takes none.
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Command) isAvailableCommand() {}
@@ -15584,21 +17327,6 @@ func (x Command) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How a command takes its input.
-//
-// It is a union tagged by the member "type". Its variants are TextCommandInput; a tag this package does not know decodes to UnknownAvailableCommandInput, which keeps the JSON as it was.
-type AvailableCommandInput interface {
-	isAvailableCommandInput()
-}
-
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAvailableCommandInput struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownAvailableCommandInput) isAvailableCommandInput() {}
 
 // DecodeAvailableCommandInput decodes a AvailableCommandInput from d.
@@ -15697,16 +17425,6 @@ func ValidateAvailableCommandInput(v AvailableCommandInput) error {
 	var c wire.Checker
 	CheckAvailableCommandInput(&c, "", v)
 	return c.Err()
-}
-
-// The text typed after the command name is the input.
-type TextCommandInput struct {
-	// Placeholder text shown until the user types input.
-	Hint string `json:"hint"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TextCommandInput) isAvailableCommandInput() {}
@@ -15817,24 +17535,6 @@ func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Summary of one session in a `session/list` result.
-type SessionInfo struct {
-	// Identifier of the session.
-	SessionID SessionID `json:"sessionId"`
-	// Working directory of the session (an absolute path).
-	Cwd AbsolutePath `json:"cwd"`
-	// Extra workspace roots of the session, as absolute paths, in order. When present it is the complete list; absent and empty both mean none.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// Optional title of the session, for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Time of the last activity, as an ISO 8601 timestamp.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16063,9 +17763,6 @@ func (x SessionInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An opaque position in the session list; pass it back to get the next page.
-type SessionListCursor string
-
 // DecodeWire decodes the value from d.
 func (x *SessionListCursor) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -16106,9 +17803,6 @@ func (x SessionListCursor) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of one message within a session.
-type MessageID string
-
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -16147,13 +17841,6 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The `data` of an error: one of the shapes ACP defines for some codes, or any other value.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ErrorDataUnsupportedProtocolVersionErrorData, ErrorDataSessionNotFoundErrorData. Any other value is a ErrorDataErrorDataOther, kept as raw JSON.
-type ErrorData interface {
-	isErrorData()
 }
 
 // DecodeErrorData decodes a ErrorData from d.
@@ -16252,9 +17939,6 @@ func ValidateErrorData(v ErrorData) error {
 	return c.Err()
 }
 
-// Any other value.
-type ErrorDataErrorDataOther json.RawMessage
-
 func (ErrorDataErrorDataOther) isErrorData() {}
 
 // DecodeWire decodes the value from d.
@@ -16295,18 +17979,6 @@ func (x *ErrorDataErrorDataOther) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorDataErrorDataOther) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Details of a protocol version mismatch.
-type ErrorDataUnsupportedProtocolVersionErrorData struct {
-	// The version the client asked for.
-	Requested ProtocolVersion `json:"requested"`
-	// The versions the agent speaks.
-	Supported []ProtocolVersion `json:"supported"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ErrorDataUnsupportedProtocolVersionErrorData) isErrorData() {}
@@ -16461,16 +18133,6 @@ func (x ErrorDataUnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Details of an unknown session.
-type ErrorDataSessionNotFoundErrorData struct {
-	// The session named by the request.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ErrorDataSessionNotFoundErrorData) isErrorData() {}
 
 // DecodeWire decodes the value from d.
@@ -16579,18 +18241,6 @@ func (x *ErrorDataSessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorDataSessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Details sent with error -32022 when the agent does not speak the protocol version the client asked for.
-type UnsupportedProtocolVersionErrorData struct {
-	// The version the client asked for.
-	Requested ProtocolVersion `json:"requested"`
-	// The versions the agent speaks.
-	Supported []ProtocolVersion `json:"supported"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16743,16 +18393,6 @@ func (x UnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Details sent with error -32002 when a request names a session that does not exist or is not active.
-type SessionNotFoundErrorData struct {
-	// The session named by the request.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16859,21 +18499,6 @@ func (x *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One piece of live progress from the agent, sent in `session/update`. The `sessionUpdate` field selects the kind.
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdate) isSessionUpdate() {}
@@ -17334,18 +18959,6 @@ func ValidateSessionUpdate(v SessionUpdate) error {
 	return c.Err()
 }
 
-// One content block of a message that is being streamed.
-type ContentChunk struct {
-	// Optional identifier of the message the chunk is part of. Chunks of one message carry the same value; a different value starts a new message.
-	MessageID MessageID `json:"messageId"`
-	// The content block.
-	Content ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17475,9 +19088,6 @@ func (x ContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Part of a user message, for example while a loaded session replays its history.
-type UserMessageChunk ContentChunk
-
 func (*UserMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "user_message_chunk".
@@ -17527,18 +19137,6 @@ func (x *UserMessageChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or replaces a user message as a whole, identified by `messageId`. `content` is patched: absent keeps the stored content, null clears it.
-type UserMessage struct {
-	// Identifies the message being created or replaced.
-	MessageID MessageID `json:"messageId"`
-	// The full new content of the message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UserMessage) isSessionUpdate() {}
@@ -17710,9 +19308,6 @@ func (x UserMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Part of the agent's answer, streamed as it is produced.
-type AgentMessageChunk ContentChunk
-
 func (*AgentMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
@@ -17762,18 +19357,6 @@ func (x *AgentMessageChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or replaces an agent message as a whole, identified by `messageId`. `content` is patched: absent keeps the stored content, null clears it.
-type AgentMessage struct {
-	// Identifies the message being created or replaced.
-	MessageID MessageID `json:"messageId"`
-	// The full new content of the message; replaces what the client stored.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentMessage) isSessionUpdate() {}
@@ -17945,9 +19528,6 @@ func (x AgentMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Part of the agent's reasoning, streamed as it is produced.
-type AgentThoughtChunk ContentChunk
-
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
@@ -17997,18 +19577,6 @@ func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or replaces a message of the agent's reasoning, identified by `messageId`. `content` is patched: absent keeps the stored content, null clears it.
-type AgentThought struct {
-	// Identifies the reasoning message being created or replaced.
-	MessageID MessageID `json:"messageId"`
-	// The full new content of the reasoning message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentThought) isSessionUpdate() {}
@@ -18180,14 +19748,6 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What the session's foreground work is doing now.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type SessionUpdateStateUpdate struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionUpdateStateUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -18279,18 +19839,6 @@ func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Adds one content item to the end of a tool call's content.
-type ToolCallContentChunk struct {
-	// The tool call the item belongs to.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// The item to add.
-	Content ToolCallContent `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallContentChunk) isSessionUpdate() {}
@@ -18422,28 +19970,6 @@ func (x *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or changes the stored state of an agent-owned terminal. Only `terminalId` is required; absent members keep their stored value, null clears it.
-type TerminalUpdate struct {
-	// The terminal, unique within the session.
-	TerminalID TerminalID `json:"terminalId"`
-	// The command the terminal runs.
-	Command wire.Opt[string] `json:"command,omitzero"`
-	// Absolute working directory of the command.
-	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
-	// The whole output so far, replacing the stored output.
-	Output wire.Opt[TerminalOutput] `json:"output,omitzero"`
-	// How the command ended; an object here means it has exited.
-	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
-	// The terminal size the command runs with, when known, so output can be laid out the same way.
-	Size wire.Opt[TerminalSize] `json:"size,omitzero"`
-	// Controls the client may use on this terminal now. Absent keeps them, null clears them.
-	Capabilities wire.Opt[TerminalCapabilities] `json:"capabilities,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TerminalUpdate) isSessionUpdate() {}
@@ -18736,16 +20262,6 @@ func (x TerminalUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The whole output of a terminal so far, replacing what the client stored.
-type TerminalOutput struct {
-	// The output bytes, base64-encoded.
-	Data string `json:"data"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18852,18 +20368,6 @@ func (x *TerminalOutput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalOutput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How a terminal command ended.
-type TerminalExitStatus struct {
-	// Exit code of the process; null when a signal ended it.
-	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
-	// Name of the signal that ended the process; null when it exited normally.
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19014,18 +20518,6 @@ func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Size of a terminal in character cells.
-type TerminalSize struct {
-	// Columns.
-	Cols uint32 `json:"cols"`
-	// Rows.
-	Rows uint32 `json:"rows"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19163,16 +20655,6 @@ func (x TerminalSize) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Controls the client may use on a terminal right now. A malformed value counts as none.
-type TerminalCapabilities struct {
-	// Present (an object) when the client may send `terminal/cancel`. Absent or null: it may not.
-	Cancel wire.Opt[TerminalCancelCapabilities] `json:"cancel,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19291,14 +20773,6 @@ func (x TerminalCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marks that a terminal can be stopped with `terminal/cancel`; `{}` already means it can.
-type TerminalCancelCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19385,18 +20859,6 @@ func (x *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Bytes added to the end of an agent-owned terminal's output.
-type TerminalOutputChunk struct {
-	// The terminal the bytes belong to.
-	TerminalID TerminalID `json:"terminalId"`
-	// The new bytes, base64-encoded on their own.
-	Data string `json:"data"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TerminalOutputChunk) isSessionUpdate() {}
@@ -19526,16 +20988,6 @@ func (x TerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Creates or replaces the content of one of the session's plans.
-type PlanUpdate struct {
-	// The new content, with the plan's identifier.
-	Plan PlanUpdateContent `json:"plan"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -19650,21 +21102,6 @@ func (x PlanUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The new content of a plan. The `type` field selects its form.
-//
-// It is a union tagged by the member "type". Its variants are PlanItems; a tag this package does not know decodes to UnknownPlanUpdateContent, which keeps the JSON as it was.
-type PlanUpdateContent interface {
-	isPlanUpdateContent()
-}
-
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPlanUpdateContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownPlanUpdateContent) isPlanUpdateContent() {}
 
 // DecodePlanUpdateContent decodes a PlanUpdateContent from d.
@@ -19763,18 +21200,6 @@ func ValidatePlanUpdateContent(v PlanUpdateContent) error {
 	var c wire.Checker
 	CheckPlanUpdateContent(&c, "", v)
 	return c.Err()
-}
-
-// A plan given as a list of entries.
-type PlanItems struct {
-	// The plan to create or replace.
-	PlanID PlanID `json:"planId"`
-	// Every entry of the plan with its current status; each update replaces the whole list.
-	Entries []PlanEntry `json:"entries"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanItems) isPlanUpdateContent() {}
@@ -19929,9 +21354,6 @@ func (x PlanItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a plan within a session, chosen by the agent.
-type PlanID string
-
 // DecodeWire decodes the value from d.
 func (x *PlanID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -19970,20 +21392,6 @@ func (x *PlanID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One step of the agent's plan.
-type PlanEntry struct {
-	// What the step is meant to achieve.
-	Content string `json:"content"`
-	// How important the step is.
-	Priority PlanEntryPriority `json:"priority"`
-	// Progress of the step.
-	Status PlanEntryStatus `json:"status"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20128,11 +21536,6 @@ func (x PlanEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How important a plan step is.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PlanEntryPriority string
-
 const (
 	// Essential to the goal.
 	PlanEntryPriorityHigh PlanEntryPriority = "high"
@@ -20182,11 +21585,6 @@ func (x *PlanEntryPriority) UnmarshalJSON(data []byte) error {
 func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Progress of a plan step.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PlanEntryStatus string
 
 const (
 	// Not started.
@@ -20238,16 +21636,6 @@ func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The full list of commands the user can invoke now.
-type AvailableCommandsUpdate struct {
-	// The commands.
-	AvailableCommands []AvailableCommand `json:"availableCommands"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AvailableCommandsUpdate) isSessionUpdate() {}
@@ -20389,16 +21777,6 @@ func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The session's configuration options changed.
-type ConfigOptionUpdate struct {
-	// Every configuration option with its current value.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ConfigOptionUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -20536,18 +21914,6 @@ func (x *ConfigOptionUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A partial change of session metadata: only the fields present change, and null clears a field.
-type SessionInfoUpdate struct {
-	// New title of the session; null clears it.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Time of the last activity as an ISO 8601 timestamp; null clears it.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionInfoUpdate) isSessionUpdate() {}
@@ -20698,20 +22064,6 @@ func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How much of the model's context window the session uses, and optionally what it has cost.
-type UsageUpdate struct {
-	// Tokens in the context now.
-	Used uint64 `json:"used"`
-	// Size of the context window in tokens.
-	Size uint64 `json:"size"`
-	// Optional total cost of the session so far.
-	Cost wire.Opt[Cost] `json:"cost,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UsageUpdate) isSessionUpdate() {}
@@ -20871,18 +22223,6 @@ func (x UsageUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A running total of what a session has cost.
-type Cost struct {
-	// The total so far.
-	Amount float64 `json:"amount"`
-	// The unit of `amount`: a currency, as its ISO 4217 code (`USD`, `EUR`), or some other unit such as credits.
-	Currency string `json:"currency"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Cost) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21006,20 +22346,6 @@ func (x *Cost) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cost) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A user-facing message shown live and kept out of the session history. The agent cannot rely on it being seen; it is only sent to clients that advertised `session.notices`.
-type Notice struct {
-	// How prominently to show the notice.
-	Severity NoticeSeverity `json:"severity"`
-	// Plain-text headline that makes sense on its own; never empty.
-	Title string `json:"title"`
-	// Optional plain-text details or advice. Absent and null mean the same.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notice) isSessionUpdate() {}
@@ -21185,11 +22511,6 @@ func (x Notice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How prominently a notice should be shown.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type NoticeSeverity string
-
 const (
 	// For information.
 	NoticeSeverityInfo NoticeSeverity = "info"
@@ -21238,22 +22559,6 @@ func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates or changes a context compaction (the agent shrinking the conversation it keeps). The first update with an identifier places the compaction in the timeline; later ones change it in place. `summary`, `error` and `_meta` are patches: absent keeps the stored value, null clears it, a value replaces it, and an empty `summary` also clears it.
-type CompactionUpdate struct {
-	// Identifier of the compaction, chosen by the agent.
-	CompactionID CompactionID `json:"compactionId"`
-	// Where the compaction is in its lifecycle.
-	Status CompactionStatus `json:"status"`
-	// The whole summary shown to the user, replacing the previous one.
-	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
-	// What went wrong, for display.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionUpdate) isSessionUpdate() {}
@@ -21472,9 +22777,6 @@ func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a context compaction, unique within its session.
-type CompactionID string
-
 // DecodeWire decodes the value from d.
 func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -21514,11 +22816,6 @@ func (x *CompactionID) UnmarshalJSON(data []byte) error {
 func (x CompactionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Where a context compaction stands.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CompactionStatus string
 
 const (
 	// Started and not finished.
@@ -21570,18 +22867,6 @@ func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Adds a content block to the end of a compaction's summary, in the order received. An unknown identifier starts a new compaction in progress.
-type CompactionSummaryChunk struct {
-	// Identifier of the compaction whose summary grows.
-	CompactionID CompactionID `json:"compactionId"`
-	// The block to append.
-	Content ContentBlock `json:"content"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionSummaryChunk) isSessionUpdate() {}
@@ -21715,21 +23000,6 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Work of the session that goes on outside its foreground turn. Each item points at a terminal or tool call the client already knows. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are BackgroundTerminal, BackgroundToolCall; a tag this package does not know decodes to UnknownBackgroundWork, which keeps the JSON as it was.
-type BackgroundWork interface {
-	isBackgroundWork()
-}
-
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownBackgroundWork struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownBackgroundWork) isBackgroundWork() {}
 
 // DecodeBackgroundWork decodes a BackgroundWork from d.
@@ -21851,16 +23121,6 @@ func ValidateBackgroundWork(v BackgroundWork) error {
 	return c.Err()
 }
 
-// A terminal whose process goes on running after its tool call gave control back to the model.
-type BackgroundTerminal struct {
-	// The terminal that keeps running.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BackgroundTerminal) isBackgroundWork() {}
 
 // DecodeWire decodes the value from d.
@@ -21971,16 +23231,6 @@ func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A tool call whose work goes on in the background without a process of its own (a watcher, a scheduled wake-up).
-type BackgroundToolCall struct {
-	// The tool call whose work goes on.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BackgroundToolCall) isBackgroundWork() {}
 
 // DecodeWire decodes the value from d.
@@ -22089,16 +23339,6 @@ func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The child session is doing foreground work.
-type RunningStateUpdate struct {
-	// The complete list of work running in the background. Absent or null: not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*RunningStateUpdate) isStateUpdate() {}
@@ -22250,16 +23490,6 @@ func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The child session's foreground work waits for the user to act.
-type RequiresActionStateUpdate struct {
-	// The complete list of work still running in the background. Absent or null: not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*RequiresActionStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -22409,21 +23639,6 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A snapshot of what a child session is doing in the foreground; each snapshot replaces the previous one. The `state` field selects the state; values starting with `_` are custom and other unknown values belong to later protocol revisions.
-//
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownStateUpdate) isStateUpdate() {}
 
 // DecodeStateUpdate decodes a StateUpdate from d.
@@ -22564,20 +23779,6 @@ func ValidateStateUpdate(v StateUpdate) error {
 	var c wire.Checker
 	CheckStateUpdate(&c, "", v)
 	return c.Err()
-}
-
-// The session's foreground work has stopped and it is ready for another prompt; background work may still go on.
-type IdleStateUpdate struct {
-	// Why the foreground work stopped. Absent or null: not reported.
-	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
-	// The failure that ended the work, as a JSON-RPC error object, normally sent with `stopReason` `error`. Absent or null: no details.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// The complete list of work still running in the background. Absent or null: not reported.
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*IdleStateUpdate) isStateUpdate() {}
@@ -22789,11 +23990,6 @@ func (x IdleStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Why the session's foreground work stopped. Values starting with `_` are custom; other unknown values belong to later protocol revisions.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type IdleStopReason string
-
 const (
 	// The model finished.
 	IdleStopReasonEndTurn IdleStopReason = "end_turn"
@@ -22848,18 +24044,6 @@ func (x *IdleStopReason) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x IdleStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The error object of a failed response.
-type Error struct {
-	// What kind of error happened.
-	Code ErrorCode `json:"code"`
-	// A short, one-sentence description of the error.
-	Message string `json:"message"`
-	// Optional further details: a shape ACP defines for some codes, or any other value.
-	Data ErrorData `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22991,11 +24175,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An error code. The standard JSON-RPC codes and ACP's own codes are listed; any other 32-bit integer is allowed too. ACP's codes come from the JSON-RPC server range (-32000 to -32099), and the cancellation code -32800 lies in the block LSP reserved.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int64
-
 const (
 	// Parse error: the message was not valid JSON.
 	ErrorCodeMinus32700 ErrorCode = -32700
@@ -23007,13 +24186,15 @@ const (
 	ErrorCodeMinus32602 ErrorCode = -32602
 	// Internal error: something failed inside the receiver.
 	ErrorCodeMinus32603 ErrorCode = -32603
-	// Request cancelled: the work was stopped, because the caller asked for it or because of resource limits or shutdown.
+	// Request cancelled: the work was stopped, because the caller asked for it or
+	// because of resource limits or shutdown.
 	ErrorCodeMinus32800 ErrorCode = -32800
 	// Authentication required: authenticate before doing this.
 	ErrorCodeMinus32000 ErrorCode = -32000
 	// Resource not found: a session, file or other resource does not exist.
 	ErrorCodeMinus32002 ErrorCode = -32002
-	// Unsupported protocol version: the agent does not speak the version the client asked for; `data` lists the versions it does.
+	// Unsupported protocol version: the agent does not speak the version the
+	// client asked for; `data` lists the versions it does.
 	ErrorCodeMinus32022 ErrorCode = -32022
 )
 
@@ -23056,18 +24237,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// What the client can do for the agent, sent in the `initialize` request. Agents must not call a client method whose capability is not advertised here.
-type ClientCapabilities struct {
-	// Which kinds of authentication method the client can carry out.
-	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
-	// Which elicitation modes the client supports. Absent or null: elicitation is not supported.
-	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23218,16 +24387,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Which kinds of authentication method the client can carry out.
-type ClientAuthCapabilities struct {
-	// Present (an object) when the client can run `terminal` authentication methods. Absent or null: not supported.
-	Terminal wire.Opt[TerminalAuthCapabilities] `json:"terminal,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23346,14 +24505,6 @@ func (x ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marks that the client can run the agent's login command in an interactive terminal; `{}` already means supported.
-type TerminalAuthCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23440,18 +24591,6 @@ func (x *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Elicitation modes the client supports. Each mode must be advertised explicitly: `{}` alone advertises no mode.
-type ElicitationCapabilities struct {
-	// Present (even as `{}`) when the client can render form elicitations. Absent or null: not advertised.
-	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
-	// Present (even as `{}`) when the client can send the user to a URL for an elicitation. Absent or null: not advertised.
-	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23602,14 +24741,6 @@ func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client supports form elicitations.
-type ElicitationFormCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23698,14 +24829,6 @@ func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Marker object: its presence says the client supports URL elicitations.
-type ElicitationURLCapabilities struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23792,21 +24915,6 @@ func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An MCP (Model Context Protocol) server the agent should connect to, to get extra tools and context. The `type` field selects the transport; a server without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are only allowed when the agent advertised them in `mcpCapabilities`.
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerStdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownMCPServer) isMCPServer() {}
@@ -23928,20 +25036,6 @@ func ValidateMCPServer(v MCPServer) error {
 	var c wire.Checker
 	CheckMCPServer(&c, "", v)
 	return c.Err()
-}
-
-// How to reach an MCP server over HTTP.
-type MCPServerHTTP struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Address of the server.
-	URL string `json:"url"`
-	// HTTP headers to send with every request to the server.
-	Headers []HTTPHeader `json:"headers,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerHTTP) isMCPServer() {}
@@ -24112,18 +25206,6 @@ func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One HTTP header to send to an MCP server.
-type HTTPHeader struct {
-	// Header name.
-	Name string `json:"name"`
-	// Header value.
-	Value string `json:"value"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24247,22 +25329,6 @@ func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x HTTPHeader) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How to launch an MCP server as a local subprocess speaking over stdio.
-type MCPServerStdio struct {
-	// Name that identifies the server to the user and the model.
-	Name string `json:"name"`
-	// Absolute path of the server executable.
-	Command AbsolutePath `json:"command"`
-	// Command-line arguments for the server, in order.
-	Args []string `json:"args,omitempty"`
-	// Environment variables to set for the server process.
-	Env []EnvVariable `json:"env,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerStdio) isMCPServer() {}
@@ -24471,21 +25537,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Where a replay of a resumed session's history starts; the position named is included. The `type` field selects the kind.
-//
-// It is a union tagged by the member "type". Its variants are ReplayFromStart; a tag this package does not know decodes to UnknownReplayFrom, which keeps the JSON as it was.
-type ReplayFrom interface {
-	isReplayFrom()
-}
-
-// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownReplayFrom struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownReplayFrom) isReplayFrom() {}
 
 // DecodeReplayFrom decodes a ReplayFrom from d.
@@ -24586,14 +25637,6 @@ func ValidateReplayFrom(v ReplayFrom) error {
 	return c.Err()
 }
 
-// Replay everything the agent still keeps, from the first entry.
-type ReplayFromStart struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ReplayFromStart) isReplayFrom() {}
 
 // DecodeWire decodes the value from d.
@@ -24682,21 +25725,6 @@ func (x *ReplayFromStart) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReplayFromStart) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How a permission request ended. The `outcome` field selects the kind.
-//
-// It is a union tagged by the member "outcome". Its variants are CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package does not know decodes to UnknownRequestPermissionOutcome, which keeps the JSON as it was.
-type RequestPermissionOutcome interface {
-	isRequestPermissionOutcome()
-}
-
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionOutcome struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
@@ -24820,14 +25848,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 	return c.Err()
 }
 
-// No option was chosen: the request was cancelled or dismissed.
-type CancelledPermissionOutcome struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CancelledPermissionOutcome) isRequestPermissionOutcome() {}
 
 // DecodeWire decodes the value from d.
@@ -24916,16 +25936,6 @@ func (x *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The answer the user picked.
-type SelectedPermissionOutcome struct {
-	// Identifier of the picked answer.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
@@ -25038,13 +26048,6 @@ func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A value the user entered in a form field.
-//
-// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueElicitationContentValueBoolean, ElicitationContentValueElicitationContentValueInteger, ElicitationContentValueElicitationContentValueNumber, ElicitationContentValueElicitationContentValueString, ElicitationContentValueElicitationContentValueStringArray. Any other value is a ElicitationContentValueElicitationContentValueOther, kept as raw JSON.
-type ElicitationContentValue interface {
-	isElicitationContentValue()
-}
-
 // DecodeElicitationContentValue decodes a ElicitationContentValue from d.
 func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
 	switch d.Kind() {
@@ -25151,9 +26154,6 @@ func ValidateElicitationContentValue(v ElicitationContentValue) error {
 	return c.Err()
 }
 
-// Any other JSON value, for example for a field kind this revision does not define; kept as sent.
-type ElicitationContentValueElicitationContentValueOther json.RawMessage
-
 func (ElicitationContentValueElicitationContentValueOther) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -25195,9 +26195,6 @@ func (x *ElicitationContentValueElicitationContentValueOther) UnmarshalJSON(data
 func (x ElicitationContentValueElicitationContentValueOther) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Yes or no.
-type ElicitationContentValueElicitationContentValueBoolean bool
 
 func (ElicitationContentValueElicitationContentValueBoolean) isElicitationContentValue() {}
 
@@ -25242,9 +26239,6 @@ func (x ElicitationContentValueElicitationContentValueBoolean) MarshalJSON() ([]
 	return wire.Marshal(&x)
 }
 
-// A whole number.
-type ElicitationContentValueElicitationContentValueInteger int64
-
 func (ElicitationContentValueElicitationContentValueInteger) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -25288,9 +26282,6 @@ func (x ElicitationContentValueElicitationContentValueInteger) MarshalJSON() ([]
 	return wire.Marshal(&x)
 }
 
-// A number.
-type ElicitationContentValueElicitationContentValueNumber float64
-
 func (ElicitationContentValueElicitationContentValueNumber) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -25333,9 +26324,6 @@ func (x ElicitationContentValueElicitationContentValueNumber) MarshalJSON() ([]b
 	return wire.Marshal(&x)
 }
 
-// Text, or one chosen value.
-type ElicitationContentValueElicitationContentValueString string
-
 func (ElicitationContentValueElicitationContentValueString) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -25377,9 +26365,6 @@ func (x *ElicitationContentValueElicitationContentValueString) UnmarshalJSON(dat
 func (x ElicitationContentValueElicitationContentValueString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The values chosen in a multiple choice.
-type ElicitationContentValueElicitationContentValueStringArray []string
 
 func (ElicitationContentValueElicitationContentValueStringArray) isElicitationContentValue() {}
 
@@ -25444,14 +26429,6 @@ func (x *ElicitationContentValueElicitationContentValueStringArray) UnmarshalJSO
 // MarshalJSON encodes the value.
 func (x ElicitationContentValueElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user accepted the elicitation.
-type ElicitationAcceptAction struct {
-	// The values the user entered, keyed by field name; they should match the requested schema. Usually absent for URL elicitations. Absent and null mean the same.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25592,21 +26569,6 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Multiple-choice items that carry a `type` tag: plain string values, or a kind this revision does not define.
-//
-// It is a union tagged by the member "type". Its variants are StringMultiSelectItems; a tag this package does not know decodes to UnknownTaggedMultiSelectItems, which keeps the JSON as it was.
-type TaggedMultiSelectItems interface {
-	isTaggedMultiSelectItems()
-}
-
-// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownTaggedMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownTaggedMultiSelectItems) isTaggedMultiSelectItems() {}
 
 // DecodeTaggedMultiSelectItems decodes a TaggedMultiSelectItems from d.
@@ -25705,16 +26667,6 @@ func ValidateTaggedMultiSelectItems(v TaggedMultiSelectItems) error {
 	var c wire.Checker
 	CheckTaggedMultiSelectItems(&c, "", v)
 	return c.Err()
-}
-
-// Tells the client that the out-of-band interaction of a URL elicitation has finished. Clients ignore identifiers they do not know or have already seen completed.
-type CompleteElicitationNotification struct {
-	// The URL elicitation that finished.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25823,21 +26775,6 @@ func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the user, through the client, for structured input: by a form, or by sending them to a URL. The `mode` field selects how. Its scope is either a session (and possibly one tool call of it) or a JSON-RPC request made before any session exists. Agents only use modes the client advertised.
-//
-// It is a union tagged by the member "mode". Its variants are CreateElicitationRequestElicitationFormMode, CreateElicitationRequestElicitationURLMode; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
-}
-
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
-	// Tag is the value of the member "mode".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
@@ -25949,20 +26886,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
 	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
-}
-
-// Input through a form the client renders.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type CreateElicitationRequestElicitationFormMode struct {
-	// Describes the fields of the form.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Tells the user what input is wanted.
-	Message string `json:"message"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CreateElicitationRequestElicitationFormMode) isCreateElicitationRequest() {}
@@ -26107,22 +27030,6 @@ func (x *CreateElicitationRequestElicitationFormMode) UnmarshalJSON(data []byte)
 // MarshalJSON encodes the value.
 func (x CreateElicitationRequestElicitationFormMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Input through a web page the user opens.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type CreateElicitationRequestElicitationURLMode struct {
-	// Identifier of this elicitation; `elicitation/complete` refers to it.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The address to send the user to.
-	URL string `json:"url"`
-	// Tells the user what input is wanted.
-	Message string `json:"message"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CreateElicitationRequestElicitationURLMode) isCreateElicitationRequest() {}
@@ -26286,21 +27193,6 @@ func (x CreateElicitationRequestElicitationURLMode) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `elicitation/create`. The `action` field says what the user did.
-//
-// It is a union tagged by the member "action". Its variants are CreateElicitationResponseElicitationAcceptAction, CreateElicitationResponseDecline, CreateElicitationResponseCancel; a tag this package does not know decodes to UnknownCreateElicitationResponse, which keeps the JSON as it was.
-type CreateElicitationResponse interface {
-	isCreateElicitationResponse()
-}
-
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationResponse struct {
-	// Tag is the value of the member "action".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
 
 // DecodeCreateElicitationResponse decodes a CreateElicitationResponse from d.
@@ -26426,16 +27318,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 	var c wire.Checker
 	CheckCreateElicitationResponse(&c, "", v)
 	return c.Err()
-}
-
-// The user submitted the form or agreed to open the URL.
-type CreateElicitationResponseElicitationAcceptAction struct {
-	// The values the user entered, keyed by field name; they should match the requested schema. Usually absent for URL elicitations. Absent and null mean the same.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CreateElicitationResponseElicitationAcceptAction) isCreateElicitationResponse() {}
@@ -26614,14 +27496,6 @@ func (x CreateElicitationResponseElicitationAcceptAction) MarshalJSON() ([]byte,
 	return wire.Marshal(&x)
 }
 
-// The user explicitly said no.
-type CreateElicitationResponseDecline struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CreateElicitationResponseDecline) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -26732,14 +27606,6 @@ func (x CreateElicitationResponseDecline) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The user dismissed the request without deciding.
-type CreateElicitationResponseCancel struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CreateElicitationResponseCancel) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -26848,20 +27714,6 @@ func (x *CreateElicitationResponseCancel) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CreateElicitationResponseCancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// First request of a connection, sent by the client: it states the newest protocol version the client speaks and what the client can do. Nothing else may be sent before it is answered.
-type InitializeRequest struct {
-	// The newest protocol version the client supports.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Name and version of the client.
-	Info Implementation `json:"info"`
-	// What the client supports.
-	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27007,22 +27859,6 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `initialize`: the protocol version both sides will use, what the agent supports and how to authenticate.
-type InitializeResponse struct {
-	// The version requested by the client if the agent supports it, otherwise the newest version the agent supports. A client that cannot speak it should disconnect.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Name and version of the agent.
-	Info Implementation `json:"info"`
-	// What the agent supports.
-	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
-	// Ways to authenticate with the agent; empty when none is needed.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27215,13 +28051,6 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or a response. This schema checks the envelope only; the method's params or result are checked with the method's own schema (see dispatch.json). ACP sends one message per line over stdio; batches are not used. The three kinds are listed with `anyOf` because a malformed message can fit two of them (a `method` and a `result`); the kind is decided by the keys present: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
-type Envelope interface {
-	isEnvelope()
-}
-
 // DecodeEnvelope decodes a Envelope from d.
 func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 	switch d.Kind() {
@@ -27327,20 +28156,6 @@ func ValidateEnvelope(v Envelope) error {
 	var c wire.Checker
 	CheckEnvelope(&c, "", v)
 	return c.Err()
-}
-
-// A request.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type EnvelopeRequest struct {
-	// Identifier chosen by the caller, repeated in the answer.
-	ID RequestID `json:"id"`
-	// Name of the method to call. Names starting with `_` are extension methods.
-	Method string `json:"method"`
-	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeRequest) isEnvelope() {}
@@ -27491,20 +28306,6 @@ func (x EnvelopeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A notification.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type EnvelopeNotification struct {
-	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
-	Method string `json:"method"`
-	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EnvelopeNotification) isEnvelope() {}
 
 // DecodeWire decodes the value from d.
@@ -27639,20 +28440,6 @@ func (x *EnvelopeNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvelopeNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A response.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type EnvelopeResponse struct {
-	// The `id` of the request being answered.
-	ID RequestID `json:"id"`
-	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeResponse) isEnvelope() {}
@@ -27821,20 +28608,6 @@ func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A call that expects an answer: it carries an `id`, which the answer repeats.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request struct {
-	// Identifier chosen by the caller, repeated in the answer.
-	ID RequestID `json:"id"`
-	// Name of the method to call. Names starting with `_` are extension methods.
-	Method string `json:"method"`
-	// The method's parameters. Their schema is the method's params file in the dispatch table; extension methods accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Request) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27981,20 +28754,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A one-way message: it has a method but no `id`, and gets no answer.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type Notification struct {
-	// Name of the notification. Names starting with `_` are extension notifications, which a receiver that does not know them should ignore.
-	Method string `json:"method"`
-	// The notification's parameters. Their schema is the method's params file in the dispatch table; extension notifications accept anything.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28127,20 +28886,6 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The answer to a request: the request's `id` and exactly one of `result` or `error`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response struct {
-	// The `id` of the request being answered.
-	ID RequestID `json:"id"`
-	// The method's result on success. Its schema is the method's result file in the dispatch table, found through the method of the request with the same `id`.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28307,16 +29052,6 @@ func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sent by the client to stop the session's foreground work and drop prompts not yet taken in. The agent ends the turn with stop reason `cancelled`.
-type CancelSessionNotification struct {
-	// The session whose work stops.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28423,16 +29158,6 @@ func (x *CancelSessionNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Ends an active session: the agent stops any work in it, as for `session/cancel`, and frees its resources. Only allowed when the agent advertised `sessionCapabilities.close`.
-type CloseSessionRequest struct {
-	// The session to close.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28543,14 +29268,6 @@ func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/close`.
-type CloseSessionResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28637,16 +29354,6 @@ func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Removes a session so that `session/list` no longer returns it. Only allowed when the agent advertised `sessionCapabilities.delete`.
-type DeleteSessionRequest struct {
-	// The session to delete.
-	SessionID SessionID `json:"sessionId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28757,14 +29464,6 @@ func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Empty success answer to `session/delete`.
-type DeleteSessionResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28851,18 +29550,6 @@ func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks for the sessions the agent knows, one page at a time. Only allowed when the agent advertised `sessionCapabilities.list`.
-type ListSessionsRequest struct {
-	// Only list sessions with this working directory (an absolute path).
-	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
-	// The `nextCursor` of the previous page, to get the page after it.
-	Cursor wire.Opt[SessionListCursor] `json:"cursor,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29011,18 +29698,6 @@ func (x *ListSessionsRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One page of sessions.
-type ListSessionsResponse struct {
-	// The sessions on this page.
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque token for the next page. Absent when this is the last page.
-	NextCursor wire.Opt[SessionListCursor] `json:"nextCursor,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29186,20 +29861,6 @@ func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Creates a new conversation session.
-type NewSessionRequest struct {
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd AbsolutePath `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29394,20 +30055,6 @@ func (x *NewSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `session/new`: the identifier of the new session and its initial settings.
-type NewSessionResponse struct {
-	// Identifier of the new session; every later message about it carries it.
-	SessionID SessionID `json:"sessionId"`
-	// The session's configuration options, when the agent has any.
-	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
-	// Slash commands usable in the new session from the start. Absent or empty: none announced yet.
-	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29608,18 +30255,6 @@ func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sends a user message and starts a prompt turn. The agent streams its progress with `session/update` and answers when the turn is over.
-type PromptRequest struct {
-	// The session the message is for.
-	SessionID SessionID `json:"sessionId"`
-	// The content of the message. Every agent accepts `text` and `resource_link` blocks; other kinds only when `promptCapabilities` allows them. Referenced context may come as `resource` blocks (preferred, when allowed) or as `resource_link` blocks.
-	Prompt []ContentBlock `json:"prompt"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29777,16 +30412,6 @@ func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended.
-type PromptResponse struct {
-	// Identifies the user message this prompt became in the conversation. Always present and never null.
-	MessageID MessageID `json:"messageId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29893,24 +30518,6 @@ func (x *PromptResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the user, through the client, whether a tool call may go ahead. The client shows the offered answers and returns the user's choice.
-type RequestPermissionRequest struct {
-	// Session the request is about.
-	SessionID SessionID `json:"sessionId"`
-	// Heading of the permission prompt; it does not rename the subject.
-	Title string `json:"title"`
-	// Why permission is needed, for this prompt only.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// What the permission is for, in structured form. Absent or null: not given.
-	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
-	// The answers the user can choose from.
-	Options []PermissionOption `json:"options"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30147,16 +30754,6 @@ func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `session/request_permission`.
-type RequestPermissionResponse struct {
-	// What the user decided, or that the turn was cancelled.
-	Outcome RequestPermissionOutcome `json:"outcome"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30267,24 +30864,6 @@ func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Continues an earlier session without replaying its history (unlike `session/load`). Only allowed when the agent advertised `sessionCapabilities.resume`.
-type ResumeSessionRequest struct {
-	// The session to resume.
-	SessionID SessionID `json:"sessionId"`
-	// Working directory of the session, as an absolute path; the base for relative paths.
-	Cwd AbsolutePath `json:"cwd"`
-	// Extra workspace roots, as absolute paths. They widen the files the session may use without changing `cwd`. When non-empty it is the complete list for the resumed session. Absent or empty: none. Needs `sessionCapabilities.additionalDirectories`.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// MCP servers the agent should connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// Where to start replaying the history as updates. Absent or null: no replay.
-	ReplayFrom wire.Opt[ReplayFrom] `json:"replayFrom,omitzero"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30532,18 +31111,6 @@ func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/resume`.
-type ResumeSessionResponse struct {
-	// The session's configuration options, when the agent has any.
-	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
-	// Slash commands usable in the resumed session. Absent or empty: none announced yet.
-	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ResumeSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30722,21 +31289,6 @@ func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Changes the value of one session configuration option. The `type` field tells how `value` is to be read; without it, `value` is the identifier of a `select` value.
-//
-// It is a union tagged by the member "type". Its variants are SetSessionConfigOptionRequestID, SetSessionConfigOptionRequestBoolean; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was.
-type SetSessionConfigOptionRequest interface {
-	isSetSessionConfigOptionRequest()
-}
-
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSetSessionConfigOptionRequest struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
 
 // DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
@@ -30846,20 +31398,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 	var c wire.Checker
 	CheckSetSessionConfigOptionRequest(&c, "", v)
 	return c.Err()
-}
-
-// Sets a `select` option to one of its values.
-type SetSessionConfigOptionRequestID struct {
-	// The session whose option changes.
-	SessionID SessionID `json:"sessionId"`
-	// The option to change.
-	ConfigID SessionConfigID `json:"configId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Identifier of the value to select.
-	Value SessionConfigValueID `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SetSessionConfigOptionRequestID) isSetSessionConfigOptionRequest() {}
@@ -31023,20 +31561,6 @@ func (x SetSessionConfigOptionRequestID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sets a `boolean` option.
-type SetSessionConfigOptionRequestBoolean struct {
-	// The session whose option changes.
-	SessionID SessionID `json:"sessionId"`
-	// The option to change.
-	ConfigID SessionConfigID `json:"configId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// The new state of the option.
-	Value bool `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SetSessionConfigOptionRequestBoolean) isSetSessionConfigOptionRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -31198,16 +31722,6 @@ func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/set_config_option`.
-type SetSessionConfigOptionResponse struct {
-	// Every configuration option with its value after the change (changing one option may change others).
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionConfigOptionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31345,18 +31859,6 @@ func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Sent by the agent to report a change in a session; it may come at any time while the session exists.
-type UpdateSessionNotification struct {
-	// The session that changed.
-	SessionID SessionID `json:"sessionId"`
-	// What changed.
-	Update SessionUpdate `json:"update"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UpdateSessionNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31486,18 +31988,6 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Asks the agent to stop one terminal. Only sent while the terminal advertises `capabilities.cancel`.
-type CancelTerminalRequest struct {
-	// The session that owns the terminal.
-	SessionID SessionID `json:"sessionId"`
-	// The terminal to stop.
-	TerminalID TerminalID `json:"terminalId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31623,14 +32113,6 @@ func (x CancelTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `terminal/cancel`; the outcome is reported with terminal updates.
-type CancelTerminalResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31717,18 +32199,6 @@ func (x *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Asks the agent to stop one tool call. Only sent while the tool call advertises `capabilities.cancel`.
-type CancelToolCallRequest struct {
-	// The session that owns the tool call.
-	SessionID SessionID `json:"sessionId"`
-	// The tool call to stop.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -31854,14 +32324,6 @@ func (x *CancelToolCallRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelToolCallRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `tool_call/cancel`; the outcome is reported with tool call updates.
-type CancelToolCallResponse struct {
-	// Extension metadata for this object (see Meta). Absent and null both mean none.
-	Meta Meta `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

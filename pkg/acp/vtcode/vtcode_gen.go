@@ -8,8 +8,600 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// Opaque identifier of a session, chosen by the agent when it answers `session/new` and repeated by both sides in every later message about that session.
+// Opaque identifier of a session, chosen by the agent when it answers
+// `session/new` and repeated by both sides in every later message about that
+// session.
 type SessionID string
+
+// Opaque identifier of one prompt/response cycle, chosen by the agent.
+// Streamed updates carry it so the client can attach them to the right turn.
+type TurnID string
+
+// A point in time as ISO 8601 text, such as `2025-06-03T09:14:07Z`. The client
+// keeps it as a string and never parses it, so the schema only requires a
+// string.
+type Timestamp string
+
+// Free-form key/value pairs attached to a session or a prompt. Keys are
+// strings; values are any JSON. The client leaves the member out when it has
+// nothing to send.
+type Metadata json.RawMessage
+
+// Where a session stands in its lifecycle. A new session starts `created`; it
+// is `active` while a turn runs and `awaiting_input` between turns;
+// `completed`, `cancelled` and `failed` mark how it ended.
+type SessionState string
+
+// How a turn ended, in a `session/prompt` result and in a `turn_complete`
+// update.
+type TurnStatus string
+
+// The agent's record of a session, returned by `session/load`.
+type Session struct {
+	// The session's identifier.
+	SessionID SessionID `json:"session_id"`
+	// The session's current lifecycle state.
+	State SessionState `json:"state"`
+	// When the session was created.
+	CreatedAt Timestamp `json:"created_at"`
+	// When the session last changed state or ran a turn; left out before the first
+	// activity.
+	LastActivityAt *Timestamp `json:"last_activity_at,omitempty"`
+	// Metadata attached to the session; left out when empty.
+	Metadata Metadata `json:"metadata,omitempty"`
+	// How many prompt/response cycles the session has run. A receiver reads an
+	// absent count as 0.
+	TurnCount *uint32 `json:"turn_count,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The project the session works in, sent by the client with `session/new`.
+type WorkspaceContext struct {
+	// Absolute path of the workspace's root folder on the client's machine.
+	RootPath string `json:"root_path"`
+	// A display name for the workspace.
+	Name *string `json:"name,omitempty"`
+	// Paths of the files open in the editor, so the agent can favour them; left
+	// out when none are open.
+	ActiveFiles []string `json:"active_files,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's wishes for the language model the agent uses in this session.
+// The agent may ignore any of them.
+type ModelPreferences struct {
+	// Identifier of the preferred model, in the agent's own naming.
+	ModelID *string `json:"model_id,omitempty"`
+	// Sampling temperature to use; higher values give more varied output.
+	Temperature *float64 `json:"temperature,omitempty"`
+	// Upper bound on the tokens the model may produce for one answer.
+	MaxTokens *uint32 `json:"max_tokens,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One piece of a prompt. The `type` member selects the kind: plain text, an
+// image, or a file's contents given as context.
+//
+// It is a union tagged by the member "type". Its variants are TextContent,
+// ImageContent, ContextContent; a tag this package does not know decodes to
+// UnknownPromptContent, which keeps the JSON as it was.
+type PromptContent interface {
+	isPromptContent()
+}
+
+// UnknownPromptContent is a variant of PromptContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPromptContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Text typed by the user.
+type TextContent struct {
+	// The text itself.
+	Text string `json:"text"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An image, either inline as base64 or as a URL the agent can fetch.
+type ImageContent struct {
+	// The base64-encoded image bytes, or the image's URL when `is_url` is true.
+	Data string `json:"data"`
+	// The image's media type, such as `image/png`.
+	MIMEType string `json:"mime_type"`
+	// True when `data` is a URL rather than base64 bytes. A receiver reads an
+	// absent value as false.
+	IsURL *bool `json:"is_url,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The contents of a file (or another named source) attached to the prompt as
+// context.
+type ContextContent struct {
+	// Where the content comes from, usually a file path.
+	Path string `json:"path"`
+	// The content as text.
+	Content string `json:"content"`
+	// Language of the content, as a hint for highlighting, such as `python`.
+	Language *string `json:"language,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A tool the agent invokes during a turn: its name, its arguments and, once it
+// has run, its result.
+type ToolCallRecord struct {
+	// Identifier of the call, unique within the session; later messages about the
+	// call repeat it.
+	ID string `json:"id"`
+	// Name of the tool, in the agent's own naming.
+	Name string `json:"name"`
+	// The arguments passed to the tool. Any JSON value; in practice an object
+	// whose members the tool defines.
+	Arguments json.RawMessage `json:"arguments"`
+	// The tool's output, once it has run; left out before. Any JSON value.
+	Result json.RawMessage `json:"result,omitempty"`
+	// When the call was made.
+	Timestamp Timestamp `json:"timestamp"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One past prompt/response cycle, as `session/load` returns it in the history.
+type ConversationTurn struct {
+	// The turn's identifier.
+	TurnID TurnID `json:"turn_id"`
+	// What the user sent.
+	Prompt []PromptContent `json:"prompt"`
+	// The agent's final answer as text; left out when the turn produced none.
+	Response *string `json:"response,omitempty"`
+	// The tool calls made during the turn; left out when there were none.
+	ToolCalls []ToolCallRecord `json:"tool_calls,omitempty"`
+	// When the turn took place.
+	Timestamp Timestamp `json:"timestamp"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One answer the user may give to a permission request.
+type PermissionOption struct {
+	// Identifier of the option; the result names it as `option_id` when the user
+	// picks it.
+	ID string `json:"id"`
+	// Short text shown on the option's button.
+	Label string `json:"label"`
+	// Longer explanation of what choosing the option does.
+	Description *string `json:"description,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent asks the client to run a tool on the client's side (for example in
+// the user's terminal). The client answers with a tool execution result
+// carrying the same `request_id`.
+type ToolExecutionRequest struct {
+	// Identifier of this request; the answer repeats it.
+	RequestID string `json:"request_id"`
+	// The tool call the client should run.
+	ToolCall ToolCallRecord `json:"tool_call"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The JSON-RPC 2.0 envelope of the dialect's method calls. The client POSTs
+// each request or notification as one JSON body to the agent's `/rpc` endpoint
+// and reads the response from the HTTP reply; the agent's own requests
+// (`session/request_permission`) reach the client as SSE frames, and the
+// client POSTs its response back to `/rpc`. This schema checks the envelope
+// only; the params and result are checked with the method's files named in
+// dispatch.json. Streamed updates and tool execution results are not enveloped
+// (see the records of dispatch.json). The kind of a message follows from its
+// keys: `method` with `id` is a request, `method` alone a notification,
+// `result` or `error` a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
+type Envelope interface {
+	isEnvelope()
+}
+
+// A call that expects an answer.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type EnvelopeRequest struct {
+	// The caller's identifier for this call; the response repeats it.
+	ID RequestID `json:"id"`
+	// The method to call, such as `session/prompt`.
+	Method string `json:"method"`
+	// The method's parameters, checked with the method's params file.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a request: a string or a 64-bit signed integer; null only in a
+// response whose request could not be identified. The VT Code client numbers
+// its requests 1, 2, 3 and so on.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDNull, RequestIDInteger, RequestIDString.
+type RequestID interface {
+	isRequestID()
+}
+
+// No identifier.
+type RequestIDNull struct{}
+
+// An integer identifier.
+type RequestIDInteger int64
+
+// A string identifier.
+type RequestIDString string
+
+// A one-way call.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type EnvelopeNotification struct {
+	// The notification's name, such as `session/cancel`.
+	Method string `json:"method"`
+	// The notification's parameters, checked with the method's params file.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The answer to a request.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type EnvelopeResponse struct {
+	// The `id` of the request answered; null when the request's id could not be
+	// read.
+	ID RequestID `json:"id"`
+	// The method's result on success, checked with the result file of the method
+	// the request called.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The error member of a failed response.
+type Error struct {
+	// A 32-bit error code: the JSON-RPC codes -32700, -32600, -32601, -32602 and
+	// -32603, or the agent's own codes from -32000 down to -32099 (the client
+	// knows -32001 authentication required, -32002 permission denied, -32003
+	// session not found, -32004 rate limited and -32005 resource not found).
+	Code int32 `json:"code"`
+	// A one-sentence description of the error.
+	Message string `json:"message"`
+	// Further details of any type.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A method call that expects a response carrying the same `id`.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type Request struct {
+	// The caller's identifier for this call; the response repeats it.
+	ID RequestID `json:"id"`
+	// The method to call, such as `session/prompt`.
+	Method string `json:"method"`
+	// The method's parameters, checked with the method's params file.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A method call without `id`: nothing answers it. The client sends
+// `session/cancel` this way.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// The member "id" must be absent; decoding rejects it.
+type Notification struct {
+	// The notification's name, such as `session/cancel`.
+	Method string `json:"method"`
+	// The notification's parameters, checked with the method's params file.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The answer to a request: the request's `id` and exactly one of `result` and
+// `error`.
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+type Response struct {
+	// The `id` of the request answered; null when the request's id could not be
+	// read.
+	ID RequestID `json:"id"`
+	// The method's result on success, checked with the result file of the method
+	// the request called.
+	Result json.RawMessage `json:"result,omitempty"`
+	// What went wrong, on failure.
+	Error *Error `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to a `server_request` update: the outcome of the tool it
+// ran for the agent. The client POSTs this object to the agent as a bare JSON
+// body, not wrapped in JSON-RPC; the crate calls this route `client/response`.
+type ToolExecutionResult struct {
+	// The `request_id` of the `server_request` being answered.
+	RequestID string `json:"request_id"`
+	// The `id` of the tool call that was run.
+	ToolCallID string `json:"tool_call_id"`
+	// What the tool produced: text or structured data, any JSON value.
+	Output json.RawMessage `json:"output"`
+	// True when the tool ran successfully.
+	Success bool `json:"success"`
+	// Why the tool failed; sent only when `success` is false and left out
+	// otherwise.
+	Error *string `json:"error,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client asks the agent to stop work in a session. It is sent as a
+// notification: no response follows, and the client marks the session
+// cancelled at once.
+type SessionCancelParams struct {
+	// The session whose work to stop.
+	SessionID SessionID `json:"session_id"`
+	// The turn to stop; when left out, the agent stops whatever turn is running.
+	TurnID *TurnID `json:"turn_id,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client asks the agent for an existing session and its history, for
+// example after the editor restarted.
+type SessionLoadParams struct {
+	// The session to load.
+	SessionID SessionID `json:"session_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/load`: the session record and, when the agent
+// kept it, the conversation so far. The history comes in the result itself;
+// nothing is replayed over the SSE stream.
+type SessionLoadResult struct {
+	// The session as the agent knows it now.
+	Session Session `json:"session"`
+	// The session's past turns, oldest first; left out when there are none.
+	History []ConversationTurn `json:"history,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client asks the agent to open a new session. Every member is optional:
+// an empty object opens a session with the agent's defaults.
+type SessionNewParams struct {
+	// Metadata to attach to the session; left out when empty.
+	Metadata Metadata `json:"metadata,omitempty"`
+	// The project the session will work in.
+	Workspace *WorkspaceContext `json:"workspace,omitempty"`
+	// Which model the client would like the agent to use, and how.
+	ModelPreferences *ModelPreferences `json:"model_preferences,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/new`: the new session's identifier and its
+// first state.
+type SessionNewResult struct {
+	// Identifier of the new session; the client uses it in every later call and to
+	// open the session's SSE stream.
+	SessionID SessionID `json:"session_id"`
+	// The session's state on creation, normally `created`.
+	State SessionState `json:"state"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client sends the user's prompt, which starts a turn. The HTTP reply to
+// this request is the turn's result; progress arrives meanwhile on the
+// session's SSE stream as `session/update` events.
+type SessionPromptParams struct {
+	// The session the prompt belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The prompt's pieces, in order.
+	Content []PromptContent `json:"content"`
+	// Metadata for this turn only; left out when empty.
+	Metadata Metadata `json:"metadata,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent's answer to `session/prompt`, sent when the turn has ended or
+// paused.
+type SessionPromptResult struct {
+	// Identifier of the turn this prompt started; the turn's streamed updates
+	// carry the same value.
+	TurnID TurnID `json:"turn_id"`
+	// The agent's final answer as text (often already streamed as message deltas);
+	// left out when there is none.
+	Response *string `json:"response,omitempty"`
+	// The tool calls made during the turn; left out when there were none.
+	ToolCalls []ToolCallRecord `json:"tool_calls,omitempty"`
+	// How the turn ended.
+	Status TurnStatus `json:"status"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent asks the user, through the client, whether a tool call may go
+// ahead. Unlike every other message of the dialect, the top-level members are
+// camelCase (`sessionId`, `toolCall`); the tool call record and the options
+// inside keep their own names.
+type RequestPermissionParams struct {
+	// The session the tool call belongs to.
+	SessionID SessionID `json:"sessionId"`
+	// The tool call that needs the user's approval.
+	ToolCall ToolCallRecord `json:"toolCall"`
+	// The answers the user may choose from, in display order.
+	Options []PermissionOption `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `session/request_permission`. The `outcome` member is
+// the tag, flat in the result: either the user picked an option, or the
+// request was cancelled.
+//
+// It is a union tagged by the member "outcome". Its variants are
+// PermissionSelected, PermissionCancelled; a tag this package does not know
+// decodes to UnknownRequestPermissionResult, which keeps the JSON as it was.
+type RequestPermissionResult interface {
+	isRequestPermissionResult()
+}
+
+// UnknownRequestPermissionResult is a variant of RequestPermissionResult whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionResult struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The user picked one of the offered options.
+type PermissionSelected struct {
+	// The `id` of the option the user picked.
+	OptionID string `json:"option_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// No option was picked: the user dismissed the question or the turn was
+// cancelled.
+type PermissionCancelled struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One progress event of a running turn, pushed by the agent on the session's
+// Server-Sent Events stream as the `data` of a frame (event name
+// `session/update`, or none). The payload is the bare object, not a JSON-RPC
+// notification: the session and turn identifiers sit next to the `update_type`
+// tag and the members of the update kind, all in one flat object.
+//
+// It is a union tagged by the member "update_type". Its variants are
+// MessageDelta, ToolCallStart, ToolCallEnd, TurnComplete, TurnError,
+// ServerRequest; a tag this package does not know decodes to
+// UnknownSessionUpdateNotification, which keeps the JSON as it was.
+type SessionUpdateNotification interface {
+	isSessionUpdateNotification()
+}
+
+// UnknownSessionUpdateNotification is a variant of SessionUpdateNotification whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdateNotification struct {
+	// Tag is the value of the member "update_type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The next piece of the agent's answer text; the client appends it to what it
+// has shown.
+type MessageDelta struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// The text to append.
+	Delta string `json:"delta"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent has started a tool call.
+type ToolCallStart struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// The call that started; its `result` is normally absent.
+	ToolCall ToolCallRecord `json:"tool_call"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A tool call announced by `tool_call_start` has finished.
+type ToolCallEnd struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// The `id` of the call that finished.
+	ToolCallID string `json:"tool_call_id"`
+	// What the tool returned. Any JSON value, null included.
+	Result json.RawMessage `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The turn has ended; no further update for this turn follows.
+type TurnComplete struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// How the turn ended.
+	Status TurnStatus `json:"status"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Something went wrong during the turn. A `turn_complete` with status `failed`
+// usually follows.
+type TurnError struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// A short machine-readable error code chosen by the agent, as text (for
+	// example `rate_limited`).
+	Code string `json:"code"`
+	// A human-readable explanation of the error.
+	Message string `json:"message"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The agent asks the client to run a tool on the client's side. The client
+// runs it and sends back a tool execution result (see
+// server_request.result.json) with the same `request_id`.
+type ServerRequest struct {
+	// The session the update belongs to.
+	SessionID SessionID `json:"session_id"`
+	// The turn the update belongs to.
+	TurnID TurnID `json:"turn_id"`
+	// What to run.
+	Request ToolExecutionRequest `json:"request"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
@@ -51,9 +643,6 @@ func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Opaque identifier of one prompt/response cycle, chosen by the agent. Streamed updates carry it so the client can attach them to the right turn.
-type TurnID string
-
 // DecodeWire decodes the value from d.
 func (x *TurnID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -94,9 +683,6 @@ func (x TurnID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A point in time as ISO 8601 text, such as `2025-06-03T09:14:07Z`. The client keeps it as a string and never parses it, so the schema only requires a string.
-type Timestamp string
-
 // DecodeWire decodes the value from d.
 func (x *Timestamp) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -136,9 +722,6 @@ func (x *Timestamp) UnmarshalJSON(data []byte) error {
 func (x Timestamp) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Free-form key/value pairs attached to a session or a prompt. Keys are strings; values are any JSON. The client leaves the member out when it has nothing to send.
-type Metadata json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *Metadata) DecodeWire(d *wire.Decoder) error {
@@ -185,15 +768,13 @@ func (x Metadata) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Where a session stands in its lifecycle. A new session starts `created`; it is `active` while a turn runs and `awaiting_input` between turns; `completed`, `cancelled` and `failed` mark how it ended.
-type SessionState string
-
 const (
 	// The session exists but no turn has run yet.
 	SessionStateCreated SessionState = "created"
 	// A turn is being processed.
 	SessionStateActive SessionState = "active"
-	// The agent waits for the user: the next prompt, or an answer such as a permission decision.
+	// The agent waits for the user: the next prompt, or an answer such as a
+	// permission decision.
 	SessionStateAwaitingInput SessionState = "awaiting_input"
 	// The session finished normally.
 	SessionStateCompleted SessionState = "completed"
@@ -247,9 +828,6 @@ func (x *SessionState) UnmarshalJSON(data []byte) error {
 func (x SessionState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// How a turn ended, in a `session/prompt` result and in a `turn_complete` update.
-type TurnStatus string
 
 const (
 	// The agent finished its answer.
@@ -305,24 +883,6 @@ func (x *TurnStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TurnStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's record of a session, returned by `session/load`.
-type Session struct {
-	// The session's identifier.
-	SessionID SessionID `json:"session_id"`
-	// The session's current lifecycle state.
-	State SessionState `json:"state"`
-	// When the session was created.
-	CreatedAt Timestamp `json:"created_at"`
-	// When the session last changed state or ran a turn; left out before the first activity.
-	LastActivityAt *Timestamp `json:"last_activity_at,omitempty"`
-	// Metadata attached to the session; left out when empty.
-	Metadata Metadata `json:"metadata,omitempty"`
-	// How many prompt/response cycles the session has run. A receiver reads an absent count as 0.
-	TurnCount *uint32 `json:"turn_count,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -507,18 +1067,6 @@ func (x Session) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The project the session works in, sent by the client with `session/new`.
-type WorkspaceContext struct {
-	// Absolute path of the workspace's root folder on the client's machine.
-	RootPath string `json:"root_path"`
-	// A display name for the workspace.
-	Name *string `json:"name,omitempty"`
-	// Paths of the files open in the editor, so the agent can favour them; left out when none are open.
-	ActiveFiles []string `json:"active_files,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *WorkspaceContext) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -668,18 +1216,6 @@ func (x WorkspaceContext) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's wishes for the language model the agent uses in this session. The agent may ignore any of them.
-type ModelPreferences struct {
-	// Identifier of the preferred model, in the agent's own naming.
-	ModelID *string `json:"model_id,omitempty"`
-	// Sampling temperature to use; higher values give more varied output.
-	Temperature *float64 `json:"temperature,omitempty"`
-	// Upper bound on the tokens the model may produce for one answer.
-	MaxTokens *uint32 `json:"max_tokens,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ModelPreferences) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -809,21 +1345,6 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One piece of a prompt. The `type` member selects the kind: plain text, an image, or a file's contents given as context.
-//
-// It is a union tagged by the member "type". Its variants are TextContent, ImageContent, ContextContent; a tag this package does not know decodes to UnknownPromptContent, which keeps the JSON as it was.
-type PromptContent interface {
-	isPromptContent()
-}
-
-// UnknownPromptContent is a variant of PromptContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPromptContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownPromptContent) isPromptContent() {}
@@ -957,14 +1478,6 @@ func ValidatePromptContent(v PromptContent) error {
 	return c.Err()
 }
 
-// Text typed by the user.
-type TextContent struct {
-	// The text itself.
-	Text string `json:"text"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TextContent) isPromptContent() {}
 
 // DecodeWire decodes the value from d.
@@ -1073,18 +1586,6 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image, either inline as base64 or as a URL the agent can fetch.
-type ImageContent struct {
-	// The base64-encoded image bytes, or the image's URL when `is_url` is true.
-	Data string `json:"data"`
-	// The image's media type, such as `image/png`.
-	MIMEType string `json:"mime_type"`
-	// True when `data` is a URL rather than base64 bytes. A receiver reads an absent value as false.
-	IsURL *bool `json:"is_url,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ImageContent) isPromptContent() {}
@@ -1234,18 +1735,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The contents of a file (or another named source) attached to the prompt as context.
-type ContextContent struct {
-	// Where the content comes from, usually a file path.
-	Path string `json:"path"`
-	// The content as text.
-	Content string `json:"content"`
-	// Language of the content, as a hint for highlighting, such as `python`.
-	Language *string `json:"language,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ContextContent) isPromptContent() {}
 
 // DecodeWire decodes the value from d.
@@ -1391,22 +1880,6 @@ func (x *ContextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ContextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A tool the agent invokes during a turn: its name, its arguments and, once it has run, its result.
-type ToolCallRecord struct {
-	// Identifier of the call, unique within the session; later messages about the call repeat it.
-	ID string `json:"id"`
-	// Name of the tool, in the agent's own naming.
-	Name string `json:"name"`
-	// The arguments passed to the tool. Any JSON value; in practice an object whose members the tool defines.
-	Arguments json.RawMessage `json:"arguments"`
-	// The tool's output, once it has run; left out before. Any JSON value.
-	Result json.RawMessage `json:"result,omitempty"`
-	// When the call was made.
-	Timestamp Timestamp `json:"timestamp"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1566,22 +2039,6 @@ func (x *ToolCallRecord) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallRecord) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One past prompt/response cycle, as `session/load` returns it in the history.
-type ConversationTurn struct {
-	// The turn's identifier.
-	TurnID TurnID `json:"turn_id"`
-	// What the user sent.
-	Prompt []PromptContent `json:"prompt"`
-	// The agent's final answer as text; left out when the turn produced none.
-	Response *string `json:"response,omitempty"`
-	// The tool calls made during the turn; left out when there were none.
-	ToolCalls []ToolCallRecord `json:"tool_calls,omitempty"`
-	// When the turn took place.
-	Timestamp Timestamp `json:"timestamp"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1800,18 +2257,6 @@ func (x ConversationTurn) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One answer the user may give to a permission request.
-type PermissionOption struct {
-	// Identifier of the option; the result names it as `option_id` when the user picks it.
-	ID string `json:"id"`
-	// Short text shown on the option's button.
-	Label string `json:"label"`
-	// Longer explanation of what choosing the option does.
-	Description *string `json:"description,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1940,16 +2385,6 @@ func (x PermissionOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent asks the client to run a tool on the client's side (for example in the user's terminal). The client answers with a tool execution result carrying the same `request_id`.
-type ToolExecutionRequest struct {
-	// Identifier of this request; the answer repeats it.
-	RequestID string `json:"request_id"`
-	// The tool call the client should run.
-	ToolCall ToolCallRecord `json:"tool_call"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolExecutionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2059,13 +2494,6 @@ func (x ToolExecutionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The JSON-RPC 2.0 envelope of the dialect's method calls. The client POSTs each request or notification as one JSON body to the agent's `/rpc` endpoint and reads the response from the HTTP reply; the agent's own requests (`session/request_permission`) reach the client as SSE frames, and the client POSTs its response back to `/rpc`. This schema checks the envelope only; the params and result are checked with the method's files named in dispatch.json. Streamed updates and tool execution results are not enveloped (see the records of dispatch.json). The kind of a message follows from its keys: `method` with `id` is a request, `method` alone a notification, `result` or `error` a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EnvelopeRequest, EnvelopeNotification, EnvelopeResponse.
-type Envelope interface {
-	isEnvelope()
-}
-
 // DecodeEnvelope decodes a Envelope from d.
 func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 	switch d.Kind() {
@@ -2171,20 +2599,6 @@ func ValidateEnvelope(v Envelope) error {
 	var c wire.Checker
 	CheckEnvelope(&c, "", v)
 	return c.Err()
-}
-
-// A call that expects an answer.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type EnvelopeRequest struct {
-	// The caller's identifier for this call; the response repeats it.
-	ID RequestID `json:"id"`
-	// The method to call, such as `session/prompt`.
-	Method string `json:"method"`
-	// The method's parameters, checked with the method's params file.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeRequest) isEnvelope() {}
@@ -2335,13 +2749,6 @@ func (x EnvelopeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a request: a string or a 64-bit signed integer; null only in a response whose request could not be identified. The VT Code client numbers its requests 1, 2, 3 and so on.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDNull, RequestIDInteger, RequestIDString.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -2415,13 +2822,7 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// No identifier.
-type RequestIDNull struct{}
-
 func (RequestIDNull) isRequestID() {}
-
-// An integer identifier.
-type RequestIDInteger int64
 
 func (RequestIDInteger) isRequestID() {}
 
@@ -2465,9 +2866,6 @@ func (x RequestIDInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string identifier.
-type RequestIDString string
-
 func (RequestIDString) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -2508,20 +2906,6 @@ func (x *RequestIDString) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestIDString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A one-way call.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type EnvelopeNotification struct {
-	// The notification's name, such as `session/cancel`.
-	Method string `json:"method"`
-	// The notification's parameters, checked with the method's params file.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeNotification) isEnvelope() {}
@@ -2658,20 +3042,6 @@ func (x *EnvelopeNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvelopeNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The answer to a request.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type EnvelopeResponse struct {
-	// The `id` of the request answered; null when the request's id could not be read.
-	ID RequestID `json:"id"`
-	// The method's result on success, checked with the result file of the method the request called.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EnvelopeResponse) isEnvelope() {}
@@ -2840,18 +3210,6 @@ func (x EnvelopeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The error member of a failed response.
-type Error struct {
-	// A 32-bit error code: the JSON-RPC codes -32700, -32600, -32601, -32602 and -32603, or the agent's own codes from -32000 down to -32099 (the client knows -32001 authentication required, -32002 permission denied, -32003 session not found, -32004 rate limited and -32005 resource not found).
-	Code int32 `json:"code"`
-	// A one-sentence description of the error.
-	Message string `json:"message"`
-	// Further details of any type.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Error) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2974,20 +3332,6 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A method call that expects a response carrying the same `id`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Request struct {
-	// The caller's identifier for this call; the response repeats it.
-	ID RequestID `json:"id"`
-	// The method to call, such as `session/prompt`.
-	Method string `json:"method"`
-	// The method's parameters, checked with the method's params file.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3136,20 +3480,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A method call without `id`: nothing answers it. The client sends `session/cancel` this way.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// The member "id" must be absent; decoding rejects it.
-type Notification struct {
-	// The notification's name, such as `session/cancel`.
-	Method string `json:"method"`
-	// The notification's parameters, checked with the method's params file.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Notification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3282,20 +3612,6 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The answer to a request: the request's `id` and exactly one of `result` and `error`.
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-type Response struct {
-	// The `id` of the request answered; null when the request's id could not be read.
-	ID RequestID `json:"id"`
-	// The method's result on success, checked with the result file of the method the request called.
-	Result json.RawMessage `json:"result,omitempty"`
-	// What went wrong, on failure.
-	Error *Error `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3462,22 +3778,6 @@ func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's answer to a `server_request` update: the outcome of the tool it ran for the agent. The client POSTs this object to the agent as a bare JSON body, not wrapped in JSON-RPC; the crate calls this route `client/response`.
-type ToolExecutionResult struct {
-	// The `request_id` of the `server_request` being answered.
-	RequestID string `json:"request_id"`
-	// The `id` of the tool call that was run.
-	ToolCallID string `json:"tool_call_id"`
-	// What the tool produced: text or structured data, any JSON value.
-	Output json.RawMessage `json:"output"`
-	// True when the tool ran successfully.
-	Success bool `json:"success"`
-	// Why the tool failed; sent only when `success` is false and left out otherwise.
-	Error *string `json:"error,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolExecutionResult) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3640,16 +3940,6 @@ func (x ToolExecutionResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client asks the agent to stop work in a session. It is sent as a notification: no response follows, and the client marks the session cancelled at once.
-type SessionCancelParams struct {
-	// The session whose work to stop.
-	SessionID SessionID `json:"session_id"`
-	// The turn to stop; when left out, the agent stops whatever turn is running.
-	TurnID *TurnID `json:"turn_id,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionCancelParams) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3762,14 +4052,6 @@ func (x SessionCancelParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client asks the agent for an existing session and its history, for example after the editor restarted.
-type SessionLoadParams struct {
-	// The session to load.
-	SessionID SessionID `json:"session_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionLoadParams) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3860,16 +4142,6 @@ func (x *SessionLoadParams) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionLoadParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `session/load`: the session record and, when the agent kept it, the conversation so far. The history comes in the result itself; nothing is replayed over the SSE stream.
-type SessionLoadResult struct {
-	// The session as the agent knows it now.
-	Session Session `json:"session"`
-	// The session's past turns, oldest first; left out when there are none.
-	History []ConversationTurn `json:"history,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4005,18 +4277,6 @@ func (x SessionLoadResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client asks the agent to open a new session. Every member is optional: an empty object opens a session with the agent's defaults.
-type SessionNewParams struct {
-	// Metadata to attach to the session; left out when empty.
-	Metadata Metadata `json:"metadata,omitempty"`
-	// The project the session will work in.
-	Workspace *WorkspaceContext `json:"workspace,omitempty"`
-	// Which model the client would like the agent to use, and how.
-	ModelPreferences *ModelPreferences `json:"model_preferences,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionNewParams) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4145,16 +4405,6 @@ func (x SessionNewParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent's answer to `session/new`: the new session's identifier and its first state.
-type SessionNewResult struct {
-	// Identifier of the new session; the client uses it in every later call and to open the session's SSE stream.
-	SessionID SessionID `json:"session_id"`
-	// The session's state on creation, normally `created`.
-	State SessionState `json:"state"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionNewResult) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4262,18 +4512,6 @@ func (x *SessionNewResult) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionNewResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The client sends the user's prompt, which starts a turn. The HTTP reply to this request is the turn's result; progress arrives meanwhile on the session's SSE stream as `session/update` events.
-type SessionPromptParams struct {
-	// The session the prompt belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The prompt's pieces, in order.
-	Content []PromptContent `json:"content"`
-	// Metadata for this turn only; left out when empty.
-	Metadata Metadata `json:"metadata,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4428,20 +4666,6 @@ func (x *SessionPromptParams) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionPromptParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent's answer to `session/prompt`, sent when the turn has ended or paused.
-type SessionPromptResult struct {
-	// Identifier of the turn this prompt started; the turn's streamed updates carry the same value.
-	TurnID TurnID `json:"turn_id"`
-	// The agent's final answer as text (often already streamed as message deltas); left out when there is none.
-	Response *string `json:"response,omitempty"`
-	// The tool calls made during the turn; left out when there were none.
-	ToolCalls []ToolCallRecord `json:"tool_calls,omitempty"`
-	// How the turn ended.
-	Status TurnStatus `json:"status"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4614,18 +4838,6 @@ func (x SessionPromptResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent asks the user, through the client, whether a tool call may go ahead. Unlike every other message of the dialect, the top-level members are camelCase (`sessionId`, `toolCall`); the tool call record and the options inside keep their own names.
-type RequestPermissionParams struct {
-	// The session the tool call belongs to.
-	SessionID SessionID `json:"sessionId"`
-	// The tool call that needs the user's approval.
-	ToolCall ToolCallRecord `json:"toolCall"`
-	// The answers the user may choose from, in display order.
-	Options []PermissionOption `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionParams) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4777,21 +4989,6 @@ func (x RequestPermissionParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The client's answer to `session/request_permission`. The `outcome` member is the tag, flat in the result: either the user picked an option, or the request was cancelled.
-//
-// It is a union tagged by the member "outcome". Its variants are PermissionSelected, PermissionCancelled; a tag this package does not know decodes to UnknownRequestPermissionResult, which keeps the JSON as it was.
-type RequestPermissionResult interface {
-	isRequestPermissionResult()
-}
-
-// UnknownRequestPermissionResult is a variant of RequestPermissionResult whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionResult struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownRequestPermissionResult) isRequestPermissionResult() {}
 
 // DecodeRequestPermissionResult decodes a RequestPermissionResult from d.
@@ -4907,14 +5104,6 @@ func ValidateRequestPermissionResult(v RequestPermissionResult) error {
 	return c.Err()
 }
 
-// The user picked one of the offered options.
-type PermissionSelected struct {
-	// The `id` of the option the user picked.
-	OptionID string `json:"option_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PermissionSelected) isRequestPermissionResult() {}
 
 // DecodeWire decodes the value from d.
@@ -5025,12 +5214,6 @@ func (x PermissionSelected) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// No option was picked: the user dismissed the question or the turn was cancelled.
-type PermissionCancelled struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PermissionCancelled) isRequestPermissionResult() {}
 
 // DecodeWire decodes the value from d.
@@ -5122,21 +5305,6 @@ func (x *PermissionCancelled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionCancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One progress event of a running turn, pushed by the agent on the session's Server-Sent Events stream as the `data` of a frame (event name `session/update`, or none). The payload is the bare object, not a JSON-RPC notification: the session and turn identifiers sit next to the `update_type` tag and the members of the update kind, all in one flat object.
-//
-// It is a union tagged by the member "update_type". Its variants are MessageDelta, ToolCallStart, ToolCallEnd, TurnComplete, TurnError, ServerRequest; a tag this package does not know decodes to UnknownSessionUpdateNotification, which keeps the JSON as it was.
-type SessionUpdateNotification interface {
-	isSessionUpdateNotification()
-}
-
-// UnknownSessionUpdateNotification is a variant of SessionUpdateNotification whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdateNotification struct {
-	// Tag is the value of the member "update_type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdateNotification) isSessionUpdateNotification() {}
@@ -5318,18 +5486,6 @@ func ValidateSessionUpdateNotification(v SessionUpdateNotification) error {
 	return c.Err()
 }
 
-// The next piece of the agent's answer text; the client appends it to what it has shown.
-type MessageDelta struct {
-	// The session the update belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The turn the update belongs to.
-	TurnID TurnID `json:"turn_id"`
-	// The text to append.
-	Delta string `json:"delta"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MessageDelta) isSessionUpdateNotification() {}
 
 // DecodeWire decodes the value from d.
@@ -5475,18 +5631,6 @@ func (x MessageDelta) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The agent has started a tool call.
-type ToolCallStart struct {
-	// The session the update belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The turn the update belongs to.
-	TurnID TurnID `json:"turn_id"`
-	// The call that started; its `result` is normally absent.
-	ToolCall ToolCallRecord `json:"tool_call"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ToolCallStart) isSessionUpdateNotification() {}
 
 // DecodeWire decodes the value from d.
@@ -5630,20 +5774,6 @@ func (x *ToolCallStart) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallStart) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A tool call announced by `tool_call_start` has finished.
-type ToolCallEnd struct {
-	// The session the update belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The turn the update belongs to.
-	TurnID TurnID `json:"turn_id"`
-	// The `id` of the call that finished.
-	ToolCallID string `json:"tool_call_id"`
-	// What the tool returned. Any JSON value, null included.
-	Result json.RawMessage `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallEnd) isSessionUpdateNotification() {}
@@ -5808,18 +5938,6 @@ func (x ToolCallEnd) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The turn has ended; no further update for this turn follows.
-type TurnComplete struct {
-	// The session the update belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The turn the update belongs to.
-	TurnID TurnID `json:"turn_id"`
-	// How the turn ended.
-	Status TurnStatus `json:"status"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TurnComplete) isSessionUpdateNotification() {}
 
 // DecodeWire decodes the value from d.
@@ -5963,20 +6081,6 @@ func (x *TurnComplete) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TurnComplete) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Something went wrong during the turn. A `turn_complete` with status `failed` usually follows.
-type TurnError struct {
-	// The session the update belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The turn the update belongs to.
-	TurnID TurnID `json:"turn_id"`
-	// A short machine-readable error code chosen by the agent, as text (for example `rate_limited`).
-	Code string `json:"code"`
-	// A human-readable explanation of the error.
-	Message string `json:"message"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TurnError) isSessionUpdateNotification() {}
@@ -6139,18 +6243,6 @@ func (x *TurnError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TurnError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The agent asks the client to run a tool on the client's side. The client runs it and sends back a tool execution result (see server_request.result.json) with the same `request_id`.
-type ServerRequest struct {
-	// The session the update belongs to.
-	SessionID SessionID `json:"session_id"`
-	// The turn the update belongs to.
-	TurnID TurnID `json:"turn_id"`
-	// What to run.
-	Request ToolExecutionRequest `json:"request"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ServerRequest) isSessionUpdateNotification() {}

@@ -12,9 +12,11 @@ import (
 
 // Generic positive acknowledgement of a command.
 //
-// The member "type" is always "ack"; it is written on encoding and checked on decoding.
+// The member "type" is always "ack"; it is written on encoding and checked on
+// decoding.
 type Ack struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
 	ARCP EnvelopeARCP `json:"arcp"`
 	// Unique identifier of this message; receivers deduplicate on it.
 	ID MessageID `json:"id"`
@@ -32,7 +34,8 @@ type Ack struct {
 	StreamID *StreamID `json:"stream_id,omitempty"`
 	// The subscription a delivery belongs to.
 	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
 	TraceID *string `json:"trace_id,omitempty"`
 	// Span of the current operation.
 	SpanID *string `json:"span_id,omitempty"`
@@ -42,16 +45,4579 @@ type Ack struct {
 	CorrelationID *MessageID `json:"correlation_id,omitempty"`
 	// The message that directly caused this one.
 	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
 	IdempotencyKey *string `json:"idempotency_key,omitempty"`
 	// Scheduling class; omitted when `normal`.
 	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
 	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
 	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload AckPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+// used `1.0`. The SDK does not check the value on receipt.
+type EnvelopeARCP string
+
+// Identifier of a message: `msg_` and a ULID. The SDK refuses a value without
+// the `msg_` prefix.
+type MessageID string
+
+// An RFC 3339 date-time; the SDK writes UTC with `Z`.
+type Timestamp string
+
+// Identifier of a session: `sess_` and a ULID. The SDK refuses a value without
+// the `sess_` prefix.
+type SessionID string
+
+// Identifier of a job: `job_` and a ULID. The SDK refuses a value without the
+// `job_` prefix.
+type JobID string
+
+// Identifier of a stream: `str_` and a ULID. The SDK refuses a value without
+// the `str_` prefix.
+type StreamID string
+
+// Identifier of a subscription: `sub_` and a ULID. The SDK refuses a value
+// without the `sub_` prefix.
+type SubscriptionID string
+
+// Scheduling class of a message. Higher classes are processed first between
+// jobs and streams, never reordered within one; `critical` is for messages
+// that must not wait.
+type Priority string
+
+// Payload of `ack`.
+type AckPayload struct {
+	// Optional note.
+	Note *string `json:"note,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ask for an artifact; NOT_FOUND once it is past retention.
+//
+// The member "type" is always "artifact.fetch"; it is written on encoding and
+// checked on decoding.
+type ArtifactFetch struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ArtifactFetchPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `artifact.fetch`.
+type ArtifactFetchPayload struct {
+	// The artifact.
+	ArtifactID ArtifactID `json:"artifact_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of an artifact: `art_` and a ULID. The SDK refuses a value
+// without the `art_` prefix.
+type ArtifactID string
+
+// Upload an artifact, inline as base64 or in sidecar binary frames.
+//
+// The member "type" is always "artifact.put"; it is written on encoding and
+// checked on decoding.
+type ArtifactPut struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ArtifactPutPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `artifact.put`.
+type ArtifactPutPayload struct {
+	// Media type.
+	MediaType string `json:"media_type"`
+	// The content, base64.
+	Data string `json:"data"`
+	// SHA-256 of the content.
+	Sha256 *string `json:"sha256,omitempty"`
+	// Requested retention.
+	RetainSeconds *uint64 `json:"retain_seconds,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Announce or return an artifact.
+//
+// The member "type" is always "artifact.ref"; it is written on encoding and
+// checked on decoding.
+type ArtifactRefMessage struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ArtifactRefMessagePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `artifact.ref`.
+type ArtifactRefMessagePayload struct {
+	// The artifact reference.
+	Artifact ArtifactRef `json:"artifact"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A pointer to an artifact, usable wherever a large value would otherwise be
+// inline.
+type ArtifactRef struct {
+	// The artifact.
+	ArtifactID ArtifactID `json:"artifact_id"`
+	// Where to fetch it.
+	URI string `json:"uri"`
+	// Media type of the content.
+	MediaType string `json:"media_type"`
+	// Size in bytes.
+	Size uint64 `json:"size"`
+	// SHA-256 of the content.
+	Sha256 *string `json:"sha256,omitempty"`
+	// When the artifact is removed.
+	ExpiresAt *Timestamp `json:"expires_at,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The holder no longer needs the artifact; the runtime may collect it.
+//
+// The member "type" is always "artifact.release"; it is written on encoding
+// and checked on decoding.
+type ArtifactRelease struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ArtifactReleasePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `artifact.release`.
+type ArtifactReleasePayload struct {
+	// The artifact.
+	ArtifactID ArtifactID `json:"artifact_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The sender cannot keep up with a stream; the other side should slow down or
+// batch.
+//
+// The member "type" is always "backpressure"; it is written on encoding and
+// checked on decoding.
+type Backpressure struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload BackpressurePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `backpressure`.
+type BackpressurePayload struct {
+	// Chunks per second the sender can take.
+	DesiredRatePerSecond *uint32 `json:"desired_rate_per_second,omitempty"`
+	// Free buffer space.
+	BufferRemainingBytes *uint64 `json:"buffer_remaining_bytes,omitempty"`
+	// Why.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The cancellation is under way; a terminal message follows.
+//
+// The member "type" is always "cancel.accepted"; it is written on encoding and
+// checked on decoding.
+type CancelAccepted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload CancelAcceptedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `cancel.accepted`.
+type CancelAcceptedPayload struct {
+	// Echo of the target.
+	TargetID *string `json:"target_id,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ask to terminate a job, stream or session. Answered with `cancel.accepted`
+// (a terminal message follows within the deadline) or `cancel.refused`.
+//
+// The member "type" is always "cancel"; it is written on encoding and checked
+// on decoding.
+type Cancel struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload CancelPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `cancel`.
+type CancelPayload struct {
+	// Kind of target.
+	Target TargetKind `json:"target"`
+	// Identifier of the target.
+	TargetID string `json:"target_id"`
+	// Why.
+	Reason *string `json:"reason,omitempty"`
+	// Time allowed for a clean stop (default 5000); then a hard kill ends it with
+	// ABORTED.
+	DeadlineMs *uint64 `json:"deadline_ms,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What a `cancel` or `interrupt` is aimed at.
+type TargetKind string
+
+// The cancellation was refused.
+//
+// The member "type" is always "cancel.refused"; it is written on encoding and
+// checked on decoding.
+type CancelRefused struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload CancelRefusedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `cancel.refused`.
+type CancelRefusedPayload struct {
+	// Echo of the target.
+	TargetID string `json:"target_id"`
+	// Why, such as `already_terminal`.
+	Reason string `json:"reason"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier of a permission lease: `lease_` and a ULID. The SDK refuses a
+// value without the `lease_` prefix.
+type LeaseID string
+
+// The thirty error codes of the dialect: RFC-0001-v2's gRPC-style set plus the
+// ARCP v1.1 codes. `INTERNAL` is this dialect's name for v1.1's
+// `INTERNAL_ERROR`. Two aliases are accepted on input.
+type ErrorCode string
+
+// Job state. Exactly one terminal state (`completed`, `failed`, `cancelled`)
+// ends every job.
+type JobState string
+
+// How the client authenticates.
+type AuthScheme string
+
+// Credentials of `session.open`. `bearer`, `signed_jwt` and `oauth2` carry a
+// token; `mtls` and `none` do not.
+type Credentials struct {
+	// Authentication scheme.
+	Scheme AuthScheme `json:"scheme"`
+	// The token, for the schemes that use one. A secret.
+	Token *string `json:"token,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Attested identity of the client.
+type ClientIdentity struct {
+	// Client implementation, such as `example-client`.
+	Kind string `json:"kind"`
+	// Client implementation version.
+	Version string `json:"version"`
+	// Fingerprint of the client; required with `mtls`.
+	Fingerprint *string `json:"fingerprint,omitempty"`
+	// The principal the client acts for.
+	Principal *string `json:"principal,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identity of the runtime, which a client may pin.
+type RuntimeIdentity struct {
+	// Runtime implementation, such as `arcp-rs`.
+	Kind string `json:"kind"`
+	// Runtime implementation version.
+	Version string `json:"version"`
+	// Fingerprint a client may pin.
+	Fingerprint *string `json:"fingerprint,omitempty"`
+	// Trust classification of the runtime.
+	TrustLevel *TrustLevel `json:"trust_level,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Trust classification.
+type TrustLevel string
+
+// Capabilities negotiated in `session.open` and `session.accepted`. Booleans
+// the peer leaves out count as false, each is combined by logical AND, and
+// there is no `features` list. Members the SDK does not know are kept.
+type Capabilities struct {
+	// Streams and partial results.
+	Streaming *bool `json:"streaming,omitempty"`
+	// Jobs that survive reconnects.
+	DurableJobs *bool `json:"durable_jobs,omitempty"`
+	// Job checkpoints.
+	Checkpoints *bool `json:"checkpoints,omitempty"`
+	// Streams of kind `binary`.
+	BinaryStreams *bool `json:"binary_streams,omitempty"`
+	// Handing a session or job to another runtime.
+	AgentHandoff *bool `json:"agent_handoff,omitempty"`
+	// Human-in-the-loop requests (RFC text; not sent by the SDK).
+	HumanInput *bool `json:"human_input,omitempty"`
+	// The `model_use` lease capability.
+	ModelUse *bool `json:"model_use,omitempty"`
+	// Credentials issued in `job.accepted`.
+	ProvisionedCredentials *bool `json:"provisioned_credentials,omitempty"`
+	// The `artifact.*` messages.
+	Artifacts *bool `json:"artifacts,omitempty"`
+	// The `subscribe` observer feed.
+	Subscriptions *bool `json:"subscriptions,omitempty"`
+	// Deferred and recurring jobs.
+	ScheduledJobs *bool `json:"scheduled_jobs,omitempty"`
+	// The `interrupt` message; without it clients fall back to `cancel`.
+	Interrupt *bool `json:"interrupt,omitempty"`
+	// The `none` authentication scheme.
+	Anonymous *bool `json:"anonymous,omitempty"`
+	// What the runtime does when job heartbeats stop.
+	HeartbeatRecovery *CapabilitiesHeartbeatRecovery `json:"heartbeat_recovery,omitempty"`
+	// Largest interval between job heartbeats (RFC text, default 30).
+	HeartbeatIntervalSeconds *uint64 `json:"heartbeat_interval_seconds,omitempty"`
+	// Binary stream encodings supported.
+	BinaryEncoding []string `json:"binary_encoding,omitempty"`
+	// Extension namespaces advertised.
+	Extensions []string `json:"extensions,omitempty"`
+	// Artifact retention policy.
+	ArtifactRetention *ArtifactRetention `json:"artifact_retention,omitempty"`
+	// Runtime only: agents a client may invoke.
+	Agents AgentInventory `json:"agents,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the runtime does when job heartbeats stop.
+type CapabilitiesHeartbeatRecovery string
+
+// How long artifacts are kept.
+type ArtifactRetention struct {
+	// Retention when a put names none.
+	DefaultSeconds uint64 `json:"default_seconds"`
+	// Longest retention allowed.
+	MaxSeconds uint64 `json:"max_seconds"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime's agents: a flat list of names or a list of objects with
+// versions.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// AgentInventoryAgentNameList, AgentInventoryAgentInfoList.
+type AgentInventory interface {
+	isAgentInventory()
+}
+
+// Agent names only.
+type AgentInventoryAgentNameList []string
+
+// One agent of the rich inventory.
+type AgentInfo struct {
+	// Agent name.
+	Name string `json:"name"`
+	// Registered versions; the SDK leaves out an empty list.
+	Versions []string `json:"versions,omitempty"`
+	// Version a bare name resolves to.
+	Default *string `json:"default,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agents with their versions.
+type AgentInventoryAgentInfoList []AgentInfo
+
+// Lifetime of an accepted session.
+type SessionLease struct {
+	// When the session's authentication expires.
+	ExpiresAt Timestamp `json:"expires_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A budget amount, `currency:decimal`. The SDK re-serialises amounts without
+// trailing zeros (`USD:5`).
+type BudgetAmount string
+
+// A lease in this dialect: the typed capabilities use snake_case keys
+// (`cost_budget`, `model_use`) where ARCP v1.1 uses `cost.budget` and
+// `model.use`, the expiry sits inside the lease, and any other capability is
+// kept as is. Also the shape of credential constraints.
+type LeaseRequest struct {
+	// Cost ceilings, one amount per currency.
+	CostBudget []BudgetAmount `json:"cost_budget,omitempty"`
+	// Model-name globs the agent may invoke.
+	ModelUse []string `json:"model_use,omitempty"`
+	// End of the lease's authority.
+	ExpiresAt *Timestamp `json:"expires_at,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A short-lived upstream credential issued for one job.
+//
+// The member "scheme" is always "bearer"; it is written on encoding and
+// checked on decoding.
+type ProvisionedCredential struct {
+	// Credential identifier, `cred_` and a 16-digit hex counter.
+	ID string `json:"id"`
+	// The secret.
+	Value string `json:"value"`
+	// Base URL where the credential is valid.
+	Endpoint string `json:"endpoint"`
+	// API dialect hint, such as `openai`.
+	Profile *string `json:"profile,omitempty"`
+	// Limits baked into the credential upstream.
+	Constraints *LeaseRequest `json:"constraints,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Log severity.
+type LogLevel string
+
+// The envelope of the Rust SDK's dialect (RFC-0001-v2 with ARCP v1.1 messages
+// added). It is flat like the canonical one, with `type` and `payload` at the
+// top level, but requires a `timestamp`, enforces identifier prefixes, and
+// adds routing, tracing, correlation and priority members. Unknown top-level
+// members are ignored.
+type Envelope struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// Message type, such as `tool.invoke` or `session.open`.
+	Type string `json:"type"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// Type-specific body of the message.
+	Payload json.RawMessage `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A named event, such as `subscription.backfill_complete`; `data` depends on
+// the name.
+//
+// The member "type" is always "event.emit"; it is written on encoding and
+// checked on decoding.
+type EventEmit struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload EventEmitPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `event.emit`.
+type EventEmitPayload struct {
+	// Dotted, namespaced event name.
+	Name string `json:"name"`
+	// Event data, any JSON value.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Ask a running job to pause and wait for human guidance rather than end.
+//
+// The member "type" is always "interrupt"; it is written on encoding and
+// checked on decoding.
+type Interrupt struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload InterruptPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `interrupt`.
+type InterruptPayload struct {
+	// Kind of target.
+	Target TargetKind `json:"target"`
+	// Identifier of the target.
+	TargetID string `json:"target_id"`
+	// Guidance for the human follow-up.
+	Prompt string `json:"prompt"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A durable job exists for the invocation named by `correlation_id`.
+//
+// The member "type" is always "job.accepted"; it is written on encoding and
+// checked on decoding.
+type JobAccepted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobAcceptedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.accepted`.
+type JobAcceptedPayload struct {
+	// The new job.
+	JobID JobID `json:"job_id"`
+	// Credentials issued for the job; omitted when none.
+	Credentials []ProvisionedCredential `json:"credentials,omitempty"`
+	// The lease the runtime granted.
+	Lease *LeaseRequest `json:"lease,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Terminal: the job was cancelled.
+//
+// The member "type" is always "job.cancelled"; it is written on encoding and
+// checked on decoding.
+type JobCancelled struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobCancelledPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.cancelled`.
+type JobCancelledPayload struct {
+	// Why.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Terminal: the job succeeded. This dialect's `job.result`: the value inline,
+// by artifact, or by `result_id` after `job.result_chunk` messages.
+//
+// The member "type" is always "job.completed"; it is written on encoding and
+// checked on decoding.
+type JobCompleted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobCompletedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.completed`.
+type JobCompletedPayload struct {
+	// The result inline, any JSON value.
+	Value json.RawMessage `json:"value,omitempty"`
+	// The result as an artifact.
+	ResultRef *ArtifactRef `json:"result_ref,omitempty"`
+	// The streamed result's identifier.
+	ResultID *string `json:"result_id,omitempty"`
+	// Size of the streamed result in bytes.
+	ResultSize *uint64 `json:"result_size,omitempty"`
+	// Human-readable summary.
+	Summary *string `json:"summary,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Terminal: the job failed. This dialect's `job.error`.
+//
+// The member "type" is always "job.failed"; it is written on encoding and
+// checked on decoding.
+type JobFailed struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobFailedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.failed`.
+type JobFailedPayload struct {
+	// Error code.
+	Code ErrorCode `json:"code"`
+	// Whether a retry may succeed.
+	Retryable *bool `json:"retryable,omitempty"`
+	// What went wrong.
+	Message string `json:"message"`
+	// Structured detail.
+	Details json.RawMessage `json:"details,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Liveness of a running job, at most one heartbeat interval apart. Not
+// progress.
+//
+// The member "type" is always "job.heartbeat"; it is written on encoding and
+// checked on decoding.
+type JobHeartbeat struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobHeartbeatPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.heartbeat`.
+type JobHeartbeatPayload struct {
+	// Per-job heartbeat counter.
+	Sequence uint64 `json:"sequence"`
+	// Time until the next heartbeat is due.
+	DeadlineMs *uint64 `json:"deadline_ms,omitempty"`
+	// The job's state now.
+	State JobState `json:"state"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Structured progress, the same body as ARCP v1.1's `progress` event.
+//
+// The member "type" is always "job.progress"; it is written on encoding and
+// checked on decoding.
+type JobProgress struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobProgressPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.progress`.
+type JobProgressPayload struct {
+	// Work done.
+	Current float64 `json:"current"`
+	// Total work, when known.
+	Total *float64 `json:"total,omitempty"`
+	// What is counted.
+	Units *string `json:"units,omitempty"`
+	// Detail.
+	Message *string `json:"message,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One fragment of a streamed result, in `chunk_seq` order; `job.completed`
+// then names the same `result_id`.
+//
+// The member "type" is always "job.result_chunk"; it is written on encoding
+// and checked on decoding.
+type JobResultChunk struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobResultChunkPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.result_chunk`.
+type JobResultChunkPayload struct {
+	// The assembled result.
+	ResultID string `json:"result_id"`
+	// Chunk index from 0.
+	ChunkSeq uint64 `json:"chunk_seq"`
+	// The fragment.
+	Data string `json:"data"`
+	// Encoding of `data`.
+	Encoding JobResultChunkPayloadEncoding `json:"encoding"`
+	// Whether more chunks follow.
+	More bool `json:"more"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Encoding of `data`.
+type JobResultChunkPayloadEncoding string
+
+// Execution of the job began.
+//
+// The member "type" is always "job.started"; it is written on encoding and
+// checked on decoding.
+type JobStarted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job.
+	JobID JobID `json:"job_id"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobStartedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.started`.
+type JobStartedPayload struct {
+	// What the job does.
+	Description *string `json:"description,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Observe one job's events (ARCP v1.1 subscription).
+//
+// The member "type" is always "job.subscribe"; it is written on encoding and
+// checked on decoding.
+type JobSubscribe struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobSubscribePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.subscribe`.
+type JobSubscribePayload struct {
+	// The job.
+	JobID JobID `json:"job_id"`
+	// With `history`, replay after this position.
+	FromEventSeq *uint64 `json:"from_event_seq,omitempty"`
+	// Replay buffered events first (omitted when false).
+	History *bool `json:"history,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The job subscription is active; unlike ARCP v1.1 there is no lease, budget
+// or credential information.
+//
+// The member "type" is always "job.subscribed"; it is written on encoding and
+// checked on decoding.
+type JobSubscribed struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobSubscribedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.subscribed`.
+type JobSubscribedPayload struct {
+	// The job.
+	JobID JobID `json:"job_id"`
+	// State as a string.
+	CurrentStatus string `json:"current_status"`
+	// Resolved agent.
+	Agent string `json:"agent"`
+	// The delegating job.
+	ParentJobID *JobID `json:"parent_job_id,omitempty"`
+	// The job's trace.
+	TraceID *string `json:"trace_id,omitempty"`
+	// Highest event_seq of the job at subscription.
+	SubscribedFrom uint64 `json:"subscribed_from"`
+	// Whether history is replayed (omitted when false).
+	Replayed *bool `json:"replayed,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Stop observing a job.
+//
+// The member "type" is always "job.unsubscribe"; it is written on encoding and
+// checked on decoding.
+type JobUnsubscribe struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload JobUnsubscribePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `job.unsubscribe`.
+type JobUnsubscribePayload struct {
+	// The job.
+	JobID JobID `json:"job_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A lease was extended.
+//
+// The member "type" is always "lease.extended"; it is written on encoding and
+// checked on decoding.
+type LeaseExtended struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload LeaseExtendedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `lease.extended`.
+type LeaseExtendedPayload struct {
+	// The lease.
+	LeaseID LeaseID `json:"lease_id"`
+	// The new expiry.
+	ExpiresAt Timestamp `json:"expires_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A permission lease was issued after `permission.grant`.
+//
+// The member "type" is always "lease.granted"; it is written on encoding and
+// checked on decoding.
+type LeaseGranted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload LeaseGrantedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `lease.granted`.
+type LeaseGrantedPayload struct {
+	// The lease.
+	LeaseID LeaseID `json:"lease_id"`
+	// Permission.
+	Permission string `json:"permission"`
+	// Resource.
+	Resource string `json:"resource"`
+	// Operation.
+	Operation string `json:"operation"`
+	// Expiry.
+	ExpiresAt Timestamp `json:"expires_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The holder asks to extend a lease.
+//
+// The member "type" is always "lease.refresh"; it is written on encoding and
+// checked on decoding.
+type LeaseRefresh struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload LeaseRefreshPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `lease.refresh`.
+type LeaseRefreshPayload struct {
+	// The lease.
+	LeaseID LeaseID `json:"lease_id"`
+	// Extra time wanted.
+	AdditionalSeconds uint64 `json:"additional_seconds"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A lease was withdrawn before its expiry; later use fails with
+// PERMISSION_DENIED.
+//
+// The member "type" is always "lease.revoked"; it is written on encoding and
+// checked on decoding.
+type LeaseRevoked struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload LeaseRevokedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `lease.revoked`.
+type LeaseRevokedPayload struct {
+	// The lease.
+	LeaseID LeaseID `json:"lease_id"`
+	// Why.
+	Reason string `json:"reason"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A structured log line.
+//
+// The member "type" is always "log"; it is written on encoding and checked on
+// decoding.
+type Log struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload LogPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `log`.
+type LogPayload struct {
+	// Severity.
+	Level LogLevel `json:"level"`
+	// The text.
+	Message string `json:"message"`
+	// Structured context.
+	Attributes json.RawMessage `json:"attributes,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Any message of the Rust SDK's dialect, tagged by `type`. For code
+// generators; validators use `dispatch.json`.
+//
+// It is a union tagged by the member "type". Its variants are SessionOpen,
+// SessionChallenge, SessionAuthenticate, SessionAccepted,
+// SessionUnauthenticated, SessionRejected, SessionRefresh, SessionEvicted,
+// SessionClose, SessionClosed, SessionResume, SessionResumed, SessionPing,
+// SessionPong, SessionAck, SessionListJobs, SessionJobs, Ping, Pong, Ack,
+// Nack, Cancel, CancelAccepted, CancelRefused, Interrupt, Resume,
+// Backpressure, ToolInvoke, ToolResult, ToolError, JobAccepted, JobStarted,
+// JobProgress, JobHeartbeat, JobCompleted, JobFailed, JobCancelled,
+// JobResultChunk, StreamOpen, StreamChunk, StreamClose, StreamError,
+// PermissionRequest, PermissionGrant, PermissionDeny, LeaseGranted,
+// LeaseRefresh, LeaseExtended, LeaseRevoked, Subscribe, SubscribeAccepted,
+// SubscribeEvent, Unsubscribe, SubscribeClosed, JobSubscribe, JobSubscribed,
+// JobUnsubscribe, ArtifactPut, ArtifactFetch, ArtifactRefMessage,
+// ArtifactRelease, EventEmit, Log, Metric, TraceSpan; a tag this package does
+// not know decodes to UnknownMessage, which keeps the JSON as it was.
+type Message interface {
+	isMessage()
+}
+
+// UnknownMessage is a variant of Message whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMessage struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// First message of a connection: credentials, the client's attested identity
+// and the capabilities it proposes. This dialect's counterpart of ARCP v1.1's
+// `session.hello`. The runtime answers with `session.challenge`,
+// `session.accepted`, `session.unauthenticated` or `session.rejected`; nothing
+// else may be sent before acceptance.
+//
+// The member "type" is always "session.open"; it is written on encoding and
+// checked on decoding.
+type SessionOpen struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionOpenPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.open`.
+//
+// Validate does not check: if.
+type SessionOpenPayload struct {
+	// Credentials.
+	Auth Credentials `json:"auth"`
+	// Who the client is.
+	Client ClientIdentity `json:"client"`
+	// Proposed capabilities; an absent member means none.
+	Capabilities *Capabilities `json:"capabilities,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime needs more than the offered credentials; the client answers with
+// `session.authenticate`.
+//
+// The member "type" is always "session.challenge"; it is written on encoding
+// and checked on decoding.
+type SessionChallenge struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionChallengePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.challenge`.
+type SessionChallengePayload struct {
+	// Challenge nonce or instructions.
+	Challenge string `json:"challenge"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The client's answer to `session.challenge` or `session.refresh`.
+//
+// The member "type" is always "session.authenticate"; it is written on
+// encoding and checked on decoding.
+type SessionAuthenticate struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionAuthenticatePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.authenticate`.
+type SessionAuthenticatePayload struct {
+	// Response to the challenge.
+	Response string `json:"response"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The handshake succeeded: the new session, the runtime's identity and the
+// negotiated capabilities. This dialect's counterpart of `session.welcome`,
+// without `resume_window_sec` or `heartbeat_interval_sec`.
+//
+// The member "type" is always "session.accepted"; it is written on encoding
+// and checked on decoding.
+type SessionAccepted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionAcceptedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.accepted`.
+type SessionAcceptedPayload struct {
+	// The new session.
+	SessionID SessionID `json:"session_id"`
+	// Who the runtime is.
+	Runtime RuntimeIdentity `json:"runtime"`
+	// Negotiated capabilities.
+	Capabilities Capabilities `json:"capabilities"`
+	// When the session's authentication expires.
+	Lease *SessionLease `json:"lease,omitempty"`
+	// Token for `session.resume`.
+	ResumeToken *string `json:"resume_token,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The credentials were refused but the client may try again with corrected
+// ones.
+//
+// The member "type" is always "session.unauthenticated"; it is written on
+// encoding and checked on decoding.
+type SessionUnauthenticated struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionUnauthenticatedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.unauthenticated`.
+type SessionUnauthenticatedPayload struct {
+	// Error code.
+	Code ErrorCode `json:"code"`
+	// What was wrong.
+	Message string `json:"message"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The handshake failed for good, for example on a required but unsupported
+// capability (UNIMPLEMENTED).
+//
+// The member "type" is always "session.rejected"; it is written on encoding
+// and checked on decoding.
+type SessionRejected struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionRejectedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.rejected`.
+type SessionRejectedPayload struct {
+	// Error code.
+	Code ErrorCode `json:"code"`
+	// Why.
+	Message string `json:"message"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime asks for re-authentication; the client must send
+// `session.authenticate` before the deadline or be evicted.
+//
+// The member "type" is always "session.refresh"; it is written on encoding and
+// checked on decoding.
+type SessionRefresh struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionRefreshPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.refresh`.
+type SessionRefreshPayload struct {
+	// Latest time for the answer.
+	Deadline Timestamp `json:"deadline"`
+	// A new challenge, when one is needed.
+	Challenge *string `json:"challenge,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime ended the session (idle timeout, revoked credentials, quota,
+// failed refresh). Durable jobs may be resumed under a new session.
+//
+// The member "type" is always "session.evicted"; it is written on encoding and
+// checked on decoding.
+type SessionEvicted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionEvictedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.evicted`.
+type SessionEvictedPayload struct {
+	// Reason code.
+	Code ErrorCode `json:"code"`
+	// Explanation.
+	Reason string `json:"reason"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Graceful end of the session, from either side.
+//
+// The member "type" is always "session.close"; it is written on encoding and
+// checked on decoding.
+type SessionClose struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionClosePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.close`.
+type SessionClosePayload struct {
+	// Why.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Acknowledgement of `session.close` (ARCP v1.1 addition).
+//
+// The member "type" is always "session.closed"; it is written on encoding and
+// checked on decoding.
+type SessionClosed struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionClosedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.closed`.
+type SessionClosedPayload struct {
+	// Echo of the reason.
+	Reason *string `json:"reason,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resume a session on a new transport from an event position (ARCP v1.1
+// addition).
+//
+// The member "type" is always "session.resume"; it is written on encoding and
+// checked on decoding.
+type SessionResume struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionResumePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.resume`.
+type SessionResumePayload struct {
+	// Token from `session.accepted` or the last `session.resumed`.
+	ResumeToken string `json:"resume_token"`
+	// Highest event_seq processed.
+	LastEventSeq uint64 `json:"last_event_seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The resume succeeded; replayed messages follow.
+//
+// The member "type" is always "session.resumed"; it is written on encoding and
+// checked on decoding.
+type SessionResumed struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session; present once one was accepted.
+	SessionID *SessionID `json:"session_id,omitempty"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionResumedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.resumed`.
+type SessionResumedPayload struct {
+	// The resumed session.
+	SessionID SessionID `json:"session_id"`
+	// A fresh resume token.
+	ResumeToken string `json:"resume_token"`
+	// First event_seq that is replayed.
+	ReplayedFrom uint64 `json:"replayed_from"`
+	// Whether buffered messages are replayed.
+	Replayed bool `json:"replayed"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session liveness probe (ARCP v1.1).
+//
+// The member "type" is always "session.ping"; it is written on encoding and
+// checked on decoding.
+type SessionPing struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionPingPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.ping`.
+type SessionPingPayload struct {
+	// Value echoed by the pong.
+	Nonce string `json:"nonce"`
+	// Send time.
+	SentAt Timestamp `json:"sent_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Answer to `session.ping`.
+//
+// The member "type" is always "session.pong"; it is written on encoding and
+// checked on decoding.
+type SessionPong struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionPongPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.pong`.
+type SessionPongPayload struct {
+	// The ping's nonce.
+	PingNonce string `json:"ping_nonce"`
+	// Receive time.
+	ReceivedAt Timestamp `json:"received_at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Highest event_seq the client processed (ARCP v1.1 flow control).
+//
+// The member "type" is always "session.ack"; it is written on encoding and
+// checked on decoding.
+type SessionAck struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionAckPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.ack`.
+type SessionAckPayload struct {
+	// The position.
+	LastProcessedSeq uint64 `json:"last_processed_seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Read-only job inventory request (ARCP v1.1); answered by `session.jobs`
+// whose `request_id` is this message's `id`.
+//
+// The member "type" is always "session.list_jobs"; it is written on encoding
+// and checked on decoding.
+type SessionListJobs struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionListJobsPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.list_jobs`.
+type SessionListJobsPayload struct {
+	// Conditions, all optional.
+	Filter *JobListFilter `json:"filter,omitempty"`
+	// Page size.
+	Limit *uint32 `json:"limit,omitempty"`
+	// `next_cursor` of the previous page.
+	Cursor *string `json:"cursor,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Job listing filter.
+type JobListFilter struct {
+	// Only jobs in one of these states.
+	Status []string `json:"status,omitempty"`
+	// Only jobs of this agent (`name` or `name@version`).
+	Agent *string `json:"agent,omitempty"`
+	// Only jobs created strictly after this instant.
+	CreatedAfter *Timestamp `json:"created_after,omitempty"`
+	// Only jobs created strictly before this instant.
+	CreatedBefore *Timestamp `json:"created_before,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One page of the job inventory.
+//
+// The member "type" is always "session.jobs"; it is written on encoding and
+// checked on decoding.
+type SessionJobs struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SessionJobsPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `session.jobs`.
+type SessionJobsPayload struct {
+	// The `id` of the `session.list_jobs` answered.
+	RequestID string `json:"request_id"`
+	// The jobs.
+	Jobs []JobListEntry `json:"jobs"`
+	// Cursor of the next page, or null on the last page.
+	NextCursor *string `json:"next_cursor"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One job in a listing; this dialect has no `lease` here.
+type JobListEntry struct {
+	// The job.
+	JobID JobID `json:"job_id"`
+	// Resolved `name@version`, or the bare name.
+	Agent string `json:"agent"`
+	// Current state as a string, such as `running`.
+	Status string `json:"status"`
+	// The delegating job.
+	ParentJobID *JobID `json:"parent_job_id,omitempty"`
+	// Submission time.
+	CreatedAt Timestamp `json:"created_at"`
+	// The job's trace.
+	TraceID *string `json:"trace_id,omitempty"`
+	// Last event_seq emitted for the job in this session.
+	LastEventSeq uint64 `json:"last_event_seq"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Generic liveness probe (RFC-0001-v2 control).
+//
+// The member "type" is always "ping"; it is written on encoding and checked on
+// decoding.
+type Ping struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload PingPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `ping`.
+type PingPayload struct {
+	// Optional value echoed by the pong.
+	Nonce *string `json:"nonce,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Answer to `ping`.
+//
+// The member "type" is always "pong"; it is written on encoding and checked on
+// decoding.
+type Pong struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload PongPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `pong`.
+type PongPayload struct {
+	// The ping's nonce, if it had one.
+	Nonce *string `json:"nonce,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Negative acknowledgement: a command was refused, for example an unknown core
+// message type (UNIMPLEMENTED).
+//
+// The member "type" is always "nack"; it is written on encoding and checked on
+// decoding.
+type Nack struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload NackPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `nack`.
+type NackPayload struct {
+	// Error code.
+	Code ErrorCode `json:"code"`
+	// Why.
+	Message string `json:"message"`
+	// Structured detail.
+	Details json.RawMessage `json:"details,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The older replay request by message id or checkpoint, kept for
+// compatibility; `session.resume` is the event-position form.
+//
+// The member "type" is always "resume"; it is written on encoding and checked
+// on decoding.
+type Resume struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ResumePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `resume`.
+type ResumePayload struct {
+	// Replay strictly after this message.
+	AfterMessageID *MessageID `json:"after_message_id,omitempty"`
+	// Checkpoint to restore from.
+	CheckpointID *string `json:"checkpoint_id,omitempty"`
+	// Also reopen active streams (omitted when false).
+	IncludeOpenStreams *bool `json:"include_open_streams,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Start a job: this dialect's counterpart of `job.submit`. `tool` names the
+// agent; the logical idempotency key travels on the envelope.
+//
+// The member "type" is always "tool.invoke"; it is written on encoding and
+// checked on decoding.
+type ToolInvoke struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ToolInvokePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `tool.invoke`.
+type ToolInvokePayload struct {
+	// The agent or tool to run, `name` or `name@version`.
+	Tool string `json:"tool"`
+	// Input of the tool, any JSON value.
+	Arguments json.RawMessage `json:"arguments"`
+	// Older budget field; `lease_request` wins when both are present.
+	CostBudget []BudgetAmount `json:"cost_budget,omitempty"`
+	// Requested authority.
+	LeaseRequest *LeaseRequest `json:"lease_request,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Outcome of a direct tool invocation, inline or by artifact reference.
+//
+// The member "type" is always "tool.result"; it is written on encoding and
+// checked on decoding.
+type ToolResult struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ToolResultPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `tool.result`.
+type ToolResultPayload struct {
+	// The result, inline, any JSON value.
+	Value json.RawMessage `json:"value,omitempty"`
+	// The result as an artifact.
+	ResultRef *ArtifactRef `json:"result_ref,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A direct tool invocation failed.
+//
+// The member "type" is always "tool.error"; it is written on encoding and
+// checked on decoding.
+type ToolError struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload ToolErrorPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `tool.error`.
+type ToolErrorPayload struct {
+	// Error code.
+	Code ErrorCode `json:"code"`
+	// Whether a retry may succeed.
+	Retryable *bool `json:"retryable,omitempty"`
+	// What went wrong.
+	Message string `json:"message"`
+	// Structured detail, such as `retry_after_seconds`.
+	Details json.RawMessage `json:"details,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Open an incremental stream.
+//
+// The member "type" is always "stream.open"; it is written on encoding and
+// checked on decoding.
+type StreamOpen struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream.
+	StreamID StreamID `json:"stream_id"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload StreamOpenPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `stream.open`.
+type StreamOpenPayload struct {
+	// What the stream carries; receivers treat unknown kinds as `event`.
+	Kind StreamOpenPayloadKind `json:"kind"`
+	// Media type of the content.
+	ContentType *string `json:"content_type,omitempty"`
+	// Encoding, such as `utf-8` or `base64`.
+	Encoding *string `json:"encoding,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What the stream carries; receivers treat unknown kinds as `event`.
+type StreamOpenPayloadKind string
+
+// One chunk of a stream.
+//
+// The member "type" is always "stream.chunk"; it is written on encoding and
+// checked on decoding.
+type StreamChunk struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream.
+	StreamID StreamID `json:"stream_id"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload StreamChunkPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `stream.chunk`.
+type StreamChunkPayload struct {
+	// Per-stream chunk number.
+	Sequence uint64 `json:"sequence"`
+	// The chunk: text, base64 bytes, or a JSON object for structured kinds.
+	Data json.RawMessage `json:"data"`
+	// Per-chunk media type override.
+	ContentType *string `json:"content_type,omitempty"`
+	// Integrity hash of a binary chunk.
+	Sha256 *string `json:"sha256,omitempty"`
+	// A reasoning chunk whose content was withheld (omitted when false).
+	Redacted *bool `json:"redacted,omitempty"`
+	// Role marker of a reasoning chunk.
+	Role *string `json:"role,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The stream ended normally.
+//
+// The member "type" is always "stream.close"; it is written on encoding and
+// checked on decoding.
+type StreamClose struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream.
+	StreamID StreamID `json:"stream_id"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload StreamClosePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `stream.close`.
+type StreamClosePayload struct {
+	// Last chunk number.
+	FinalSequence *uint64 `json:"final_sequence,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The stream ended with an error.
+//
+// The member "type" is always "stream.error"; it is written on encoding and
+// checked on decoding.
+type StreamError struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream.
+	StreamID StreamID `json:"stream_id"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload StreamErrorPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `stream.error`.
+type StreamErrorPayload struct {
+	// Error code.
+	Code ErrorCode `json:"code"`
+	// What went wrong.
+	Message string `json:"message"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A job needs a permission its session does not hold; the job is blocked until
+// `permission.grant` or `permission.deny`.
+//
+// The member "type" is always "permission.request"; it is written on encoding
+// and checked on decoding.
+type PermissionRequest struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload PermissionRequestPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `permission.request`.
+type PermissionRequestPayload struct {
+	// Permission name.
+	Permission string `json:"permission"`
+	// Resource concerned.
+	Resource string `json:"resource"`
+	// Operation concerned.
+	Operation string `json:"operation"`
+	// Why, for the operator.
+	Reason *string `json:"reason,omitempty"`
+	// Lease duration asked for.
+	RequestedLeaseSeconds *uint64 `json:"requested_lease_seconds,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The permission is granted.
+//
+// The member "type" is always "permission.grant"; it is written on encoding
+// and checked on decoding.
+type PermissionGrant struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload PermissionGrantPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `permission.grant`.
+type PermissionGrantPayload struct {
+	// Permission name.
+	Permission string `json:"permission"`
+	// Resource.
+	Resource string `json:"resource"`
+	// Operation.
+	Operation string `json:"operation"`
+	// Lease duration granted.
+	LeaseSeconds uint64 `json:"lease_seconds"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The permission is refused.
+//
+// The member "type" is always "permission.deny"; it is written on encoding and
+// checked on decoding.
+type PermissionDeny struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload PermissionDenyPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `permission.deny`.
+type PermissionDenyPayload struct {
+	// Permission name.
+	Permission string `json:"permission"`
+	// Why.
+	Reason string `json:"reason"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Open a read-only observer feed over the envelope stream, optionally with
+// backfill.
+//
+// The member "type" is always "subscribe"; it is written on encoding and
+// checked on decoding.
+type Subscribe struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SubscribePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `subscribe`.
+type SubscribePayload struct {
+	// What to deliver; conditions are AND-ed, list items OR-ed.
+	Filter *SubscriptionFilter `json:"filter,omitempty"`
+	// Backfill start.
+	Since *SubscriptionSince `json:"since,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Subscription filter.
+type SubscriptionFilter struct {
+	// Sessions.
+	SessionID []SessionID `json:"session_id,omitempty"`
+	// Traces.
+	TraceID []string `json:"trace_id,omitempty"`
+	// Jobs.
+	JobID []JobID `json:"job_id,omitempty"`
+	// Streams.
+	StreamID []StreamID `json:"stream_id,omitempty"`
+	// Message types.
+	Types []string `json:"types,omitempty"`
+	// Lowest priority delivered.
+	MinPriority *Priority `json:"min_priority,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Where backfill starts.
+type SubscriptionSince struct {
+	// Replay strictly after this message.
+	AfterMessageID *MessageID `json:"after_message_id,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The subscription is open.
+//
+// The member "type" is always "subscribe.accepted"; it is written on encoding
+// and checked on decoding.
+type SubscribeAccepted struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SubscribeAcceptedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `subscribe.accepted`.
+type SubscribeAcceptedPayload struct {
+	// The new subscription.
+	SubscriptionID SubscriptionID `json:"subscription_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One observed message, wrapped. The end of backfill is marked by a wrapped
+// `event.emit` named `subscription.backfill_complete`.
+//
+// The member "type" is always "subscribe.event"; it is written on encoding and
+// checked on decoding.
+type SubscribeEvent struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription delivering the event.
+	SubscriptionID SubscriptionID `json:"subscription_id"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SubscribeEventPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `subscribe.event`.
+type SubscribeEventPayload struct {
+	// The observed envelope.
+	Event json.RawMessage `json:"event"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Close a subscription.
+//
+// The member "type" is always "unsubscribe"; it is written on encoding and
+// checked on decoding.
+type Unsubscribe struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload UnsubscribePayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `unsubscribe`.
+type UnsubscribePayload struct {
+	// The subscription.
+	SubscriptionID SubscriptionID `json:"subscription_id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The runtime ended a subscription (eviction, expired authorisation,
+// overflow).
+//
+// The member "type" is always "subscribe.closed"; it is written on encoding
+// and checked on decoding.
+type SubscribeClosed struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload SubscribeClosedPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `subscribe.closed`.
+type SubscribeClosedPayload struct {
+	// The subscription.
+	SubscriptionID SubscriptionID `json:"subscription_id"`
+	// Reason code.
+	Code ErrorCode `json:"code"`
+	// Explanation.
+	Reason string `json:"reason"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A measurement. Standard names include `tokens.used`, `cost.usd` and
+// `latency.ms`; others are namespaced.
+//
+// The member "type" is always "metric"; it is written on encoding and checked
+// on decoding.
+type Metric struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload MetricPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `metric`.
+type MetricPayload struct {
+	// Metric name.
+	Name string `json:"name"`
+	// The value.
+	Value float64 `json:"value"`
+	// Unit; required in this dialect.
+	Unit string `json:"unit"`
+	// Dimensions (labels).
+	Dims json.RawMessage `json:"dims,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A finished OpenTelemetry-style span.
+//
+// The member "type" is always "trace.span"; it is written on encoding and
+// checked on decoding.
+type TraceSpan struct {
+	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
+	// used `1.0`. The SDK does not check the value on receipt.
+	ARCP EnvelopeARCP `json:"arcp"`
+	// Unique identifier of this message; receivers deduplicate on it.
+	ID MessageID `json:"id"`
+	// When the sender created the message.
+	Timestamp Timestamp `json:"timestamp"`
+	// Logical sender: a client, runtime or agent name.
+	Source *string `json:"source,omitempty"`
+	// Logical recipient: a runtime, tool host or agent name.
+	Target *string `json:"target,omitempty"`
+	// The session.
+	SessionID SessionID `json:"session_id"`
+	// The job of a job-scoped message.
+	JobID *JobID `json:"job_id,omitempty"`
+	// The stream of a `stream.*` message.
+	StreamID *StreamID `json:"stream_id,omitempty"`
+	// The subscription a delivery belongs to.
+	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
+	// Trace of the user-visible operation. Free-form in this dialect (not
+	// necessarily W3C hex).
+	TraceID *string `json:"trace_id,omitempty"`
+	// Span of the current operation.
+	SpanID *string `json:"span_id,omitempty"`
+	// Parent span in the trace tree.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// The command or request this message answers.
+	CorrelationID *MessageID `json:"correlation_id,omitempty"`
+	// The message that directly caused this one.
+	CausationID *MessageID `json:"causation_id,omitempty"`
+	// Logical key of the command's intent. A repeated command with the same key
+	// returns the earlier outcome instead of running again.
+	IdempotencyKey *string `json:"idempotency_key,omitempty"`
+	// Scheduling class; omitted when `normal`.
+	Priority *Priority `json:"priority,omitempty"`
+	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
+	// plus `optional: true` to let a receiver drop an unknown extension message.
+	Extensions json.RawMessage `json:"extensions,omitempty"`
+	// Session-wide sequence number the runtime stamps on every message except
+	// session control (`session.*` handshake, heartbeat, ack, listing, close,
+	// refresh, eviction) and `ping` / `pong`.
+	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The message body.
+	Payload TraceSpanPayload `json:"payload"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Payload of `trace.span`.
+type TraceSpanPayload struct {
+	// Span name.
+	Name string `json:"name"`
+	// Trace; matches the envelope's.
+	TraceID string `json:"trace_id"`
+	// Span.
+	SpanID string `json:"span_id"`
+	// Parent span.
+	ParentSpanID *string `json:"parent_span_id,omitempty"`
+	// Start.
+	StartTime Timestamp `json:"start_time"`
+	// End.
+	EndTime Timestamp `json:"end_time"`
+	// Span attributes.
+	Attributes json.RawMessage `json:"attributes,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -553,9 +5119,6 @@ func (x Ack) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-type EnvelopeARCP string
-
 const (
 	EnvelopeARCPN11 EnvelopeARCP = "1.1"
 	EnvelopeARCPN10 EnvelopeARCP = "1.0"
@@ -606,9 +5169,6 @@ func (x EnvelopeARCP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a message: `msg_` and a ULID. The SDK refuses a value without the `msg_` prefix.
-type MessageID string
-
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -653,9 +5213,6 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// An RFC 3339 date-time; the SDK writes UTC with `Z`.
-type Timestamp string
 
 // DecodeWire decodes the value from d.
 func (x *Timestamp) DecodeWire(d *wire.Decoder) error {
@@ -705,9 +5262,6 @@ func (x Timestamp) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a session: `sess_` and a ULID. The SDK refuses a value without the `sess_` prefix.
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -752,9 +5306,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Identifier of a job: `job_` and a ULID. The SDK refuses a value without the `job_` prefix.
-type JobID string
 
 // DecodeWire decodes the value from d.
 func (x *JobID) DecodeWire(d *wire.Decoder) error {
@@ -801,9 +5352,6 @@ func (x JobID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a stream: `str_` and a ULID. The SDK refuses a value without the `str_` prefix.
-type StreamID string
-
 // DecodeWire decodes the value from d.
 func (x *StreamID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -849,9 +5397,6 @@ func (x StreamID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a subscription: `sub_` and a ULID. The SDK refuses a value without the `sub_` prefix.
-type SubscriptionID string
-
 // DecodeWire decodes the value from d.
 func (x *SubscriptionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -896,9 +5441,6 @@ func (x *SubscriptionID) UnmarshalJSON(data []byte) error {
 func (x SubscriptionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Scheduling class of a message. Higher classes are processed first between jobs and streams, never reordered within one; `critical` is for messages that must not wait.
-type Priority string
 
 const (
 	// First to be shed under backpressure.
@@ -954,14 +5496,6 @@ func (x *Priority) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Priority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Payload of `ack`.
-type AckPayload struct {
-	// Optional note.
-	Note *string `json:"note,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1060,52 +5594,6 @@ func (x *AckPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AckPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Ask for an artifact; NOT_FOUND once it is past retention.
-//
-// The member "type" is always "artifact.fetch"; it is written on encoding and checked on decoding.
-type ArtifactFetch struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ArtifactFetchPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ArtifactFetch) isMessage() {}
@@ -1605,14 +6093,6 @@ func (x ArtifactFetch) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `artifact.fetch`.
-type ArtifactFetchPayload struct {
-	// The artifact.
-	ArtifactID ArtifactID `json:"artifact_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArtifactFetchPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1705,9 +6185,6 @@ func (x ArtifactFetchPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of an artifact: `art_` and a ULID. The SDK refuses a value without the `art_` prefix.
-type ArtifactID string
-
 // DecodeWire decodes the value from d.
 func (x *ArtifactID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1751,52 +6228,6 @@ func (x *ArtifactID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArtifactID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Upload an artifact, inline as base64 or in sidecar binary frames.
-//
-// The member "type" is always "artifact.put"; it is written on encoding and checked on decoding.
-type ArtifactPut struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ArtifactPutPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ArtifactPut) isMessage() {}
@@ -2296,20 +6727,6 @@ func (x ArtifactPut) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `artifact.put`.
-type ArtifactPutPayload struct {
-	// Media type.
-	MediaType string `json:"media_type"`
-	// The content, base64.
-	Data string `json:"data"`
-	// SHA-256 of the content.
-	Sha256 *string `json:"sha256,omitempty"`
-	// Requested retention.
-	RetainSeconds *uint64 `json:"retain_seconds,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArtifactPutPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -2469,52 +6886,6 @@ func (x *ArtifactPutPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArtifactPutPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Announce or return an artifact.
-//
-// The member "type" is always "artifact.ref"; it is written on encoding and checked on decoding.
-type ArtifactRefMessage struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ArtifactRefMessagePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ArtifactRefMessage) isMessage() {}
@@ -3014,14 +7385,6 @@ func (x ArtifactRefMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `artifact.ref`.
-type ArtifactRefMessagePayload struct {
-	// The artifact reference.
-	Artifact ArtifactRef `json:"artifact"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArtifactRefMessagePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3112,24 +7475,6 @@ func (x *ArtifactRefMessagePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArtifactRefMessagePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A pointer to an artifact, usable wherever a large value would otherwise be inline.
-type ArtifactRef struct {
-	// The artifact.
-	ArtifactID ArtifactID `json:"artifact_id"`
-	// Where to fetch it.
-	URI string `json:"uri"`
-	// Media type of the content.
-	MediaType string `json:"media_type"`
-	// Size in bytes.
-	Size uint64 `json:"size"`
-	// SHA-256 of the content.
-	Sha256 *string `json:"sha256,omitempty"`
-	// When the artifact is removed.
-	ExpiresAt *Timestamp `json:"expires_at,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3331,52 +7676,6 @@ func (x *ArtifactRef) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArtifactRef) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The holder no longer needs the artifact; the runtime may collect it.
-//
-// The member "type" is always "artifact.release"; it is written on encoding and checked on decoding.
-type ArtifactRelease struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ArtifactReleasePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ArtifactRelease) isMessage() {}
@@ -3876,14 +8175,6 @@ func (x ArtifactRelease) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `artifact.release`.
-type ArtifactReleasePayload struct {
-	// The artifact.
-	ArtifactID ArtifactID `json:"artifact_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArtifactReleasePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -3974,52 +8265,6 @@ func (x *ArtifactReleasePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArtifactReleasePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The sender cannot keep up with a stream; the other side should slow down or batch.
-//
-// The member "type" is always "backpressure"; it is written on encoding and checked on decoding.
-type Backpressure struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload BackpressurePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Backpressure) isMessage() {}
@@ -4519,18 +8764,6 @@ func (x Backpressure) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `backpressure`.
-type BackpressurePayload struct {
-	// Chunks per second the sender can take.
-	DesiredRatePerSecond *uint32 `json:"desired_rate_per_second,omitempty"`
-	// Free buffer space.
-	BufferRemainingBytes *uint64 `json:"buffer_remaining_bytes,omitempty"`
-	// Why.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *BackpressurePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4667,52 +8900,6 @@ func (x *BackpressurePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BackpressurePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The cancellation is under way; a terminal message follows.
-//
-// The member "type" is always "cancel.accepted"; it is written on encoding and checked on decoding.
-type CancelAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload CancelAcceptedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CancelAccepted) isMessage() {}
@@ -5212,14 +9399,6 @@ func (x CancelAccepted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `cancel.accepted`.
-type CancelAcceptedPayload struct {
-	// Echo of the target.
-	TargetID *string `json:"target_id,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5316,52 +9495,6 @@ func (x *CancelAcceptedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelAcceptedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Ask to terminate a job, stream or session. Answered with `cancel.accepted` (a terminal message follows within the deadline) or `cancel.refused`.
-//
-// The member "type" is always "cancel"; it is written on encoding and checked on decoding.
-type Cancel struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload CancelPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Cancel) isMessage() {}
@@ -5861,20 +9994,6 @@ func (x Cancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `cancel`.
-type CancelPayload struct {
-	// Kind of target.
-	Target TargetKind `json:"target"`
-	// Identifier of the target.
-	TargetID string `json:"target_id"`
-	// Why.
-	Reason *string `json:"reason,omitempty"`
-	// Time allowed for a clean stop (default 5000); then a hard kill ends it with ABORTED.
-	DeadlineMs *uint64 `json:"deadline_ms,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6036,9 +10155,6 @@ func (x CancelPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What a `cancel` or `interrupt` is aimed at.
-type TargetKind string
-
 const (
 	// A job.
 	TargetKindJob TargetKind = "job"
@@ -6091,52 +10207,6 @@ func (x *TargetKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TargetKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The cancellation was refused.
-//
-// The member "type" is always "cancel.refused"; it is written on encoding and checked on decoding.
-type CancelRefused struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload CancelRefusedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CancelRefused) isMessage() {}
@@ -6636,16 +10706,6 @@ func (x CancelRefused) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `cancel.refused`.
-type CancelRefusedPayload struct {
-	// Echo of the target.
-	TargetID string `json:"target_id"`
-	// Why, such as `already_terminal`.
-	Reason string `json:"reason"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelRefusedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6767,9 +10827,6 @@ func (x CancelRefusedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier of a permission lease: `lease_` and a ULID. The SDK refuses a value without the `lease_` prefix.
-type LeaseID string
-
 // DecodeWire decodes the value from d.
 func (x *LeaseID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -6815,9 +10872,6 @@ func (x LeaseID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The thirty error codes of the dialect: RFC-0001-v2's gRPC-style set plus the ARCP v1.1 codes. `INTERNAL` is this dialect's name for v1.1's `INTERNAL_ERROR`. Two aliases are accepted on input.
-type ErrorCode string
-
 const (
 	// Success; reserved and never sent as an error.
 	ErrorCodeOK ErrorCode = "OK"
@@ -6825,15 +10879,18 @@ const (
 	ErrorCodeCANCELLED ErrorCode = "CANCELLED"
 	// An error of no known category; specific codes are preferred.
 	ErrorCodeUNKNOWN ErrorCode = "UNKNOWN"
-	// An argument was malformed or outside its domain, such as a bad agent reference.
+	// An argument was malformed or outside its domain, such as a bad agent
+	// reference.
 	ErrorCodeINVALIDARGUMENT ErrorCode = "INVALID_ARGUMENT"
-	// The message is malformed (the ARCP v1.1 code, kept alongside INVALID_ARGUMENT).
+	// The message is malformed (the ARCP v1.1 code, kept alongside
+	// INVALID_ARGUMENT).
 	ErrorCodeINVALIDREQUEST ErrorCode = "INVALID_REQUEST"
 	// The operation ran out of time.
 	ErrorCodeDEADLINEEXCEEDED ErrorCode = "DEADLINE_EXCEEDED"
 	// The job exceeded its time limit (ARCP v1.1 code).
 	ErrorCodeTIMEOUT ErrorCode = "TIMEOUT"
-	// Nothing exists under the given identifier, for example an artifact past retention.
+	// Nothing exists under the given identifier, for example an artifact past
+	// retention.
 	ErrorCodeNOTFOUND ErrorCode = "NOT_FOUND"
 	// The referenced job does not exist or is not visible (ARCP v1.1 code).
 	ErrorCodeJOBNOTFOUND ErrorCode = "JOB_NOT_FOUND"
@@ -6847,7 +10904,8 @@ const (
 	ErrorCodeRESOURCEEXHAUSTED ErrorCode = "RESOURCE_EXHAUSTED"
 	// The target is not in a state that allows the operation.
 	ErrorCodeFAILEDPRECONDITION ErrorCode = "FAILED_PRECONDITION"
-	// Aborted by a conflicting concurrent change, or killed after a missed cancel deadline.
+	// Aborted by a conflicting concurrent change, or killed after a missed cancel
+	// deadline.
 	ErrorCodeABORTED ErrorCode = "ABORTED"
 	// A value lies outside its allowed range.
 	ErrorCodeOUTOFRANGE ErrorCode = "OUT_OF_RANGE"
@@ -6881,7 +10939,8 @@ const (
 	ErrorCodeAGENTVERSIONNOTAVAILABLE ErrorCode = "AGENT_VERSION_NOT_AVAILABLE"
 	// Accepted on input as an alias of RESOURCE_EXHAUSTED; never sent by the SDK.
 	ErrorCodeRATELIMITED ErrorCode = "RATE_LIMITED"
-	// Accepted on input as an alias of INTERNAL (the ARCP v1.1 name); never sent by the SDK.
+	// Accepted on input as an alias of INTERNAL (the ARCP v1.1 name); never sent
+	// by the SDK.
 	ErrorCodeINTERNALERROR ErrorCode = "INTERNAL_ERROR"
 )
 
@@ -6929,9 +10988,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Job state. Exactly one terminal state (`completed`, `failed`, `cancelled`) ends every job.
-type JobState string
 
 const (
 	// Accepted, not started.
@@ -6997,9 +11053,6 @@ func (x JobState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// How the client authenticates.
-type AuthScheme string
-
 const (
 	// An opaque token checked against the runtime's trust store.
 	AuthSchemeBearer AuthScheme = "bearer"
@@ -7007,7 +11060,8 @@ const (
 	AuthSchemeSignedJWT AuthScheme = "signed_jwt"
 	// Anonymous; only valid when `anonymous` was negotiated, refused otherwise.
 	AuthSchemeNone AuthScheme = "none"
-	// Mutual TLS at the transport; no token, and the client must send its fingerprint.
+	// Mutual TLS at the transport; no token, and the client must send its
+	// fingerprint.
 	AuthSchemeMtls AuthScheme = "mtls"
 	// An OAuth 2.0 access token the runtime may introspect.
 	AuthSchemeOauth2 AuthScheme = "oauth2"
@@ -7056,16 +11110,6 @@ func (x *AuthScheme) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthScheme) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Credentials of `session.open`. `bearer`, `signed_jwt` and `oauth2` carry a token; `mtls` and `none` do not.
-type Credentials struct {
-	// Authentication scheme.
-	Scheme AuthScheme `json:"scheme"`
-	// The token, for the schemes that use one. A secret.
-	Token *string `json:"token,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7189,20 +11233,6 @@ func (x *Credentials) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Credentials) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Attested identity of the client.
-type ClientIdentity struct {
-	// Client implementation, such as `example-client`.
-	Kind string `json:"kind"`
-	// Client implementation version.
-	Version string `json:"version"`
-	// Fingerprint of the client; required with `mtls`.
-	Fingerprint *string `json:"fingerprint,omitempty"`
-	// The principal the client acts for.
-	Principal *string `json:"principal,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7378,20 +11408,6 @@ func (x ClientIdentity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identity of the runtime, which a client may pin.
-type RuntimeIdentity struct {
-	// Runtime implementation, such as `arcp-rs`.
-	Kind string `json:"kind"`
-	// Runtime implementation version.
-	Version string `json:"version"`
-	// Fingerprint a client may pin.
-	Fingerprint *string `json:"fingerprint,omitempty"`
-	// Trust classification of the runtime.
-	TrustLevel *TrustLevel `json:"trust_level,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RuntimeIdentity) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7559,9 +11575,6 @@ func (x RuntimeIdentity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Trust classification.
-type TrustLevel string
-
 const (
 	// Public or external code.
 	TrustLevelUntrusted TrustLevel = "untrusted"
@@ -7616,50 +11629,6 @@ func (x *TrustLevel) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TrustLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities negotiated in `session.open` and `session.accepted`. Booleans the peer leaves out count as false, each is combined by logical AND, and there is no `features` list. Members the SDK does not know are kept.
-type Capabilities struct {
-	// Streams and partial results.
-	Streaming *bool `json:"streaming,omitempty"`
-	// Jobs that survive reconnects.
-	DurableJobs *bool `json:"durable_jobs,omitempty"`
-	// Job checkpoints.
-	Checkpoints *bool `json:"checkpoints,omitempty"`
-	// Streams of kind `binary`.
-	BinaryStreams *bool `json:"binary_streams,omitempty"`
-	// Handing a session or job to another runtime.
-	AgentHandoff *bool `json:"agent_handoff,omitempty"`
-	// Human-in-the-loop requests (RFC text; not sent by the SDK).
-	HumanInput *bool `json:"human_input,omitempty"`
-	// The `model_use` lease capability.
-	ModelUse *bool `json:"model_use,omitempty"`
-	// Credentials issued in `job.accepted`.
-	ProvisionedCredentials *bool `json:"provisioned_credentials,omitempty"`
-	// The `artifact.*` messages.
-	Artifacts *bool `json:"artifacts,omitempty"`
-	// The `subscribe` observer feed.
-	Subscriptions *bool `json:"subscriptions,omitempty"`
-	// Deferred and recurring jobs.
-	ScheduledJobs *bool `json:"scheduled_jobs,omitempty"`
-	// The `interrupt` message; without it clients fall back to `cancel`.
-	Interrupt *bool `json:"interrupt,omitempty"`
-	// The `none` authentication scheme.
-	Anonymous *bool `json:"anonymous,omitempty"`
-	// What the runtime does when job heartbeats stop.
-	HeartbeatRecovery *CapabilitiesHeartbeatRecovery `json:"heartbeat_recovery,omitempty"`
-	// Largest interval between job heartbeats (RFC text, default 30).
-	HeartbeatIntervalSeconds *uint64 `json:"heartbeat_interval_seconds,omitempty"`
-	// Binary stream encodings supported.
-	BinaryEncoding []string `json:"binary_encoding,omitempty"`
-	// Extension namespaces advertised.
-	Extensions []string `json:"extensions,omitempty"`
-	// Artifact retention policy.
-	ArtifactRetention *ArtifactRetention `json:"artifact_retention,omitempty"`
-	// Runtime only: agents a client may invoke.
-	Agents AgentInventory `json:"agents,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -8174,9 +12143,6 @@ func (x Capabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What the runtime does when job heartbeats stop.
-type CapabilitiesHeartbeatRecovery string
-
 const (
 	// Fail the job with HEARTBEAT_LOST.
 	CapabilitiesHeartbeatRecoveryFail CapabilitiesHeartbeatRecovery = "fail"
@@ -8227,16 +12193,6 @@ func (x *CapabilitiesHeartbeatRecovery) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CapabilitiesHeartbeatRecovery) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// How long artifacts are kept.
-type ArtifactRetention struct {
-	// Retention when a put names none.
-	DefaultSeconds uint64 `json:"default_seconds"`
-	// Longest retention allowed.
-	MaxSeconds uint64 `json:"max_seconds"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -8347,13 +12303,6 @@ func (x ArtifactRetention) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The runtime's agents: a flat list of names or a list of objects with versions.
-//
-// It is a union decided by the JSON type of the value. Its variants are AgentInventoryAgentNameList, AgentInventoryAgentInfoList.
-type AgentInventory interface {
-	isAgentInventory()
-}
-
 // DecodeAgentInventory decodes a AgentInventory from d.
 func DecodeAgentInventory(d *wire.Decoder) (AgentInventory, error) {
 	switch d.Kind() {
@@ -8434,9 +12383,6 @@ func ValidateAgentInventory(v AgentInventory) error {
 	return c.Err()
 }
 
-// Agent names only.
-type AgentInventoryAgentNameList []string
-
 func (AgentInventoryAgentNameList) isAgentInventory() {}
 
 // DecodeWire decodes the value from d.
@@ -8507,18 +12453,6 @@ func (x *AgentInventoryAgentNameList) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentInventoryAgentNameList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One agent of the rich inventory.
-type AgentInfo struct {
-	// Agent name.
-	Name string `json:"name"`
-	// Registered versions; the SDK leaves out an empty list.
-	Versions []string `json:"versions,omitempty"`
-	// Version a bare name resolves to.
-	Default *string `json:"default,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -8692,9 +12626,6 @@ func (x AgentInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Agents with their versions.
-type AgentInventoryAgentInfoList []AgentInfo
-
 func (AgentInventoryAgentInfoList) isAgentInventory() {}
 
 // DecodeWire decodes the value from d.
@@ -8759,14 +12690,6 @@ func (x *AgentInventoryAgentInfoList) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentInventoryAgentInfoList) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Lifetime of an accepted session.
-type SessionLease struct {
-	// When the session's authentication expires.
-	ExpiresAt Timestamp `json:"expires_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -8861,9 +12784,6 @@ func (x SessionLease) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A budget amount, `currency:decimal`. The SDK re-serialises amounts without trailing zeros (`USD:5`).
-type BudgetAmount string
-
 // DecodeWire decodes the value from d.
 func (x *BudgetAmount) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -8907,18 +12827,6 @@ func (x *BudgetAmount) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BudgetAmount) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A lease in this dialect: the typed capabilities use snake_case keys (`cost_budget`, `model_use`) where ARCP v1.1 uses `cost.budget` and `model.use`, the expiry sits inside the lease, and any other capability is kept as is. Also the shape of credential constraints.
-type LeaseRequest struct {
-	// Cost ceilings, one amount per currency.
-	CostBudget []BudgetAmount `json:"cost_budget,omitempty"`
-	// Model-name globs the agent may invoke.
-	ModelUse []string `json:"model_use,omitempty"`
-	// End of the lease's authority.
-	ExpiresAt *Timestamp `json:"expires_at,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9090,24 +12998,6 @@ func (x *LeaseRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LeaseRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A short-lived upstream credential issued for one job.
-//
-// The member "scheme" is always "bearer"; it is written on encoding and checked on decoding.
-type ProvisionedCredential struct {
-	// Credential identifier, `cred_` and a 16-digit hex counter.
-	ID string `json:"id"`
-	// The secret.
-	Value string `json:"value"`
-	// Base URL where the credential is valid.
-	Endpoint string `json:"endpoint"`
-	// API dialect hint, such as `openai`.
-	Profile *string `json:"profile,omitempty"`
-	// Limits baked into the credential upstream.
-	Constraints *LeaseRequest `json:"constraints,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9317,9 +13207,6 @@ func (x ProvisionedCredential) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Log severity.
-type LogLevel string
-
 const (
 	LogLevelTrace    LogLevel = "trace"
 	LogLevelDebug    LogLevel = "debug"
@@ -9372,52 +13259,6 @@ func (x *LogLevel) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The envelope of the Rust SDK's dialect (RFC-0001-v2 with ARCP v1.1 messages added). It is flat like the canonical one, with `type` and `payload` at the top level, but requires a `timestamp`, enforces identifier prefixes, and adds routing, tracing, correlation and priority members. Unknown top-level members are ignored.
-type Envelope struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// Message type, such as `tool.invoke` or `session.open`.
-	Type string `json:"type"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// Type-specific body of the message.
-	Payload json.RawMessage `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9930,52 +13771,6 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A named event, such as `subscription.backfill_complete`; `data` depends on the name.
-//
-// The member "type" is always "event.emit"; it is written on encoding and checked on decoding.
-type EventEmit struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload EventEmitPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EventEmit) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -10473,16 +14268,6 @@ func (x EventEmit) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `event.emit`.
-type EventEmitPayload struct {
-	// Dotted, namespaced event name.
-	Name string `json:"name"`
-	// Event data, any JSON value.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *EventEmitPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10595,52 +14380,6 @@ func (x *EventEmitPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EventEmitPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Ask a running job to pause and wait for human guidance rather than end.
-//
-// The member "type" is always "interrupt"; it is written on encoding and checked on decoding.
-type Interrupt struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload InterruptPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Interrupt) isMessage() {}
@@ -11140,18 +14879,6 @@ func (x Interrupt) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `interrupt`.
-type InterruptPayload struct {
-	// Kind of target.
-	Target TargetKind `json:"target"`
-	// Identifier of the target.
-	TargetID string `json:"target_id"`
-	// Guidance for the human follow-up.
-	Prompt string `json:"prompt"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InterruptPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11288,52 +15015,6 @@ func (x *InterruptPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InterruptPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A durable job exists for the invocation named by `correlation_id`.
-//
-// The member "type" is always "job.accepted"; it is written on encoding and checked on decoding.
-type JobAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobAcceptedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobAccepted) isMessage() {}
@@ -11833,18 +15514,6 @@ func (x JobAccepted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.accepted`.
-type JobAcceptedPayload struct {
-	// The new job.
-	JobID JobID `json:"job_id"`
-	// Credentials issued for the job; omitted when none.
-	Credentials []ProvisionedCredential `json:"credentials,omitempty"`
-	// The lease the runtime granted.
-	Lease *LeaseRequest `json:"lease,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11996,52 +15665,6 @@ func (x *JobAcceptedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobAcceptedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Terminal: the job was cancelled.
-//
-// The member "type" is always "job.cancelled"; it is written on encoding and checked on decoding.
-type JobCancelled struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobCancelledPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobCancelled) isMessage() {}
@@ -12538,14 +16161,6 @@ func (x JobCancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.cancelled`.
-type JobCancelledPayload struct {
-	// Why.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobCancelledPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12642,52 +16257,6 @@ func (x *JobCancelledPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobCancelledPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Terminal: the job succeeded. This dialect's `job.result`: the value inline, by artifact, or by `result_id` after `job.result_chunk` messages.
-//
-// The member "type" is always "job.completed"; it is written on encoding and checked on decoding.
-type JobCompleted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobCompletedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobCompleted) isMessage() {}
@@ -13184,22 +16753,6 @@ func (x JobCompleted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.completed`.
-type JobCompletedPayload struct {
-	// The result inline, any JSON value.
-	Value json.RawMessage `json:"value,omitempty"`
-	// The result as an artifact.
-	ResultRef *ArtifactRef `json:"result_ref,omitempty"`
-	// The streamed result's identifier.
-	ResultID *string `json:"result_id,omitempty"`
-	// Size of the streamed result in bytes.
-	ResultSize *uint64 `json:"result_size,omitempty"`
-	// Human-readable summary.
-	Summary *string `json:"summary,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobCompletedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13378,52 +16931,6 @@ func (x *JobCompletedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobCompletedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Terminal: the job failed. This dialect's `job.error`.
-//
-// The member "type" is always "job.failed"; it is written on encoding and checked on decoding.
-type JobFailed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobFailedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobFailed) isMessage() {}
@@ -13920,20 +17427,6 @@ func (x JobFailed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.failed`.
-type JobFailedPayload struct {
-	// Error code.
-	Code ErrorCode `json:"code"`
-	// Whether a retry may succeed.
-	Retryable *bool `json:"retryable,omitempty"`
-	// What went wrong.
-	Message string `json:"message"`
-	// Structured detail.
-	Details json.RawMessage `json:"details,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobFailedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14089,52 +17582,6 @@ func (x *JobFailedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobFailedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Liveness of a running job, at most one heartbeat interval apart. Not progress.
-//
-// The member "type" is always "job.heartbeat"; it is written on encoding and checked on decoding.
-type JobHeartbeat struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobHeartbeatPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobHeartbeat) isMessage() {}
@@ -14631,18 +18078,6 @@ func (x JobHeartbeat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.heartbeat`.
-type JobHeartbeatPayload struct {
-	// Per-job heartbeat counter.
-	Sequence uint64 `json:"sequence"`
-	// Time until the next heartbeat is due.
-	DeadlineMs *uint64 `json:"deadline_ms,omitempty"`
-	// The job's state now.
-	State JobState `json:"state"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobHeartbeatPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14770,52 +18205,6 @@ func (x *JobHeartbeatPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobHeartbeatPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Structured progress, the same body as ARCP v1.1's `progress` event.
-//
-// The member "type" is always "job.progress"; it is written on encoding and checked on decoding.
-type JobProgress struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobProgressPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobProgress) isMessage() {}
@@ -15312,20 +18701,6 @@ func (x JobProgress) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.progress`.
-type JobProgressPayload struct {
-	// Work done.
-	Current float64 `json:"current"`
-	// Total work, when known.
-	Total *float64 `json:"total,omitempty"`
-	// What is counted.
-	Units *string `json:"units,omitempty"`
-	// Detail.
-	Message *string `json:"message,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobProgressPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15500,52 +18875,6 @@ func (x *JobProgressPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobProgressPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One fragment of a streamed result, in `chunk_seq` order; `job.completed` then names the same `result_id`.
-//
-// The member "type" is always "job.result_chunk"; it is written on encoding and checked on decoding.
-type JobResultChunk struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobResultChunkPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobResultChunk) isMessage() {}
@@ -16042,22 +19371,6 @@ func (x JobResultChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.result_chunk`.
-type JobResultChunkPayload struct {
-	// The assembled result.
-	ResultID string `json:"result_id"`
-	// Chunk index from 0.
-	ChunkSeq uint64 `json:"chunk_seq"`
-	// The fragment.
-	Data string `json:"data"`
-	// Encoding of `data`.
-	Encoding JobResultChunkPayloadEncoding `json:"encoding"`
-	// Whether more chunks follow.
-	More bool `json:"more"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobResultChunkPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16224,9 +19537,6 @@ func (x JobResultChunkPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Encoding of `data`.
-type JobResultChunkPayloadEncoding string
-
 const (
 	JobResultChunkPayloadEncodingUTF8   JobResultChunkPayloadEncoding = "utf8"
 	JobResultChunkPayloadEncodingBase64 JobResultChunkPayloadEncoding = "base64"
@@ -16275,52 +19585,6 @@ func (x *JobResultChunkPayloadEncoding) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobResultChunkPayloadEncoding) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Execution of the job began.
-//
-// The member "type" is always "job.started"; it is written on encoding and checked on decoding.
-type JobStarted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job.
-	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobStartedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobStarted) isMessage() {}
@@ -16817,14 +20081,6 @@ func (x JobStarted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.started`.
-type JobStartedPayload struct {
-	// What the job does.
-	Description *string `json:"description,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobStartedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16921,52 +20177,6 @@ func (x *JobStartedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobStartedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Observe one job's events (ARCP v1.1 subscription).
-//
-// The member "type" is always "job.subscribe"; it is written on encoding and checked on decoding.
-type JobSubscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobSubscribePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobSubscribe) isMessage() {}
@@ -17466,18 +20676,6 @@ func (x JobSubscribe) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.subscribe`.
-type JobSubscribePayload struct {
-	// The job.
-	JobID JobID `json:"job_id"`
-	// With `history`, replay after this position.
-	FromEventSeq *uint64 `json:"from_event_seq,omitempty"`
-	// Replay buffered events first (omitted when false).
-	History *bool `json:"history,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobSubscribePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17608,52 +20806,6 @@ func (x *JobSubscribePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobSubscribePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The job subscription is active; unlike ARCP v1.1 there is no lease, budget or credential information.
-//
-// The member "type" is always "job.subscribed"; it is written on encoding and checked on decoding.
-type JobSubscribed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobSubscribedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobSubscribed) isMessage() {}
@@ -18153,26 +21305,6 @@ func (x JobSubscribed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.subscribed`.
-type JobSubscribedPayload struct {
-	// The job.
-	JobID JobID `json:"job_id"`
-	// State as a string.
-	CurrentStatus string `json:"current_status"`
-	// Resolved agent.
-	Agent string `json:"agent"`
-	// The delegating job.
-	ParentJobID *JobID `json:"parent_job_id,omitempty"`
-	// The job's trace.
-	TraceID *string `json:"trace_id,omitempty"`
-	// Highest event_seq of the job at subscription.
-	SubscribedFrom uint64 `json:"subscribed_from"`
-	// Whether history is replayed (omitted when false).
-	Replayed *bool `json:"replayed,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobSubscribedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18392,52 +21524,6 @@ func (x *JobSubscribedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobSubscribedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Stop observing a job.
-//
-// The member "type" is always "job.unsubscribe"; it is written on encoding and checked on decoding.
-type JobUnsubscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload JobUnsubscribePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*JobUnsubscribe) isMessage() {}
@@ -18937,14 +22023,6 @@ func (x JobUnsubscribe) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `job.unsubscribe`.
-type JobUnsubscribePayload struct {
-	// The job.
-	JobID JobID `json:"job_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *JobUnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19035,52 +22113,6 @@ func (x *JobUnsubscribePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobUnsubscribePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A lease was extended.
-//
-// The member "type" is always "lease.extended"; it is written on encoding and checked on decoding.
-type LeaseExtended struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload LeaseExtendedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*LeaseExtended) isMessage() {}
@@ -19580,16 +22612,6 @@ func (x LeaseExtended) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `lease.extended`.
-type LeaseExtendedPayload struct {
-	// The lease.
-	LeaseID LeaseID `json:"lease_id"`
-	// The new expiry.
-	ExpiresAt Timestamp `json:"expires_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LeaseExtendedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19697,52 +22719,6 @@ func (x *LeaseExtendedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LeaseExtendedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A permission lease was issued after `permission.grant`.
-//
-// The member "type" is always "lease.granted"; it is written on encoding and checked on decoding.
-type LeaseGranted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload LeaseGrantedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*LeaseGranted) isMessage() {}
@@ -20242,22 +23218,6 @@ func (x LeaseGranted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `lease.granted`.
-type LeaseGrantedPayload struct {
-	// The lease.
-	LeaseID LeaseID `json:"lease_id"`
-	// Permission.
-	Permission string `json:"permission"`
-	// Resource.
-	Resource string `json:"resource"`
-	// Operation.
-	Operation string `json:"operation"`
-	// Expiry.
-	ExpiresAt Timestamp `json:"expires_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LeaseGrantedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -20434,52 +23394,6 @@ func (x *LeaseGrantedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LeaseGrantedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The holder asks to extend a lease.
-//
-// The member "type" is always "lease.refresh"; it is written on encoding and checked on decoding.
-type LeaseRefresh struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload LeaseRefreshPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*LeaseRefresh) isMessage() {}
@@ -20979,16 +23893,6 @@ func (x LeaseRefresh) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `lease.refresh`.
-type LeaseRefreshPayload struct {
-	// The lease.
-	LeaseID LeaseID `json:"lease_id"`
-	// Extra time wanted.
-	AdditionalSeconds uint64 `json:"additional_seconds"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LeaseRefreshPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21096,52 +24000,6 @@ func (x *LeaseRefreshPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LeaseRefreshPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A lease was withdrawn before its expiry; later use fails with PERMISSION_DENIED.
-//
-// The member "type" is always "lease.revoked"; it is written on encoding and checked on decoding.
-type LeaseRevoked struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload LeaseRevokedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*LeaseRevoked) isMessage() {}
@@ -21641,16 +24499,6 @@ func (x LeaseRevoked) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `lease.revoked`.
-type LeaseRevokedPayload struct {
-	// The lease.
-	LeaseID LeaseID `json:"lease_id"`
-	// Why.
-	Reason string `json:"reason"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LeaseRevokedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21764,52 +24612,6 @@ func (x *LeaseRevokedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LeaseRevokedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A structured log line.
-//
-// The member "type" is always "log"; it is written on encoding and checked on decoding.
-type Log struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload LogPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Log) isMessage() {}
@@ -22309,18 +25111,6 @@ func (x Log) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `log`.
-type LogPayload struct {
-	// Severity.
-	Level LogLevel `json:"level"`
-	// The text.
-	Message string `json:"message"`
-	// Structured context.
-	Attributes json.RawMessage `json:"attributes,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22450,21 +25240,6 @@ func (x *LogPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Any message of the Rust SDK's dialect, tagged by `type`. For code generators; validators use `dispatch.json`.
-//
-// It is a union tagged by the member "type". Its variants are SessionOpen, SessionChallenge, SessionAuthenticate, SessionAccepted, SessionUnauthenticated, SessionRejected, SessionRefresh, SessionEvicted, SessionClose, SessionClosed, SessionResume, SessionResumed, SessionPing, SessionPong, SessionAck, SessionListJobs, SessionJobs, Ping, Pong, Ack, Nack, Cancel, CancelAccepted, CancelRefused, Interrupt, Resume, Backpressure, ToolInvoke, ToolResult, ToolError, JobAccepted, JobStarted, JobProgress, JobHeartbeat, JobCompleted, JobFailed, JobCancelled, JobResultChunk, StreamOpen, StreamChunk, StreamClose, StreamError, PermissionRequest, PermissionGrant, PermissionDeny, LeaseGranted, LeaseRefresh, LeaseExtended, LeaseRevoked, Subscribe, SubscribeAccepted, SubscribeEvent, Unsubscribe, SubscribeClosed, JobSubscribe, JobSubscribed, JobUnsubscribe, ArtifactPut, ArtifactFetch, ArtifactRefMessage, ArtifactRelease, EventEmit, Log, Metric, TraceSpan; a tag this package does not know decodes to UnknownMessage, which keeps the JSON as it was.
-type Message interface {
-	isMessage()
-}
-
-// UnknownMessage is a variant of Message whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMessage struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownMessage) isMessage() {}
@@ -23590,52 +26365,6 @@ func ValidateMessage(v Message) error {
 	return c.Err()
 }
 
-// First message of a connection: credentials, the client's attested identity and the capabilities it proposes. This dialect's counterpart of ARCP v1.1's `session.hello`. The runtime answers with `session.challenge`, `session.accepted`, `session.unauthenticated` or `session.rejected`; nothing else may be sent before acceptance.
-//
-// The member "type" is always "session.open"; it is written on encoding and checked on decoding.
-type SessionOpen struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionOpenPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionOpen) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -24136,20 +26865,6 @@ func (x SessionOpen) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.open`.
-//
-// Validate does not check: if.
-type SessionOpenPayload struct {
-	// Credentials.
-	Auth Credentials `json:"auth"`
-	// Who the client is.
-	Client ClientIdentity `json:"client"`
-	// Proposed capabilities; an absent member means none.
-	Capabilities *Capabilities `json:"capabilities,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionOpenPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24277,52 +26992,6 @@ func (x *SessionOpenPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionOpenPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The runtime needs more than the offered credentials; the client answers with `session.authenticate`.
-//
-// The member "type" is always "session.challenge"; it is written on encoding and checked on decoding.
-type SessionChallenge struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionChallengePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionChallenge) isMessage() {}
@@ -24825,14 +27494,6 @@ func (x SessionChallenge) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.challenge`.
-type SessionChallengePayload struct {
-	// Challenge nonce or instructions.
-	Challenge string `json:"challenge"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionChallengePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24929,52 +27590,6 @@ func (x *SessionChallengePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionChallengePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The client's answer to `session.challenge` or `session.refresh`.
-//
-// The member "type" is always "session.authenticate"; it is written on encoding and checked on decoding.
-type SessionAuthenticate struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionAuthenticatePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionAuthenticate) isMessage() {}
@@ -25477,14 +28092,6 @@ func (x SessionAuthenticate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.authenticate`.
-type SessionAuthenticatePayload struct {
-	// Response to the challenge.
-	Response string `json:"response"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAuthenticatePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25581,52 +28188,6 @@ func (x *SessionAuthenticatePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionAuthenticatePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The handshake succeeded: the new session, the runtime's identity and the negotiated capabilities. This dialect's counterpart of `session.welcome`, without `resume_window_sec` or `heartbeat_interval_sec`.
-//
-// The member "type" is always "session.accepted"; it is written on encoding and checked on decoding.
-type SessionAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionAcceptedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionAccepted) isMessage() {}
@@ -26129,22 +28690,6 @@ func (x SessionAccepted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.accepted`.
-type SessionAcceptedPayload struct {
-	// The new session.
-	SessionID SessionID `json:"session_id"`
-	// Who the runtime is.
-	Runtime RuntimeIdentity `json:"runtime"`
-	// Negotiated capabilities.
-	Capabilities Capabilities `json:"capabilities"`
-	// When the session's authentication expires.
-	Lease *SessionLease `json:"lease,omitempty"`
-	// Token for `session.resume`.
-	ResumeToken *string `json:"resume_token,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26315,52 +28860,6 @@ func (x *SessionAcceptedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionAcceptedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The credentials were refused but the client may try again with corrected ones.
-//
-// The member "type" is always "session.unauthenticated"; it is written on encoding and checked on decoding.
-type SessionUnauthenticated struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionUnauthenticatedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionUnauthenticated) isMessage() {}
@@ -26863,16 +29362,6 @@ func (x SessionUnauthenticated) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.unauthenticated`.
-type SessionUnauthenticatedPayload struct {
-	// Error code.
-	Code ErrorCode `json:"code"`
-	// What was wrong.
-	Message string `json:"message"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionUnauthenticatedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26986,52 +29475,6 @@ func (x *SessionUnauthenticatedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionUnauthenticatedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The handshake failed for good, for example on a required but unsupported capability (UNIMPLEMENTED).
-//
-// The member "type" is always "session.rejected"; it is written on encoding and checked on decoding.
-type SessionRejected struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionRejectedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionRejected) isMessage() {}
@@ -27534,16 +29977,6 @@ func (x SessionRejected) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.rejected`.
-type SessionRejectedPayload struct {
-	// Error code.
-	Code ErrorCode `json:"code"`
-	// Why.
-	Message string `json:"message"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionRejectedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27657,52 +30090,6 @@ func (x *SessionRejectedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionRejectedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The runtime asks for re-authentication; the client must send `session.authenticate` before the deadline or be evicted.
-//
-// The member "type" is always "session.refresh"; it is written on encoding and checked on decoding.
-type SessionRefresh struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionRefreshPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionRefresh) isMessage() {}
@@ -28202,16 +30589,6 @@ func (x SessionRefresh) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.refresh`.
-type SessionRefreshPayload struct {
-	// Latest time for the answer.
-	Deadline Timestamp `json:"deadline"`
-	// A new challenge, when one is needed.
-	Challenge *string `json:"challenge,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionRefreshPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28328,52 +30705,6 @@ func (x *SessionRefreshPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionRefreshPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The runtime ended the session (idle timeout, revoked credentials, quota, failed refresh). Durable jobs may be resumed under a new session.
-//
-// The member "type" is always "session.evicted"; it is written on encoding and checked on decoding.
-type SessionEvicted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionEvictedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionEvicted) isMessage() {}
@@ -28873,16 +31204,6 @@ func (x SessionEvicted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.evicted`.
-type SessionEvictedPayload struct {
-	// Reason code.
-	Code ErrorCode `json:"code"`
-	// Explanation.
-	Reason string `json:"reason"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionEvictedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28996,52 +31317,6 @@ func (x *SessionEvictedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionEvictedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Graceful end of the session, from either side.
-//
-// The member "type" is always "session.close"; it is written on encoding and checked on decoding.
-type SessionClose struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionClosePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionClose) isMessage() {}
@@ -29541,14 +31816,6 @@ func (x SessionClose) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.close`.
-type SessionClosePayload struct {
-	// Why.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionClosePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29645,52 +31912,6 @@ func (x *SessionClosePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionClosePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Acknowledgement of `session.close` (ARCP v1.1 addition).
-//
-// The member "type" is always "session.closed"; it is written on encoding and checked on decoding.
-type SessionClosed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionClosedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionClosed) isMessage() {}
@@ -30190,14 +32411,6 @@ func (x SessionClosed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.closed`.
-type SessionClosedPayload struct {
-	// Echo of the reason.
-	Reason *string `json:"reason,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionClosedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30294,52 +32507,6 @@ func (x *SessionClosedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionClosedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Resume a session on a new transport from an event position (ARCP v1.1 addition).
-//
-// The member "type" is always "session.resume"; it is written on encoding and checked on decoding.
-type SessionResume struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionResumePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionResume) isMessage() {}
@@ -30842,16 +33009,6 @@ func (x SessionResume) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.resume`.
-type SessionResumePayload struct {
-	// Token from `session.accepted` or the last `session.resumed`.
-	ResumeToken string `json:"resume_token"`
-	// Highest event_seq processed.
-	LastEventSeq uint64 `json:"last_event_seq"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionResumePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30965,52 +33122,6 @@ func (x *SessionResumePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionResumePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The resume succeeded; replayed messages follow.
-//
-// The member "type" is always "session.resumed"; it is written on encoding and checked on decoding.
-type SessionResumed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionResumedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionResumed) isMessage() {}
@@ -31513,20 +33624,6 @@ func (x SessionResumed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.resumed`.
-type SessionResumedPayload struct {
-	// The resumed session.
-	SessionID SessionID `json:"session_id"`
-	// A fresh resume token.
-	ResumeToken string `json:"resume_token"`
-	// First event_seq that is replayed.
-	ReplayedFrom uint64 `json:"replayed_from"`
-	// Whether buffered messages are replayed.
-	Replayed bool `json:"replayed"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionResumedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31674,52 +33771,6 @@ func (x *SessionResumedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionResumedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session liveness probe (ARCP v1.1).
-//
-// The member "type" is always "session.ping"; it is written on encoding and checked on decoding.
-type SessionPing struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionPingPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionPing) isMessage() {}
@@ -32219,16 +34270,6 @@ func (x SessionPing) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.ping`.
-type SessionPingPayload struct {
-	// Value echoed by the pong.
-	Nonce string `json:"nonce"`
-	// Send time.
-	SentAt Timestamp `json:"sent_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionPingPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -32342,52 +34383,6 @@ func (x *SessionPingPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionPingPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Answer to `session.ping`.
-//
-// The member "type" is always "session.pong"; it is written on encoding and checked on decoding.
-type SessionPong struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionPongPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionPong) isMessage() {}
@@ -32887,16 +34882,6 @@ func (x SessionPong) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.pong`.
-type SessionPongPayload struct {
-	// The ping's nonce.
-	PingNonce string `json:"ping_nonce"`
-	// Receive time.
-	ReceivedAt Timestamp `json:"received_at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionPongPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33010,52 +34995,6 @@ func (x *SessionPongPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionPongPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Highest event_seq the client processed (ARCP v1.1 flow control).
-//
-// The member "type" is always "session.ack"; it is written on encoding and checked on decoding.
-type SessionAck struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionAckPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionAck) isMessage() {}
@@ -33555,14 +35494,6 @@ func (x SessionAck) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.ack`.
-type SessionAckPayload struct {
-	// The position.
-	LastProcessedSeq uint64 `json:"last_processed_seq"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAckPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33652,52 +35583,6 @@ func (x *SessionAckPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionAckPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Read-only job inventory request (ARCP v1.1); answered by `session.jobs` whose `request_id` is this message's `id`.
-//
-// The member "type" is always "session.list_jobs"; it is written on encoding and checked on decoding.
-type SessionListJobs struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionListJobsPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionListJobs) isMessage() {}
@@ -34197,18 +36082,6 @@ func (x SessionListJobs) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.list_jobs`.
-type SessionListJobsPayload struct {
-	// Conditions, all optional.
-	Filter *JobListFilter `json:"filter,omitempty"`
-	// Page size.
-	Limit *uint32 `json:"limit,omitempty"`
-	// `next_cursor` of the previous page.
-	Cursor *string `json:"cursor,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionListJobsPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34345,20 +36218,6 @@ func (x *SessionListJobsPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionListJobsPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Job listing filter.
-type JobListFilter struct {
-	// Only jobs in one of these states.
-	Status []string `json:"status,omitempty"`
-	// Only jobs of this agent (`name` or `name@version`).
-	Agent *string `json:"agent,omitempty"`
-	// Only jobs created strictly after this instant.
-	CreatedAfter *Timestamp `json:"created_after,omitempty"`
-	// Only jobs created strictly before this instant.
-	CreatedBefore *Timestamp `json:"created_before,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -34544,52 +36403,6 @@ func (x *JobListFilter) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobListFilter) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One page of the job inventory.
-//
-// The member "type" is always "session.jobs"; it is written on encoding and checked on decoding.
-type SessionJobs struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SessionJobsPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionJobs) isMessage() {}
@@ -35089,18 +36902,6 @@ func (x SessionJobs) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `session.jobs`.
-type SessionJobsPayload struct {
-	// The `id` of the `session.list_jobs` answered.
-	RequestID string `json:"request_id"`
-	// The jobs.
-	Jobs []JobListEntry `json:"jobs"`
-	// Cursor of the next page, or null on the last page.
-	NextCursor *string `json:"next_cursor"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionJobsPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -35268,26 +37069,6 @@ func (x *SessionJobsPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionJobsPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One job in a listing; this dialect has no `lease` here.
-type JobListEntry struct {
-	// The job.
-	JobID JobID `json:"job_id"`
-	// Resolved `name@version`, or the bare name.
-	Agent string `json:"agent"`
-	// Current state as a string, such as `running`.
-	Status string `json:"status"`
-	// The delegating job.
-	ParentJobID *JobID `json:"parent_job_id,omitempty"`
-	// Submission time.
-	CreatedAt Timestamp `json:"created_at"`
-	// The job's trace.
-	TraceID *string `json:"trace_id,omitempty"`
-	// Last event_seq emitted for the job in this session.
-	LastEventSeq uint64 `json:"last_event_seq"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -35506,52 +37287,6 @@ func (x *JobListEntry) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x JobListEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Generic liveness probe (RFC-0001-v2 control).
-//
-// The member "type" is always "ping"; it is written on encoding and checked on decoding.
-type Ping struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload PingPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Ping) isMessage() {}
@@ -36051,14 +37786,6 @@ func (x Ping) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `ping`.
-type PingPayload struct {
-	// Optional value echoed by the pong.
-	Nonce *string `json:"nonce,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PingPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -36155,52 +37882,6 @@ func (x *PingPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PingPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Answer to `ping`.
-//
-// The member "type" is always "pong"; it is written on encoding and checked on decoding.
-type Pong struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload PongPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Pong) isMessage() {}
@@ -36700,14 +38381,6 @@ func (x Pong) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `pong`.
-type PongPayload struct {
-	// The ping's nonce, if it had one.
-	Nonce *string `json:"nonce,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PongPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -36804,52 +38477,6 @@ func (x *PongPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PongPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Negative acknowledgement: a command was refused, for example an unknown core message type (UNIMPLEMENTED).
-//
-// The member "type" is always "nack"; it is written on encoding and checked on decoding.
-type Nack struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload NackPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Nack) isMessage() {}
@@ -37349,18 +38976,6 @@ func (x Nack) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `nack`.
-type NackPayload struct {
-	// Error code.
-	Code ErrorCode `json:"code"`
-	// Why.
-	Message string `json:"message"`
-	// Structured detail.
-	Details json.RawMessage `json:"details,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *NackPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -37496,52 +39111,6 @@ func (x *NackPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NackPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The older replay request by message id or checkpoint, kept for compatibility; `session.resume` is the event-position form.
-//
-// The member "type" is always "resume"; it is written on encoding and checked on decoding.
-type Resume struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ResumePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Resume) isMessage() {}
@@ -38041,18 +39610,6 @@ func (x Resume) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `resume`.
-type ResumePayload struct {
-	// Replay strictly after this message.
-	AfterMessageID *MessageID `json:"after_message_id,omitempty"`
-	// Checkpoint to restore from.
-	CheckpointID *string `json:"checkpoint_id,omitempty"`
-	// Also reopen active streams (omitted when false).
-	IncludeOpenStreams *bool `json:"include_open_streams,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ResumePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -38189,52 +39746,6 @@ func (x *ResumePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ResumePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Start a job: this dialect's counterpart of `job.submit`. `tool` names the agent; the logical idempotency key travels on the envelope.
-//
-// The member "type" is always "tool.invoke"; it is written on encoding and checked on decoding.
-type ToolInvoke struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ToolInvokePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolInvoke) isMessage() {}
@@ -38734,20 +40245,6 @@ func (x ToolInvoke) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `tool.invoke`.
-type ToolInvokePayload struct {
-	// The agent or tool to run, `name` or `name@version`.
-	Tool string `json:"tool"`
-	// Input of the tool, any JSON value.
-	Arguments json.RawMessage `json:"arguments"`
-	// Older budget field; `lease_request` wins when both are present.
-	CostBudget []BudgetAmount `json:"cost_budget,omitempty"`
-	// Requested authority.
-	LeaseRequest *LeaseRequest `json:"lease_request,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolInvokePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -38922,52 +40419,6 @@ func (x *ToolInvokePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolInvokePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Outcome of a direct tool invocation, inline or by artifact reference.
-//
-// The member "type" is always "tool.result"; it is written on encoding and checked on decoding.
-type ToolResult struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ToolResultPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolResult) isMessage() {}
@@ -39467,16 +40918,6 @@ func (x ToolResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `tool.result`.
-type ToolResultPayload struct {
-	// The result, inline, any JSON value.
-	Value json.RawMessage `json:"value,omitempty"`
-	// The result as an artifact.
-	ResultRef *ArtifactRef `json:"result_ref,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolResultPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -39583,52 +41024,6 @@ func (x *ToolResultPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolResultPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A direct tool invocation failed.
-//
-// The member "type" is always "tool.error"; it is written on encoding and checked on decoding.
-type ToolError struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload ToolErrorPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolError) isMessage() {}
@@ -40128,20 +41523,6 @@ func (x ToolError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `tool.error`.
-type ToolErrorPayload struct {
-	// Error code.
-	Code ErrorCode `json:"code"`
-	// Whether a retry may succeed.
-	Retryable *bool `json:"retryable,omitempty"`
-	// What went wrong.
-	Message string `json:"message"`
-	// Structured detail, such as `retry_after_seconds`.
-	Details json.RawMessage `json:"details,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolErrorPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -40297,52 +41678,6 @@ func (x *ToolErrorPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolErrorPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Open an incremental stream.
-//
-// The member "type" is always "stream.open"; it is written on encoding and checked on decoding.
-type StreamOpen struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream.
-	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload StreamOpenPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StreamOpen) isMessage() {}
@@ -40839,18 +42174,6 @@ func (x StreamOpen) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `stream.open`.
-type StreamOpenPayload struct {
-	// What the stream carries; receivers treat unknown kinds as `event`.
-	Kind StreamOpenPayloadKind `json:"kind"`
-	// Media type of the content.
-	ContentType *string `json:"content_type,omitempty"`
-	// Encoding, such as `utf-8` or `base64`.
-	Encoding *string `json:"encoding,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *StreamOpenPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -40995,9 +42318,6 @@ func (x StreamOpenPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What the stream carries; receivers treat unknown kinds as `event`.
-type StreamOpenPayloadKind string
-
 const (
 	// Plain text.
 	StreamOpenPayloadKindText StreamOpenPayloadKind = "text"
@@ -41056,52 +42376,6 @@ func (x *StreamOpenPayloadKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StreamOpenPayloadKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One chunk of a stream.
-//
-// The member "type" is always "stream.chunk"; it is written on encoding and checked on decoding.
-type StreamChunk struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream.
-	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload StreamChunkPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StreamChunk) isMessage() {}
@@ -41598,24 +42872,6 @@ func (x StreamChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `stream.chunk`.
-type StreamChunkPayload struct {
-	// Per-stream chunk number.
-	Sequence uint64 `json:"sequence"`
-	// The chunk: text, base64 bytes, or a JSON object for structured kinds.
-	Data json.RawMessage `json:"data"`
-	// Per-chunk media type override.
-	ContentType *string `json:"content_type,omitempty"`
-	// Integrity hash of a binary chunk.
-	Sha256 *string `json:"sha256,omitempty"`
-	// A reasoning chunk whose content was withheld (omitted when false).
-	Redacted *bool `json:"redacted,omitempty"`
-	// Role marker of a reasoning chunk.
-	Role *string `json:"role,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *StreamChunkPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -41821,52 +43077,6 @@ func (x *StreamChunkPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StreamChunkPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The stream ended normally.
-//
-// The member "type" is always "stream.close"; it is written on encoding and checked on decoding.
-type StreamClose struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream.
-	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload StreamClosePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StreamClose) isMessage() {}
@@ -42363,14 +43573,6 @@ func (x StreamClose) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `stream.close`.
-type StreamClosePayload struct {
-	// Last chunk number.
-	FinalSequence *uint64 `json:"final_sequence,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *StreamClosePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -42460,52 +43662,6 @@ func (x *StreamClosePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StreamClosePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The stream ended with an error.
-//
-// The member "type" is always "stream.error"; it is written on encoding and checked on decoding.
-type StreamError struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream.
-	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload StreamErrorPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StreamError) isMessage() {}
@@ -43002,16 +44158,6 @@ func (x StreamError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `stream.error`.
-type StreamErrorPayload struct {
-	// Error code.
-	Code ErrorCode `json:"code"`
-	// What went wrong.
-	Message string `json:"message"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *StreamErrorPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -43125,52 +44271,6 @@ func (x *StreamErrorPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StreamErrorPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A job needs a permission its session does not hold; the job is blocked until `permission.grant` or `permission.deny`.
-//
-// The member "type" is always "permission.request"; it is written on encoding and checked on decoding.
-type PermissionRequest struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload PermissionRequestPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PermissionRequest) isMessage() {}
@@ -43670,22 +44770,6 @@ func (x PermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `permission.request`.
-type PermissionRequestPayload struct {
-	// Permission name.
-	Permission string `json:"permission"`
-	// Resource concerned.
-	Resource string `json:"resource"`
-	// Operation concerned.
-	Operation string `json:"operation"`
-	// Why, for the operator.
-	Reason *string `json:"reason,omitempty"`
-	// Lease duration asked for.
-	RequestedLeaseSeconds *uint64 `json:"requested_lease_seconds,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PermissionRequestPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -43874,52 +44958,6 @@ func (x *PermissionRequestPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionRequestPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The permission is granted.
-//
-// The member "type" is always "permission.grant"; it is written on encoding and checked on decoding.
-type PermissionGrant struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload PermissionGrantPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PermissionGrant) isMessage() {}
@@ -44419,20 +45457,6 @@ func (x PermissionGrant) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `permission.grant`.
-type PermissionGrantPayload struct {
-	// Permission name.
-	Permission string `json:"permission"`
-	// Resource.
-	Resource string `json:"resource"`
-	// Operation.
-	Operation string `json:"operation"`
-	// Lease duration granted.
-	LeaseSeconds uint64 `json:"lease_seconds"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PermissionGrantPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -44592,52 +45616,6 @@ func (x *PermissionGrantPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionGrantPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The permission is refused.
-//
-// The member "type" is always "permission.deny"; it is written on encoding and checked on decoding.
-type PermissionDeny struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload PermissionDenyPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PermissionDeny) isMessage() {}
@@ -45137,16 +46115,6 @@ func (x PermissionDeny) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `permission.deny`.
-type PermissionDenyPayload struct {
-	// Permission name.
-	Permission string `json:"permission"`
-	// Why.
-	Reason string `json:"reason"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PermissionDenyPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -45266,52 +46234,6 @@ func (x *PermissionDenyPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionDenyPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Open a read-only observer feed over the envelope stream, optionally with backfill.
-//
-// The member "type" is always "subscribe"; it is written on encoding and checked on decoding.
-type Subscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SubscribePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Subscribe) isMessage() {}
@@ -45811,16 +46733,6 @@ func (x Subscribe) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `subscribe`.
-type SubscribePayload struct {
-	// What to deliver; conditions are AND-ed, list items OR-ed.
-	Filter *SubscriptionFilter `json:"filter,omitempty"`
-	// Backfill start.
-	Since *SubscriptionSince `json:"since,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubscribePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -45931,24 +46843,6 @@ func (x *SubscribePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SubscribePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Subscription filter.
-type SubscriptionFilter struct {
-	// Sessions.
-	SessionID []SessionID `json:"session_id,omitempty"`
-	// Traces.
-	TraceID []string `json:"trace_id,omitempty"`
-	// Jobs.
-	JobID []JobID `json:"job_id,omitempty"`
-	// Streams.
-	StreamID []StreamID `json:"stream_id,omitempty"`
-	// Message types.
-	Types []string `json:"types,omitempty"`
-	// Lowest priority delivered.
-	MinPriority *Priority `json:"min_priority,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -46260,14 +47154,6 @@ func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Where backfill starts.
-type SubscriptionSince struct {
-	// Replay strictly after this message.
-	AfterMessageID *MessageID `json:"after_message_id,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubscriptionSince) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -46358,52 +47244,6 @@ func (x *SubscriptionSince) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SubscriptionSince) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The subscription is open.
-//
-// The member "type" is always "subscribe.accepted"; it is written on encoding and checked on decoding.
-type SubscribeAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SubscribeAcceptedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SubscribeAccepted) isMessage() {}
@@ -46903,14 +47743,6 @@ func (x SubscribeAccepted) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `subscribe.accepted`.
-type SubscribeAcceptedPayload struct {
-	// The new subscription.
-	SubscriptionID SubscriptionID `json:"subscription_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubscribeAcceptedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -47001,52 +47833,6 @@ func (x *SubscribeAcceptedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SubscribeAcceptedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// One observed message, wrapped. The end of backfill is marked by a wrapped `event.emit` named `subscription.backfill_complete`.
-//
-// The member "type" is always "subscribe.event"; it is written on encoding and checked on decoding.
-type SubscribeEvent struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription delivering the event.
-	SubscriptionID SubscriptionID `json:"subscription_id"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SubscribeEventPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SubscribeEvent) isMessage() {}
@@ -47543,14 +48329,6 @@ func (x SubscribeEvent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `subscribe.event`.
-type SubscribeEventPayload struct {
-	// The observed envelope.
-	Event json.RawMessage `json:"event"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubscribeEventPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -47647,52 +48425,6 @@ func (x *SubscribeEventPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SubscribeEventPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Close a subscription.
-//
-// The member "type" is always "unsubscribe"; it is written on encoding and checked on decoding.
-type Unsubscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload UnsubscribePayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Unsubscribe) isMessage() {}
@@ -48192,14 +48924,6 @@ func (x Unsubscribe) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `unsubscribe`.
-type UnsubscribePayload struct {
-	// The subscription.
-	SubscriptionID SubscriptionID `json:"subscription_id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UnsubscribePayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -48290,52 +49014,6 @@ func (x *UnsubscribePayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnsubscribePayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The runtime ended a subscription (eviction, expired authorisation, overflow).
-//
-// The member "type" is always "subscribe.closed"; it is written on encoding and checked on decoding.
-type SubscribeClosed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload SubscribeClosedPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SubscribeClosed) isMessage() {}
@@ -48835,18 +49513,6 @@ func (x SubscribeClosed) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `subscribe.closed`.
-type SubscribeClosedPayload struct {
-	// The subscription.
-	SubscriptionID SubscriptionID `json:"subscription_id"`
-	// Reason code.
-	Code ErrorCode `json:"code"`
-	// Explanation.
-	Reason string `json:"reason"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubscribeClosedPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -48977,52 +49643,6 @@ func (x *SubscribeClosedPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SubscribeClosedPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A measurement. Standard names include `tokens.used`, `cost.usd` and `latency.ms`; others are namespaced.
-//
-// The member "type" is always "metric"; it is written on encoding and checked on decoding.
-type Metric struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload MetricPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Metric) isMessage() {}
@@ -49522,20 +50142,6 @@ func (x Metric) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Payload of `metric`.
-type MetricPayload struct {
-	// Metric name.
-	Name string `json:"name"`
-	// The value.
-	Value float64 `json:"value"`
-	// Unit; required in this dialect.
-	Unit string `json:"unit"`
-	// Dimensions (labels).
-	Dims json.RawMessage `json:"dims,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MetricPayload) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -49688,52 +50294,6 @@ func (x *MetricPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MetricPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A finished OpenTelemetry-style span.
-//
-// The member "type" is always "trace.span"; it is written on encoding and checked on decoding.
-type TraceSpan struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session.
-	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS), plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except session control (`session.*` handshake, heartbeat, ack, listing, close, refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
-	// The message body.
-	Payload TraceSpanPayload `json:"payload"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TraceSpan) isMessage() {}
@@ -50231,26 +50791,6 @@ func (x *TraceSpan) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TraceSpan) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Payload of `trace.span`.
-type TraceSpanPayload struct {
-	// Span name.
-	Name string `json:"name"`
-	// Trace; matches the envelope's.
-	TraceID string `json:"trace_id"`
-	// Span.
-	SpanID string `json:"span_id"`
-	// Parent span.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// Start.
-	StartTime Timestamp `json:"start_time"`
-	// End.
-	EndTime Timestamp `json:"end_time"`
-	// Span attributes.
-	Attributes json.RawMessage `json:"attributes,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

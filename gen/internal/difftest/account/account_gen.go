@@ -26,6 +26,8 @@ type Account struct {
 	Quota    *float64     `json:"quota,omitempty"`
 }
 
+type AccountPlan string
+
 // DecodeWire decodes the value from d.
 func (x *Account) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -455,8 +457,6 @@ func (x *Account) UnmarshalJSON(data []byte) error {
 func (x Account) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-type AccountPlan string
 
 const (
 	AccountPlanFree AccountPlan = "free"

@@ -13,7 +13,8 @@ import (
 //
 // Validate does not check: if.
 //
-// The member "version" is always 2; it is written on encoding and checked on decoding.
+// The member "version" is always 2; it is written on encoding and checked on
+// decoding.
 type Config struct {
 	Mode    *ConfigMode       `json:"mode,omitempty"`
 	Retries *uint32           `json:"retries,omitempty"`
@@ -26,6 +27,16 @@ type Config struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+type ConfigMode string
+
+type ConfigProxy struct {
+	URL      string  `json:"url"`
+	User     *string `json:"user,omitempty"`
+	Password *string `json:"password,omitempty"`
+}
+
+type ConfigLevel string
 
 // DecodeWire decodes the value from d.
 func (x *Config) DecodeWire(d *wire.Decoder) error {
@@ -345,8 +356,6 @@ func (x Config) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-type ConfigMode string
-
 const (
 	ConfigModeFast ConfigMode = "fast"
 	ConfigModeSafe ConfigMode = "safe"
@@ -395,12 +404,6 @@ func (x *ConfigMode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ConfigMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type ConfigProxy struct {
-	URL      string  `json:"url"`
-	User     *string `json:"user,omitempty"`
-	Password *string `json:"password,omitempty"`
 }
 
 // DecodeWire decodes the value from d.
@@ -537,8 +540,6 @@ func (x *ConfigProxy) UnmarshalJSON(data []byte) error {
 func (x ConfigProxy) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-type ConfigLevel string
 
 const (
 	ConfigLevelDebug ConfigLevel = "debug"

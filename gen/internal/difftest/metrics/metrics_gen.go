@@ -18,6 +18,31 @@ type Sample struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// Labels whose names follow a pattern.
+//
+// Validate does not check: patternProperties ^x-; patternProperties ^n-.
+type Labels struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Open labels: any member, those with a prefix typed.
+//
+// Validate does not check: patternProperties.
+type OpenLabels struct {
+	Kind *string `json:"kind,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Validate does not check: points: uniqueItems.
+type Series struct {
+	Points [][]float64      `json:"points"`
+	Unit   wire.Opt[string] `json:"unit,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DecodeWire decodes the value from d.
 func (x *Sample) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -136,14 +161,6 @@ func (x Sample) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Labels whose names follow a pattern.
-//
-// Validate does not check: patternProperties ^x-; patternProperties ^n-.
-type Labels struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Labels) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -216,15 +233,6 @@ func (x *Labels) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Labels) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Open labels: any member, those with a prefix typed.
-//
-// Validate does not check: patternProperties.
-type OpenLabels struct {
-	Kind *string `json:"kind,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -316,14 +324,6 @@ func (x *OpenLabels) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x OpenLabels) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Validate does not check: points: uniqueItems.
-type Series struct {
-	Points [][]float64      `json:"points"`
-	Unit   wire.Opt[string] `json:"unit,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -11,7 +11,9 @@ import (
 
 // A tagged union.
 //
-// It is a union tagged by the member "kind". Its variants are Circle, Rect; a tag this package does not know decodes to UnknownShape, which keeps the JSON as it was.
+// It is a union tagged by the member "kind". Its variants are Circle, Rect; a
+// tag this package does not know decodes to UnknownShape, which keeps the JSON
+// as it was.
 type Shape interface {
 	isShape()
 }
@@ -22,6 +24,69 @@ type UnknownShape struct {
 	Tag string
 	// Raw is the whole object.
 	Raw json.RawMessage
+}
+
+type Circle struct {
+	R float64 `json:"r"`
+}
+
+type Rect struct {
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An untagged oneOf of two open objects: a value with both members fits both,
+// which oneOf forbids.
+//
+// Validate does not check: oneOf: an object may fit both
+// /$defs/Contact/oneOf/0 and /$defs/Contact/oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are ByEmail,
+// ByPhone.
+type Contact interface {
+	isContact()
+}
+
+type ByEmail struct {
+	Email string `json:"email"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type ByPhone struct {
+	Phone string `json:"phone"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An untagged anyOf by JSON kind.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// TargetInteger, TargetString, TargetArray.
+type Target interface {
+	isTarget()
+}
+
+type TargetInteger uint64
+
+type TargetString string
+
+type TargetArray []string
+
+type Holder struct {
+	// A tagged union.
+	Shape Shape `json:"shape"`
+	// An untagged oneOf of two open objects: a value with both members fits both,
+	// which oneOf forbids.
+	Contact Contact `json:"contact,omitempty"`
+	// An untagged anyOf by JSON kind.
+	Target Target `json:"target,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
 }
 
 func (*UnknownShape) isShape() {}
@@ -139,10 +204,6 @@ func ValidateShape(v Shape) error {
 	return c.Err()
 }
 
-type Circle struct {
-	R float64 `json:"r"`
-}
-
 func (*Circle) isShape() {}
 
 // DecodeWire decodes the value from d.
@@ -250,13 +311,6 @@ func (x *Circle) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Circle) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type Rect struct {
-	W float64 `json:"w"`
-	H float64 `json:"h"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Rect) isShape() {}
@@ -386,15 +440,6 @@ func (x Rect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An untagged oneOf of two open objects: a value with both members fits both, which oneOf forbids.
-//
-// Validate does not check: oneOf: an object may fit both /$defs/Contact/oneOf/0 and /$defs/Contact/oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ByEmail, ByPhone.
-type Contact interface {
-	isContact()
-}
-
 // DecodeContact decodes a Contact from d.
 func DecodeContact(d *wire.Decoder) (Contact, error) {
 	switch d.Kind() {
@@ -483,12 +528,6 @@ func ValidateContact(v Contact) error {
 	var c wire.Checker
 	CheckContact(&c, "", v)
 	return c.Err()
-}
-
-type ByEmail struct {
-	Email string `json:"email"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ByEmail) isContact() {}
@@ -584,12 +623,6 @@ func (x ByEmail) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-type ByPhone struct {
-	Phone string `json:"phone"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ByPhone) isContact() {}
 
 // DecodeWire decodes the value from d.
@@ -683,13 +716,6 @@ func (x ByPhone) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An untagged anyOf by JSON kind.
-//
-// It is a union decided by the JSON type of the value. Its variants are TargetInteger, TargetString, TargetArray.
-type Target interface {
-	isTarget()
-}
-
 // DecodeTarget decodes a Target from d.
 func DecodeTarget(d *wire.Decoder) (Target, error) {
 	switch d.Kind() {
@@ -766,8 +792,6 @@ func ValidateTarget(v Target) error {
 	return c.Err()
 }
 
-type TargetInteger uint64
-
 func (TargetInteger) isTarget() {}
 
 // DecodeWire decodes the value from d.
@@ -809,8 +833,6 @@ func (x *TargetInteger) UnmarshalJSON(data []byte) error {
 func (x TargetInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-type TargetString string
 
 func (TargetString) isTarget() {}
 
@@ -858,8 +880,6 @@ func (x *TargetString) UnmarshalJSON(data []byte) error {
 func (x TargetString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-type TargetArray []string
 
 func (TargetArray) isTarget() {}
 
@@ -923,17 +943,6 @@ func (x *TargetArray) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TargetArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type Holder struct {
-	// A tagged union.
-	Shape Shape `json:"shape"`
-	// An untagged oneOf of two open objects: a value with both members fits both, which oneOf forbids.
-	Contact Contact `json:"contact,omitempty"`
-	// An untagged anyOf by JSON kind.
-	Target Target `json:"target,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -11,8 +11,4119 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
+// and /anyOf/1 have no tag and require the same members; give every variant a
+// property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Request,
+// Notification, Response.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolAgent interface {
+	isAgentClientProtocolAgent()
+}
+
+type Request struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params AgentRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// JSON RPC Request Id
+//
+// An identifier established by the Client that MUST contain a String, Number,
+// or NULL value if included. If it is not included it is assumed to be a
+// notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD
+// NOT contain fractional parts \[2\]
+//
+// The Server MUST reply with the same value in the Response object if
+// included. This member is used to correlate the context between the two
+// objects.
+//
+// \[1\] The use of Null as a value for the id member in a Request object is
+// discouraged, because this specification uses a value of Null for Responses
+// with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for
+// Notifications this could cause confusion in handling.
+//
+// \[2\] Fractional parts may be problematic, since many decimal fractions
+// cannot be represented exactly as binary fractions.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDNull, RequestIDNumber, RequestIDStr.
+type RequestID interface {
+	isRequestID()
+}
+
+// The JSON-RPC `null` request id.
+type RequestIDNull struct{}
+
+// A numeric JSON-RPC request id.
+type RequestIDNumber int64
+
+// A string JSON-RPC request id.
+type RequestIDStr string
+
+// All possible requests that an agent can send to a client.
+//
+// This enum is used internally for routing RPC requests. You typically won't
+// need
+// to use this directly.
+//
+// This enum encompasses all method calls from agent to client.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and
+// /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type AgentRequestParams json.RawMessage
+
+// Request to write content to a text file.
+//
+// Only available if the client supports the `fs.writeTextFile` capability.
+type WriteTextFileRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Absolute path to the file to write.
+	Path string `json:"path"`
+	// The text content to write to the file.
+	Content string `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A unique identifier for a conversation session between a client and agent.
+//
+// Each session has its own context, conversation history, and state, so one
+// agent can run several independent sessions.
+//
+// See protocol docs: [Session
+// ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)
+type SessionID string
+
+// Request to read content from a text file.
+//
+// Only available if the client supports the `fs.readTextFile` capability.
+type ReadTextFileRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Absolute path to the file to read.
+	Path string `json:"path"`
+	// Line number to start reading from (1-based).
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// Maximum number of lines to read.
+	Limit wire.Opt[uint32] `json:"limit,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request for user permission to execute a tool call.
+//
+// Sent when the agent needs authorization before performing a sensitive
+// operation.
+//
+// See protocol docs: [Requesting
+// Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
+type RequestPermissionRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Details about the tool call requiring permission.
+	ToolCall ToolCallUpdate `json:"toolCall"`
+	// Available permission options for the user to choose from.
+	Options []PermissionOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An update to an existing tool call.
+//
+// Used to report progress and results as tools execute. All fields except
+// the tool call ID are optional - only changed fields need to be included.
+//
+// See protocol docs:
+// [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
+type ToolCallUpdate struct {
+	// The ID of the tool call being updated.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Update the tool kind.
+	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
+	// Update the execution status.
+	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
+	// Update the human-readable title.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Update the programmatic name of the tool being invoked.
+	//
+	// This field is optional. Omitting it or sending `null` both mean that
+	// the existing name is left unchanged.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// Replace the content collection.
+	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
+	// Replace the locations collection.
+	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
+	// Update the raw input.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// Update the raw output.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a tool call within a session.
+type ToolCallID string
+
+// Categories of tools that can be invoked.
+//
+// Tool kinds help clients choose appropriate icons and optimize how they
+// display tool execution progress.
+//
+// See protocol docs:
+// [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)
+type ToolKind string
+
+// Execution status of a tool call.
+//
+// Tool calls progress through different statuses during their lifecycle.
+//
+// See protocol docs:
+// [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)
+type ToolCallStatus string
+
+// Content produced by a tool call.
+//
+// Tool calls can produce different types of content including
+// standard content blocks (text, images) or file diffs.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
+//
+// It is a union tagged by the member "type". Its variants are Content, Diff,
+// Terminal; a tag this package does not know decodes to
+// UnknownToolCallContent, which keeps the JSON as it was.
+type ToolCallContent interface {
+	isToolCallContent()
+}
+
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownToolCallContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Standard content block (text, images, resources).
+type Content struct {
+	// The actual content block.
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Content blocks represent displayable information in the Agent Client
+// Protocol.
+//
+// Content blocks appear in:
+// - User prompts sent via `session/prompt`
+// - Language model output streamed through `session/update` notifications
+// - Progress updates and results from tool calls
+//
+// This structure is compatible with the Model Context Protocol (MCP), so
+// agents can
+// forward content from MCP tool outputs without transformation.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v1/content)
+//
+// It is a union tagged by the member "type". Its variants are TextContent,
+// ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
+// package does not know decodes to UnknownContentBlock, which keeps the JSON
+// as it was.
+type ContentBlock interface {
+	isContentBlock()
+}
+
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownContentBlock struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Text provided to or from an LLM.
+type TextContent struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
+type Annotations struct {
+	// Intended recipients for this content, such as the user or assistant.
+	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
+	// Timestamp indicating when the underlying resource was last modified.
+	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
+	// Relative importance of this content when clients choose what to surface.
+	Priority wire.Opt[float64] `json:"priority,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The sender or recipient of messages and data in a conversation.
+type Role string
+
+// An image provided to or from an LLM.
+type ImageContent struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Base64-encoded media payload.
+	Data string `json:"data"`
+	// MIME type describing the encoded media payload.
+	MIMEType string `json:"mimeType"`
+	// URI associated with this resource or media payload.
+	URI wire.Opt[string] `json:"uri,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Audio provided to or from an LLM.
+type AudioContent struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Base64-encoded media payload.
+	Data string `json:"data"`
+	// MIME type describing the encoded media payload.
+	MIMEType string `json:"mimeType"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A resource that the server is capable of reading, included in a prompt or
+// tool call result.
+type ResourceLink struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Optional human-readable details shown with this protocol object.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Human-readable name shown for this protocol object.
+	Name string `json:"name"`
+	// Optional size of the linked resource in bytes, if known.
+	Size wire.Opt[int64] `json:"size,omitzero"`
+	// Optional display title for end-user UI.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The contents of a resource, embedded into a prompt or tool call result.
+type EmbeddedResource struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Embedded resource payload, either text or binary data.
+	Resource EmbeddedResourceResource `json:"resource"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource content that can be embedded in a message.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EmbeddedResourceResourceTextResourceContents,
+// EmbeddedResourceResourceBlobResourceContents.
+type EmbeddedResourceResource interface {
+	isEmbeddedResourceResource()
+}
+
+// Text resource contents embedded directly in the message.
+type EmbeddedResourceResourceTextResourceContents struct {
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Binary resource contents embedded directly in the message.
+type EmbeddedResourceResourceBlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A diff representing file modifications.
+//
+// Shows changes to files in a format suitable for display in the client UI.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
+type Diff struct {
+	// The absolute file path being modified.
+	Path string `json:"path"`
+	// The original content (omitted or `null` for new files).
+	OldText wire.Opt[string] `json:"oldText,omitzero"`
+	// The new content after modification.
+	NewText string `json:"newText"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Embed a terminal created with `terminal/create` by its id.
+//
+// The terminal must be added before calling `terminal/release`.
+//
+// See protocol docs:
+// [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
+type Terminal struct {
+	// Identifier of the terminal instance to embed in the content stream.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Typed identifier used for terminal values on the wire.
+type TerminalID string
+
+// A file location being accessed or modified by a tool.
+//
+// Enables clients to implement "follow-along" features that track
+// which files the agent is working with in real-time.
+//
+// See protocol docs: [Following the
+// Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
+type ToolCallLocation struct {
+	// The absolute file path being accessed or modified.
+	Path string `json:"path"`
+	// Optional 1-based line number within the file.
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An option presented to the user when requesting permission.
+type PermissionOption struct {
+	// Unique identifier for this permission option.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Human-readable label to display to the user.
+	Name string `json:"name"`
+	// Hint about the nature of this permission option.
+	Kind PermissionOptionKind `json:"kind"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a permission option.
+type PermissionOptionID string
+
+// The type of permission option being presented to the user.
+//
+// Helps clients choose appropriate icons and UI treatment.
+type PermissionOptionKind string
+
+// Request to create a new terminal and execute a command.
+type CreateTerminalRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The command to execute.
+	Command string `json:"command"`
+	// Array of command arguments.
+	Args []string `json:"args,omitempty"`
+	// Environment variables for the command.
+	Env []EnvVariable `json:"env,omitempty"`
+	// Working directory for the command. Must be an absolute path.
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Maximum number of output bytes to retain.
+	//
+	// When the limit is exceeded, the Client truncates from the beginning of the
+	// output
+	// to stay within the limit.
+	//
+	// The Client MUST ensure truncation happens at a character boundary to
+	// maintain valid
+	// string output, even if this means the retained output is slightly less than
+	// the
+	// specified limit.
+	OutputByteLimit wire.Opt[uint64] `json:"outputByteLimit,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An environment variable to set when launching an MCP server.
+type EnvVariable struct {
+	// The name of the environment variable.
+	Name string `json:"name"`
+	// The value to set for the environment variable.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to get the current output and status of a terminal.
+type TerminalOutputRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to get output from.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to release a terminal and free its resources.
+type ReleaseTerminalRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to release.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to wait for a terminal command to exit.
+type WaitForTerminalExitRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to wait for.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to kill a terminal without releasing it.
+type KillTerminalRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to kill.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request from the agent to elicit structured user input.
+//
+// The agent sends this to the client to request information from the user,
+// either via a form or by directing them to a URL.
+// Elicitations are tied to a session (optionally a tool call) or a request.
+//
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag
+// this package does not know decodes to UnknownCreateElicitationRequest, which
+// keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
+}
+
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
+	// Tag is the value of the member "mode".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Form-based elicitation where the client renders a form from the provided
+// schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Form struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Type-safe elicitation schema for requesting structured user input.
+//
+// This represents a JSON Schema object with primitive-typed properties,
+// as required by the elicitation specification.
+type ElicitationSchema struct {
+	// Type discriminator. Always `"object"`.
+	Type *ElicitationSchemaType `json:"type,omitempty"`
+	// Optional title for the schema.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Property definitions (must be primitive types).
+	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
+	// List of required property names.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no property names are
+	// required.
+	Required wire.Opt[[]string] `json:"required,omitzero"`
+	// Optional description of what this schema represents.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no schema description
+	// is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Type discriminator for elicitation schemas.
+type ElicitationSchemaType string
+
+// Property schema for elicitation form fields.
+//
+// Each variant corresponds to a JSON Schema `"type"` value.
+// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
+// Multi-select enums use `type: "array"`.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
+// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
+// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
+// as it was.
+type ElicitationPropertySchema interface {
+	isElicitationPropertySchema()
+}
+
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownElicitationPropertySchema struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Schema for string properties in an elicitation form.
+//
+// When `enum` or `oneOf` is set, this represents a single-select enum
+// with `"type": "string"`.
+type StringPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// length constraint.
+	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
+	// Maximum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// length constraint.
+	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
+	// Pattern the string must match.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no pattern
+	// constraint.
+	Pattern wire.Opt[string] `json:"pattern,omitzero"`
+	// String format.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no format
+	// constraint.
+	Format wire.Opt[StringFormat] `json:"format,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[string] `json:"default,omitzero"`
+	// Enum values for untitled single-select enums.
+	// Optional. Omitted and `null` are equivalent and mean no untitled
+	// single-select choices are
+	// declared by `enum`.
+	Enum wire.Opt[[]string] `json:"enum,omitzero"`
+	// Titled enum options for titled single-select enums.
+	// Optional. Omitted and `null` are equivalent and mean no titled single-select
+	// choices are
+	// declared by `oneOf`.
+	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// String format types for string properties in elicitation schemas.
+type StringFormat string
+
+// A titled enum option with a const value, human-readable title, and optional
+// description.
+type EnumOption struct {
+	// The constant value for this option.
+	Const string `json:"const"`
+	// Human-readable title for this option.
+	Title string `json:"title"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for number (floating-point) properties in an elicitation form.
+type NumberPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[float64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for integer properties in an elicitation form.
+type IntegerPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[int64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for boolean properties in an elicitation form.
+type BooleanPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[bool] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for multi-select (array) properties in an elicitation form.
+type MultiSelectPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// selection count.
+	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
+	// Maximum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// selection count.
+	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
+	// The items definition describing allowed values.
+	Items MultiSelectItems `json:"items"`
+	// Default selected values.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default selections
+	// are provided.
+	Default wire.Opt[[]string] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Items for a multi-select (array) property schema.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems, Titled; a tag this package does not know decodes to
+// UnknownMultiSelectItems, which keeps the JSON as it was. A value without the
+// tag is a Titled.
+type MultiSelectItems interface {
+	isMultiSelectItems()
+}
+
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// String item schema for multi-select enum properties.
+type StringMultiSelectItems struct {
+	// Allowed enum values.
+	Enum []string `json:"enum"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Items definition for titled multi-select enum properties.
+type TitledMultiSelectItems struct {
+	// Titled enum options.
+	AnyOf []EnumOption `json:"anyOf"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Titled multi-select items with human-readable labels.
+//
+// As in MCP, titled items omit `type` and are identified by `anyOf`.
+type Titled TitledMultiSelectItems
+
+// URL-based elicitation where the client directs the user to a URL.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type URL struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for an elicitation.
+type ElicitationID string
+
+// Allows for sending an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ExtRequest json.RawMessage
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Response struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type Notification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible notifications that an agent can send to a client.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentNotificationParamsSessionNotification,
+// AgentNotificationParamsCompleteElicitationNotification,
+// AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
+}
+
+// Handles session update notifications from the agent.
+//
+// This is a notification endpoint (no response expected) that receives
+// real-time updates about session progress, including message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before responding with the cancelled stop reason.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+type AgentNotificationParamsSessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Different types of updates that can be sent during session processing.
+//
+// These updates provide real-time feedback about the agent's progress.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are
+// UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall,
+// ToolCallUpdate, Plan, AvailableCommandsUpdate, CurrentModeUpdate,
+// ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice,
+// CompactionUpdate, CompactionSummaryChunk; a tag this package does not know
+// decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A streamed item of content
+type ContentChunk struct {
+	// A single item of content
+	Content ContentBlock `json:"content"`
+	// A unique identifier for the message this chunk belongs to.
+	//
+	// All chunks belonging to the same message share the same `messageId`.
+	// A change in `messageId` indicates a new message has started.
+	MessageID wire.Opt[MessageID] `json:"messageId,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a message within a session.
+type MessageID string
+
+// A chunk of the user's message being streamed.
+type UserMessageChunk ContentChunk
+
+// A chunk of the agent's response being streamed.
+type AgentMessageChunk ContentChunk
+
+// A chunk of the agent's internal reasoning being streamed.
+type AgentThoughtChunk ContentChunk
+
+// Represents a tool call that the language model has requested.
+//
+// Tool calls are actions that the agent executes on behalf of the language
+// model,
+// such as reading files, executing code, or fetching data from external
+// sources.
+//
+// See protocol docs: [Tool
+// Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
+type ToolCall struct {
+	// Unique identifier for this tool call within the session.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Human-readable title describing what the tool is doing.
+	Title string `json:"title"`
+	// Programmatic name of the tool being invoked.
+	//
+	// This field is optional. Omitting it or sending `null` both mean that no
+	// tool name is available.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// The category of tool being invoked.
+	// Helps clients choose appropriate icons and UI treatment.
+	Kind *ToolKind `json:"kind,omitempty"`
+	// Current execution status of the tool call.
+	Status *ToolCallStatus `json:"status,omitempty"`
+	// Content produced by the tool call.
+	Content []ToolCallContent `json:"content,omitempty"`
+	// File locations affected by this tool call.
+	// Enables "follow-along" features in clients.
+	Locations []ToolCallLocation `json:"locations,omitempty"`
+	// Raw input parameters sent to the tool.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// Raw output returned by the tool.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An execution plan for accomplishing complex tasks.
+//
+// Plans consist of multiple entries representing individual tasks or goals.
+// Agents report plans to clients to provide visibility into their execution
+// strategy.
+// Plans can evolve during execution as the agent discovers new requirements or
+// completes tasks.
+//
+// See protocol docs: [Agent
+// Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
+type Plan struct {
+	// The list of tasks to be accomplished.
+	//
+	// When updating a plan, the agent must send a complete list of all entries
+	// with their current status. The client replaces the entire plan with each
+	// update.
+	Entries []PlanEntry `json:"entries"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A single entry in the execution plan.
+//
+// Represents a task or goal that the assistant intends to accomplish
+// as part of fulfilling the user's request.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
+type PlanEntry struct {
+	// Human-readable description of what this task aims to accomplish.
+	Content string `json:"content"`
+	// The relative importance of this task.
+	// Used to indicate which tasks are most critical to the overall goal.
+	Priority PlanEntryPriority `json:"priority"`
+	// Current execution status of this task.
+	Status PlanEntryStatus `json:"status"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Priority levels for plan entries.
+//
+// Used to indicate the relative importance or urgency of different
+// tasks in the execution plan.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
+type PlanEntryPriority string
+
+// Status of a plan entry in the execution flow.
+//
+// Tracks the lifecycle of each task from planning through completion.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
+type PlanEntryStatus string
+
+// Available commands are ready or have changed
+type AvailableCommandsUpdate struct {
+	// Commands the agent can execute
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Information about a command.
+type AvailableCommand struct {
+	// Command name (e.g., `create_plan`, `research_codebase`).
+	Name string `json:"name"`
+	// Human-readable description of what the command does.
+	Description string `json:"description"`
+	// Input for the command if required
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The input specification for a command.
+type AvailableCommandInput = UnstructuredCommandInput
+
+// All text that was typed after the command name is provided as input.
+type UnstructuredCommandInput struct {
+	// A hint to display when the input hasn't been provided yet
+	Hint string `json:"hint"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The current mode of the session has changed
+//
+// See protocol docs: [Session
+// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+type CurrentModeUpdate struct {
+	// The ID of the current mode
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a Session Mode.
+type SessionModeID string
+
+// Session configuration options have been updated.
+type ConfigOptionUpdate struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A session configuration option selector and its current state.
+//
+// It is a union tagged by the member "type". Its variants are Select, Boolean;
+// a tag this package does not know decodes to UnknownSessionConfigOption,
+// which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Single-value selector (dropdown).
+type Select struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The currently selected value.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a session configuration option.
+type SessionConfigID string
+
+// Semantic category for a session configuration option.
+//
+// This is intended to help Clients distinguish broadly common selectors (e.g.
+// model selector vs
+// session mode selector vs thought/reasoning level) for UX purposes (keyboard
+// shortcuts, icons,
+// placement). It MUST NOT be required for correctness. Clients MUST handle
+// missing or unknown
+// categories gracefully.
+//
+// Category names beginning with `_` are free for custom use, like other ACP
+// extension methods.
+// Category names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// Unique identifier for a session configuration option value.
+type SessionConfigValueID string
+
+// Possible values for a session configuration option.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	Group SessionConfigGroupID `json:"group"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+// Boolean on/off toggle.
+type Boolean struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Update to session metadata. All fields are optional to support partial
+// updates.
+//
+// Agents send this notification to update session information like title or
+// custom metadata.
+// Clients can use it to keep session titles and state current.
+type SessionInfoUpdate struct {
+	// Human-readable title for the session. Set to null to clear.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// ISO 8601 timestamp of last activity. Set to null to clear.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Context window and cost update for a session.
+type UsageUpdate struct {
+	// Tokens currently in context.
+	Used uint64 `json:"used"`
+	// Total context window size in tokens.
+	Size uint64 `json:"size"`
+	// Cumulative session cost (optional).
+	Cost wire.Opt[Cost] `json:"cost,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Cost information for a session.
+type Cost struct {
+	// Total cumulative cost for session.
+	Amount float64 `json:"amount"`
+	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money,
+	// or another
+	// unit such as "credits".
+	Currency string `json:"currency"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Fire-and-forget information for the user.
+//
+// Notices are live events rather than session history. Agents must not rely on
+// a notice being received, displayed, or seen by the user.
+// Agents MUST only send notices when the Client advertised
+// the `session.notices` Client capability. Otherwise, Agents may use an agent
+// message when the information should still be surfaced to the user.
+//
+// See RFD: [Session
+// Notices](https://agentclientprotocol.com/rfds/session-notices)
+type Notice struct {
+	// Presentation severity hint.
+	Severity NoticeSeverity `json:"severity"`
+	// Required non-empty plain-text title that can stand alone.
+	Title string `json:"title"`
+	// Optional plain-text detail or guidance.
+	//
+	// Omitted and `null` are equivalent and mean no description was supplied.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Metadata scoped to this notice.
+	//
+	// Omitted and `null` are equivalent and mean no metadata was supplied.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Severity hint for a session notice.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type NoticeSeverity string
+
+// A context compaction upsert. The first notification fixes the compaction's
+// timeline position. Later updates with the same ID patch that entity in
+// place.
+// Agents MUST only send this update when the Client advertised
+// the `session.compaction` Client capability.
+//
+// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+// stored value unchanged, `null` clears it, and a concrete value replaces it.
+// `summary: []` also clears the summary.
+type CompactionUpdate struct {
+	// The Agent-owned ID of this compaction, unique within the session.
+	CompactionID CompactionID `json:"compactionId"`
+	// Current lifecycle status.
+	Status CompactionStatus `json:"status"`
+	// Complete replacement user-displayable summary content for the compaction.
+	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
+	// Human-readable error details for the compaction.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// Extensible metadata patch for this compaction.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a context compaction within a session.
+type CompactionID string
+
+// Lifecycle state of a context compaction.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CompactionStatus string
+
+// A content block appended to a compaction's summary. A first-seen ID creates
+// an in-progress compaction. Chunks append in receive order.
+// Agents MUST only send this update when the Client advertised
+// the `session.compaction` Client capability.
+type CompactionSummaryChunk struct {
+	// ID of the compaction whose summary receives this content.
+	CompactionID CompactionID `json:"compactionId"`
+	// One content block to append.
+	Content ContentBlock `json:"content"`
+	// Metadata scoped to this chunk. Omission and `null` both mean absent.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs:
+// [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)
+type AgentNotificationParamsCompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the
+// ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type AgentNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentClientProtocolClientRequest, AgentClientProtocolClientNotification,
+// AgentClientProtocolClientResponse.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolClient interface {
+	isAgentClientProtocolClient()
+}
+
+type AgentClientProtocolClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible requests that a client can send to an agent.
+//
+// This enum is used internally for routing RPC requests. You typically won't
+// need
+// to use this directly.
+//
+// This enum encompasses all method calls from client to agent.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and
+// /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientRequestParams json.RawMessage
+
+// Request parameters for the initialize method.
+//
+// Sent by the client to establish connection and negotiate capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
+type InitializeRequest struct {
+	// The latest protocol version supported by the client.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the client.
+	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
+	// Information about the Client name and version sent to the Agent.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// Capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent about
+// available features and methods.
+//
+// See protocol docs: [Client
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
+type ClientCapabilities struct {
+	// File system capabilities supported by the client.
+	// Determines which file operations the agent can request.
+	Fs *FileSystemCapabilities `json:"fs,omitempty"`
+	// Whether the Client support all `terminal/*` methods.
+	Terminal *bool `json:"terminal,omitempty"`
+	// Session-related capabilities supported by the client.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise any
+	// session-related extensions.
+	Session wire.Opt[ClientSessionCapabilities] `json:"session,omitzero"`
+	// Authentication capabilities supported by the client.
+	// Determines which authentication method types the agent may include
+	// in its `InitializeResponse`.
+	Auth *AuthCapabilities `json:"auth,omitempty"`
+	// Elicitation capabilities supported by the client.
+	// Determines which elicitation modes the agent may use.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise
+	// elicitation support.
+	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// File system capabilities that a client may support.
+//
+// See protocol docs:
+// [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
+type FileSystemCapabilities struct {
+	// Whether the Client supports `fs/read_text_file` requests.
+	ReadTextFile *bool `json:"readTextFile,omitempty"`
+	// Whether the Client supports `fs/write_text_file` requests.
+	WriteTextFile *bool `json:"writeTextFile,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session-related capabilities supported by the client.
+type ClientSessionCapabilities struct {
+	// Support for ID-addressed context compaction updates. Omitted or `null`
+	// means unsupported. `{}` advertises the complete compaction contract.
+	Compaction CompactionCapabilities `json:"compaction,omitempty"`
+	// Config option capabilities supported by the client.
+	//
+	// Omitted or `null` both mean the client does not advertise support for any
+	// config option extensions.
+	ConfigOptions wire.Opt[SessionConfigOptionsCapabilities] `json:"configOptions,omitzero"`
+	// Support for live user-facing `notice` session updates.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means the client can present notices to the user.
+	Notices NoticeCapabilities `json:"notices,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client support for ID-addressed context compaction updates.
+type CompactionCapabilities json.RawMessage
+
+// Session configuration option capabilities supported by the client.
+type SessionConfigOptionsCapabilities struct {
+	// Whether the client supports boolean session configuration options.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means agents may include `type: "boolean"` entries in
+	// `configOptions`, and the client may send `session/set_config_option`
+	// requests with `type: "boolean"` and a boolean `value`.
+	Boolean wire.Opt[BooleanConfigOptionCapabilities] `json:"boolean,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for boolean session configuration options.
+//
+// Supplying `{}` means the client supports boolean session configuration
+// options.
+type BooleanConfigOptionCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client support for presenting live notices to the user.
+type NoticeCapabilities json.RawMessage
+
+// Authentication capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent which authentication
+// method types the client can handle. This governs opt-in types that require
+// additional client-side support.
+type AuthCapabilities struct {
+	// Whether the client supports `terminal` authentication methods.
+	//
+	// The client should set this to `true` only when it can reproduce the
+	// configured agent invocation in an interactive terminal. When `true`, the
+	// agent may include `terminal` entries in its authentication methods.
+	Terminal *bool `json:"terminal,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Elicitation capabilities supported by the client.
+type ElicitationCapabilities struct {
+	// Whether the client supports form-based elicitation.
+	//
+	// Optional. Omitted and `null` are equivalent and mean form support is not
+	// advertised.
+	// Supplying `{}` explicitly advertises form support.
+	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
+	// Whether the client supports URL-based elicitation.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means the client supports URL-based elicitation.
+	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Form-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports form-based elicitation.
+type ElicitationFormCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports URL-based elicitation.
+type ElicitationURLCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Metadata about the implementation of the client or agent.
+// Describes the name and version of an ACP implementation, with an optional
+// title for UI representation.
+type Implementation struct {
+	// Intended for programmatic or logical use, but can be used as a display
+	// name fallback if title isn't present.
+	Name string `json:"name"`
+	// Intended for UI and end-user contexts and optimized to be human-readable
+	// and easily understood.
+	//
+	// If not provided, the name should be used for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version of the implementation. Can be displayed to the user or used
+	// for debugging or metrics purposes. (e.g. "1.0.0").
+	Version string `json:"version"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for the authenticate method.
+//
+// Specifies which authentication method to use.
+type AuthenticateRequest struct {
+	// The ID of the authentication method to use.
+	// Must be one of the methods advertised in the initialize response.
+	MethodID AuthMethodID `json:"methodId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Typed identifier used for auth method values on the wire.
+type AuthMethodID string
+
+// Request parameters for the logout method.
+//
+// Terminates the current authenticated session.
+type LogoutRequest struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for creating a new session.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
+type NewSessionRequest struct {
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots for this session. Each path must be absolute.
+	//
+	// These expand the session's filesystem scope without changing `cwd`, which
+	// remains the base for relative paths. When omitted or empty, no
+	// additional roots are activated for the new session.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// List of MCP (Model Context Protocol) servers the agent should connect to.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Configuration for connecting to an MCP (Model Context Protocol) server.
+//
+// MCP servers provide tools and context that the agent can use when
+// processing prompts.
+//
+// See protocol docs: [MCP
+// Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP,
+// MCPServerSSE, Stdio; a tag this package does not know decodes to
+// UnknownMCPServer, which keeps the JSON as it was. A value without the tag is
+// a Stdio.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// HTTP transport configuration for MCP.
+type MCPServerHTTP struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// URL to the MCP server.
+	URL string `json:"url"`
+	// HTTP headers to set when making requests to the MCP server.
+	Headers []HTTPHeader `json:"headers"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An HTTP header to set when making requests to the MCP server.
+type HTTPHeader struct {
+	// The name of the HTTP header.
+	Name string `json:"name"`
+	// The value to set for the HTTP header.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SSE transport configuration for MCP.
+type MCPServerSSE struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// URL to the MCP server.
+	URL string `json:"url"`
+	// HTTP headers to set when making requests to the MCP server.
+	Headers []HTTPHeader `json:"headers"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Stdio transport configuration for MCP.
+type MCPServerStdio struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// Absolute path to the MCP server executable.
+	Command string `json:"command"`
+	// Command-line arguments to pass to the MCP server.
+	Args []string `json:"args"`
+	// Environment variables to set when launching the MCP server.
+	Env []EnvVariable `json:"env"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Stdio transport configuration
+//
+// All Agents MUST support this transport.
+type Stdio MCPServerStdio
+
+// Request parameters for loading an existing session.
+//
+// Only available if the Agent supports the `loadSession` capability.
+//
+// See protocol docs: [Loading
+// Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
+type LoadSessionRequest struct {
+	// List of MCP servers to connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be
+	// absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the loaded
+	// session. It may differ from any previously used or reported list as long as
+	// the request `cwd` matches the session's `cwd`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// The ID of the session to load.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for listing existing sessions.
+//
+// Only available if the Agent supports the `sessionCapabilities.list`
+// capability.
+type ListSessionsRequest struct {
+	// Filter sessions by working directory. Must be an absolute path.
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Opaque cursor token from a previous response's nextCursor field for
+	// cursor-based pagination
+	Cursor wire.Opt[string] `json:"cursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for deleting an existing session from `session/list`.
+//
+// Only available if the Agent supports the `sessionCapabilities.delete`
+// capability.
+type DeleteSessionRequest struct {
+	// The ID of the session to delete.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for resuming an existing session.
+//
+// Resumes an existing session without returning previous messages (unlike
+// `session/load`).
+// This is useful for agents that can resume sessions but don't implement full
+// session loading.
+//
+// Only available if the Agent supports the `sessionCapabilities.resume`
+// capability.
+type ResumeSessionRequest struct {
+	// The ID of the session to resume.
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be
+	// absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the resumed
+	// session. It may differ from any previously used or reported list as long as
+	// the request `cwd` matches the session's `cwd`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// List of MCP servers to connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for closing an active session.
+//
+// If supported, the agent **must** cancel any ongoing work related to the
+// session
+// (treat it as if `session/cancel` was called) and then free up any resources
+// associated with the session.
+//
+// Only available if the Agent supports the `sessionCapabilities.close`
+// capability.
+type CloseSessionRequest struct {
+	// The ID of the session to close.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for setting a session mode.
+type SetSessionModeRequest struct {
+	// The ID of the session to set the mode for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the mode to set.
+	ModeID SessionModeID `json:"modeId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for setting a session configuration option.
+//
+// It is a union tagged by the member "type". Its variants are
+// SetSessionConfigOptionRequestBoolean, ValueID; a tag this package does not
+// know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON
+// as it was. A value without the tag is a ValueID.
+type SetSessionConfigOptionRequest interface {
+	isSetSessionConfigOptionRequest()
+}
+
+// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSetSessionConfigOptionRequest struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A boolean value (`type: "boolean"`).
+type SetSessionConfigOptionRequestBoolean struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The boolean value.
+	Value bool `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `SessionConfigValueId` string value.
+//
+// This is the default when `type` is absent on the wire. Unknown `type`
+// values with string payloads also gracefully deserialize into this
+// variant.
+type ValueID struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The value ID.
+	Value SessionConfigValueID `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for sending a user prompt to the agent.
+//
+// Contains the user's message and any additional context.
+//
+// See protocol docs: [User
+// Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
+type PromptRequest struct {
+	// The ID of the session to send this user message to
+	SessionID SessionID `json:"sessionId"`
+	// The blocks of content that compose the user's message.
+	//
+	// As a baseline, the Agent MUST support `text` and `resource_link` content
+	// blocks,
+	// while other variants are optionally enabled via `PromptCapabilities`.
+	//
+	// The Client MUST adapt its interface according to `PromptCapabilities`.
+	//
+	// The client MAY include referenced pieces of context as either
+	// `resource` or `resource_link` content blocks.
+	//
+	// When available, `resource` is preferred
+	// as it avoids extra round-trips and allows the message to include
+	// pieces of context from sources the agent may not have access to.
+	Prompt []ContentBlock `json:"prompt"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type AgentClientProtocolClientResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type AgentClientProtocolClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible notifications that a client can send to an agent.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientNotificationParamsCancelNotification,
+// ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
+
+// Cancels ongoing operations for a session.
+//
+// This is a notification sent by the client to cancel an ongoing prompt turn.
+//
+// Upon receiving this notification, the Agent SHOULD:
+// - Stop all language model requests as soon as possible
+// - Abort all tool call invocations in progress
+// - Send any pending `session/update` notifications
+// - Respond to the original `session/prompt` request with the `cancelled` stop reason
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+type ClientNotificationParamsCancelNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolProtocolLevel struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification to cancel an ongoing request.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
+type CancelRequestNotification struct {
+	// The ID of the request to cancel.
+	RequestID RequestID `json:"requestId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC request object.
+type AgentRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params AgentRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Text-based resource contents.
+type TextResourceContents struct {
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Binary resource contents.
+type BlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session-scoped elicitation, optionally tied to a specific tool call.
+//
+// When `toolCallId` is set, the elicitation is tied to a specific tool call.
+// This is useful when an agent receives an elicitation from an MCP server
+// during a tool call and needs to redirect it to the user.
+type ElicitationSessionScope struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
+// session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationRequestScope struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Form-based elicitation mode where the client renders a form from the
+// provided schema.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Tied to a session, optionally to a specific tool call within that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL-based elicitation mode where the client directs the user to a URL.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// Tied to a session, optionally to a specific tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Result,
+// AgentResponseError.
+type AgentResponse interface {
+	isAgentResponse()
+}
+
+// A successful JSON-RPC response.
+type Result struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ResultResult json.RawMessage
+
+// Response to the `initialize` method.
+//
+// Contains the negotiated protocol version and agent capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
+type InitializeResponse struct {
+	// The protocol version the client specified if supported by the agent,
+	// or the latest protocol version supported by the agent.
+	//
+	// The client should disconnect, if it doesn't support this version.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the agent.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Information about the Agent name and version sent to the Client.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities supported by the agent.
+//
+// Advertised during initialization to inform the client about
+// available features and content types.
+//
+// See protocol docs: [Agent
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
+type AgentCapabilities struct {
+	// Whether the agent supports `session/load`.
+	LoadSession *bool `json:"loadSession,omitempty"`
+	// Prompt capabilities supported by the agent.
+	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
+	// MCP capabilities supported by the agent.
+	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
+	// Session lifecycle and prompt capabilities advertised by the agent.
+	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
+	// Authentication-related capabilities supported by the agent.
+	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Prompt capabilities supported by the agent in `session/prompt` requests.
+//
+// Baseline agent functionality requires support for `text`
+// and `resource_link` content blocks in prompt requests.
+//
+// Other variants must be explicitly opted in to.
+// Capabilities for different types of content in prompt requests.
+//
+// Indicates which content types beyond the baseline (text and resource links)
+// the agent can process.
+//
+// See protocol docs: [Prompt
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
+type PromptCapabilities struct {
+	// Agent supports `image` content blocks.
+	Image *bool `json:"image,omitempty"`
+	// Agent supports `audio` content blocks.
+	Audio *bool `json:"audio,omitempty"`
+	// Agent supports embedded context in `session/prompt` requests.
+	//
+	// When enabled, the Client is allowed to include `resource` content blocks
+	// in prompt requests for pieces of context that are referenced in the message.
+	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCP capabilities supported by the agent
+type MCPCapabilities struct {
+	// Agent supports `http` MCP servers.
+	HTTP *bool `json:"http,omitempty"`
+	// Agent supports `sse` MCP servers.
+	SSE *bool `json:"sse,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session capabilities supported by the agent.
+//
+// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`,
+// `session/cancel`, and `session/update`.
+//
+// Optionally, they **MAY** support other session methods and notifications by
+// specifying additional capabilities.
+//
+// Note: `session/load` is still handled by the top-level `loadSession`
+// capability. This will be unified in future versions of the protocol.
+//
+// See protocol docs: [Session
+// Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
+type SessionCapabilities struct {
+	// Whether the agent supports `session/list`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports listing sessions.
+	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
+	// Whether the agent supports `session/delete`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports deleting sessions from
+	// `session/list`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Whether the agent supports `additionalDirectories` on supported session
+	// lifecycle requests.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// supported session lifecycle requests.
+	//
+	// Agents that also support `session/list` may return
+	// `SessionInfo.additionalDirectories` to report the complete ordered
+	// additional-root list associated with a listed session.
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// Whether the agent supports `session/resume`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports resuming sessions.
+	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
+	// Whether the agent supports `session/close`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports closing sessions.
+	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/list` method.
+//
+// Supplying `{}` means the agent supports listing sessions.
+type SessionListCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/delete` method.
+//
+// Supplying `{}` means the agent supports deleting sessions from
+// `session/list`.
+type SessionDeleteCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for additional session directories support.
+//
+// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// supported session lifecycle requests. Agents that also support
+// `session/list` may return `SessionInfo.additionalDirectories` to report the
+// complete ordered additional-root list associated with a listed session.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/resume` method.
+//
+// Supplying `{}` means the agent supports resuming sessions.
+type SessionResumeCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/close` method.
+//
+// Supplying `{}` means the agent supports closing sessions.
+type SessionCloseCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Authentication-related capabilities supported by the agent.
+type AgentAuthCapabilities struct {
+	// Whether the agent supports the logout method.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports the logout method.
+	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Logout capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports the logout method.
+type LogoutCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Describes an available authentication method.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+// When no `type` is present, the method is treated as `agent`.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, Agent; a tag this package does not know decodes to
+// UnknownAuthMethod, which keeps the JSON as it was. A value without the tag
+// is a Agent.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Terminal-based authentication method.
+//
+// The client runs the configured agent program as a separate interactive
+// process for the user to authenticate via a TUI. Agents MUST advertise this
+// method only when the client enabled its terminal authentication capability.
+// A zero exit status signals success. Any other termination signals failure.
+// The client MUST NOT pass this method to `authenticate`.
+type AuthMethodTerminal struct {
+	// Unique identifier for this authentication method.
+	ID AuthMethodID `json:"id"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Additional arguments to append to the configured agent invocation for
+	// terminal auth.
+	Args []string `json:"args,omitempty"`
+	// Additional environment variables to set on the configured agent invocation
+	// for terminal auth.
+	// These values override same-named variables in the base launch configuration.
+	Env map[string]string `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agent handles authentication itself through `authenticate`.
+//
+// This is the default authentication method type.
+type AuthMethodAgent struct {
+	// Unique identifier for this authentication method.
+	ID AuthMethodID `json:"id"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agent handles authentication itself through `authenticate`.
+//
+// This is the default when no `type` is specified.
+type Agent AuthMethodAgent
+
+// Response to the `authenticate` method.
+type AuthenticateResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to the `logout` method.
+type LogoutResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from creating a new session.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
+type NewSessionResponse struct {
+	// Unique identifier for the created session.
+	//
+	// Used in all subsequent requests for this conversation.
+	SessionID SessionID `json:"sessionId"`
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The set of modes and the one currently active.
+type SessionModeState struct {
+	// The current mode the Agent is in.
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// The set of modes that the Agent can operate in
+	AvailableModes []SessionMode `json:"availableModes"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A mode the agent can operate in.
+//
+// See protocol docs: [Session
+// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+type SessionMode struct {
+	// Stable identifier used to refer to this protocol object in later messages.
+	ID SessionModeID `json:"id"`
+	// Human-readable name shown for this protocol object.
+	Name string `json:"name"`
+	// Optional human-readable details shown with this protocol object.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from loading an existing session.
+type LoadSessionResponse struct {
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from listing sessions.
+type ListSessionsResponse struct {
+	// Array of session information objects
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque cursor token. If present, pass this in the next request's cursor
+	// parameter
+	// to fetch the next page. If absent, there are no more results.
+	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Information about a session returned by session/list
+type SessionInfo struct {
+	// Unique identifier for the session
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots reported for this session. Each path must be
+	// absolute.
+	//
+	// When present, this is the complete ordered additional-root list reported
+	// by the Agent. Omitted and empty values are equivalent: the response
+	// reports no additional roots.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// Human-readable title for the session
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// ISO 8601 timestamp of last activity
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from deleting a session.
+type DeleteSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from resuming an existing session.
+type ResumeSessionResponse struct {
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from closing a session.
+type CloseSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `session/set_mode` method.
+type SetSessionModeResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `session/set_config_option` method.
+type SetSessionConfigOptionResponse struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from processing a user prompt.
+//
+// See protocol docs: [Check for
+// Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
+type PromptResponse struct {
+	// Indicates why the agent stopped processing the turn.
+	StopReason StopReason `json:"stopReason"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Reasons why an agent stops processing a prompt turn.
+//
+// See protocol docs: [Stop
+// Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
+type StopReason string
+
+// Allows for sending an arbitrary response to an extension request that is not
+// part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ExtResponse json.RawMessage
+
+// A failed JSON-RPC response.
+type AgentResponseError struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error
+// Object](https://www.jsonrpc.org/specification#error_object)
+type Error struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information
+	// about the error.
+	// This may include debugging information or context-specific details.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Predefined error codes for common JSON-RPC and ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
+// JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800
+// from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
+
+// A single-value selector (dropdown) session configuration option payload.
+type SessionConfigSelect struct {
+	// The currently selected value.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A boolean on/off toggle session configuration option payload.
+type SessionConfigBoolean struct {
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC notification object.
+type AgentNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification containing a session update from the agent.
+//
+// Used to stream real-time progress and results during prompt processing.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
+type SessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification sent by the agent when a URL-based elicitation is complete.
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allows either side to send an arbitrary notification that is not part of the
+// ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+type ExtNotification json.RawMessage
+
+// A JSON-RPC request object.
+type ClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientResponseResult, ClientResponseError.
+type ClientResponse interface {
+	isClientResponse()
+}
+
+// A successful JSON-RPC response.
+type ClientResponseResult struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ClientResponseResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/5 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientResponseResultResult json.RawMessage
+
+// Response to `fs/write_text_file`
+type WriteTextFileResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the contents of a text file.
+type ReadTextFileResponse struct {
+	// Content payload returned by this response.
+	Content string `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to a permission request.
+type RequestPermissionResponse struct {
+	// The user's decision on the permission request.
+	Outcome RequestPermissionOutcome `json:"outcome"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The outcome of a permission request.
+//
+// It is a union tagged by the member "outcome". Its variants are Cancelled,
+// SelectedPermissionOutcome; a tag this package does not know decodes to
+// UnknownRequestPermissionOutcome, which keeps the JSON as it was.
+type RequestPermissionOutcome interface {
+	isRequestPermissionOutcome()
+}
+
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionOutcome struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The prompt turn was cancelled before the user responded.
+//
+// When a client sends a `session/cancel` notification to cancel an ongoing
+// prompt turn, it MUST respond to all pending `session/request_permission`
+// requests with this `cancelled` outcome.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+type Cancelled struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user selected one of the provided options.
+type SelectedPermissionOutcome struct {
+	// The ID of the option the user selected.
+	OptionID PermissionOptionID `json:"optionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the ID of the created terminal.
+type CreateTerminalResponse struct {
+	// The unique identifier for the created terminal.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the terminal output and exit status.
+type TerminalOutputResponse struct {
+	// The terminal output captured so far.
+	Output string `json:"output"`
+	// Whether the output was truncated due to byte limits.
+	Truncated bool `json:"truncated"`
+	// Exit status if the command has completed.
+	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Exit status of a terminal command.
+type TerminalExitStatus struct {
+	// The process exit code (may be null if terminated by signal).
+	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
+	// The signal that terminated the process (may be null if exited normally).
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to terminal/release method
+type ReleaseTerminalResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the exit status of a terminal command.
+type WaitForTerminalExitResponse struct {
+	// The process exit code (may be null if terminated by signal).
+	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
+	// The signal that terminated the process (may be null if exited normally).
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `terminal/kill` method
+type KillTerminalResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from the client to an elicitation request.
+//
+// It is a union tagged by the member "action". Its variants are Accept,
+// Decline, Cancel; a tag this package does not know decodes to
+// UnknownCreateElicitationResponse, which keeps the JSON as it was.
+type CreateElicitationResponse interface {
+	isCreateElicitationResponse()
+}
+
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationResponse struct {
+	// Tag is the value of the member "action".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The user accepted and provided content.
+type Accept struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allowed wire representations for `ElicitationContentValue`.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ElicitationContentValueBoolean, ElicitationContentValueInteger,
+// ElicitationContentValueNumber, ElicitationContentValueString,
+// ElicitationContentValueStringArray.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// Boolean value accepted in elicitation response content.
+type ElicitationContentValueBoolean bool
+
+// Integer value accepted in elicitation response content.
+type ElicitationContentValueInteger int64
+
+// Number value accepted in elicitation response content.
+type ElicitationContentValueNumber float64
+
+// String value accepted in elicitation response content.
+type ElicitationContentValueString string
+
+// String array value accepted in elicitation response content.
+type ElicitationContentValueStringArray []string
+
+// The user declined the elicitation.
+type Decline struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The elicitation was cancelled.
+type Cancel struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A failed JSON-RPC response.
+type ClientResponseError struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user accepted the elicitation and provided content.
+type ElicitationAcceptAction struct {
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC notification object.
+type ClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification to cancel ongoing operations for a session.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
+type CancelNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *AgentClientProtocol) DecodeWire(d *wire.Decoder) error {
@@ -131,16 +4242,6 @@ func (x *AgentClientProtocol) FromProtocolLevel(v AgentClientProtocolProtocolLev
 	return nil
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolAgent interface {
-	isAgentClientProtocolAgent()
-}
-
 // DecodeAgentClientProtocolAgent decodes a AgentClientProtocolAgent from d.
 func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, error) {
 	switch d.Kind() {
@@ -246,17 +4347,6 @@ func ValidateAgentClientProtocolAgent(v AgentClientProtocolAgent) error {
 	var c wire.Checker
 	CheckAgentClientProtocolAgent(&c, "", v)
 	return c.Err()
-}
-
-type Request struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params AgentRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Request) isAgentClientProtocolAgent() {}
@@ -390,21 +4480,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// JSON RPC Request Id
-//
-// An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
-//
-// The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.
-//
-// \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
-//
-// \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDNull, RequestIDNumber, RequestIDStr.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -478,13 +4553,7 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// The JSON-RPC `null` request id.
-type RequestIDNull struct{}
-
 func (RequestIDNull) isRequestID() {}
-
-// A numeric JSON-RPC request id.
-type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
@@ -528,9 +4597,6 @@ func (x RequestIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string JSON-RPC request id.
-type RequestIDStr string
-
 func (RequestIDStr) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -572,16 +4638,6 @@ func (x *RequestIDStr) UnmarshalJSON(data []byte) error {
 func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// All possible requests that an agent can send to a client.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from agent to client.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type AgentRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *AgentRequestParams) DecodeWire(d *wire.Decoder) error {
@@ -883,26 +4939,6 @@ func (x AgentRequestParams) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Request to write content to a text file.
-//
-// Only available if the client supports the `fs.writeTextFile` capability.
-type WriteTextFileRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Absolute path to the file to write.
-	Path string `json:"path"`
-	// The text content to write to the file.
-	Content string `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1051,14 +5087,6 @@ func (x WriteTextFileRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A unique identifier for a conversation session between a client and agent.
-//
-// Each session has its own context, conversation history, and state, so one
-// agent can run several independent sessions.
-//
-// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1097,28 +5125,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to read content from a text file.
-//
-// Only available if the client supports the `fs.readTextFile` capability.
-type ReadTextFileRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Absolute path to the file to read.
-	Path string `json:"path"`
-	// Line number to start reading from (1-based).
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// Maximum number of lines to read.
-	Limit wire.Opt[uint32] `json:"limit,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1312,28 +5318,6 @@ func (x ReadTextFileRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request for user permission to execute a tool call.
-//
-// Sent when the agent needs authorization before performing a sensitive operation.
-//
-// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission)
-type RequestPermissionRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Details about the tool call requiring permission.
-	ToolCall ToolCallUpdate `json:"toolCall"`
-	// Available permission options for the user to choose from.
-	Options []PermissionOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1505,44 +5489,6 @@ func (x *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An update to an existing tool call.
-//
-// Used to report progress and results as tools execute. All fields except
-// the tool call ID are optional - only changed fields need to be included.
-//
-// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/tool-calls#updating)
-type ToolCallUpdate struct {
-	// The ID of the tool call being updated.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Update the tool kind.
-	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
-	// Update the execution status.
-	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
-	// Update the human-readable title.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Update the programmatic name of the tool being invoked.
-	//
-	// This field is optional. Omitting it or sending `null` both mean that
-	// the existing name is left unchanged.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// Replace the content collection.
-	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
-	// Replace the locations collection.
-	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
-	// Update the raw input.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// Update the raw output.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallUpdate) isSessionUpdate() {}
@@ -1927,9 +5873,6 @@ func (x ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a tool call within a session.
-type ToolCallID string
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1969,14 +5912,6 @@ func (x *ToolCallID) UnmarshalJSON(data []byte) error {
 func (x ToolCallID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Categories of tools that can be invoked.
-//
-// Tool kinds help clients choose appropriate icons and optimize how they
-// display tool execution progress.
-//
-// See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)
-type ToolKind string
 
 const (
 	// Reading files or data.
@@ -2046,13 +5981,6 @@ func (x ToolKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Execution status of a tool call.
-//
-// Tool calls progress through different statuses during their lifecycle.
-//
-// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)
-type ToolCallStatus string
-
 const (
 	// The tool call hasn't started running yet because the input is either
 	// streaming or we're awaiting approval.
@@ -2108,26 +6036,6 @@ func (x *ToolCallStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Content produced by a tool call.
-//
-// Tool calls can produce different types of content including
-// standard content blocks (text, images) or file diffs.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-//
-// It is a union tagged by the member "type". Its variants are Content, Diff, Terminal; a tag this package does not know decodes to UnknownToolCallContent, which keeps the JSON as it was.
-type ToolCallContent interface {
-	isToolCallContent()
-}
-
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownToolCallContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownToolCallContent) isToolCallContent() {}
@@ -2276,20 +6184,6 @@ func ValidateToolCallContent(v ToolCallContent) error {
 	return c.Err()
 }
 
-// Standard content block (text, images, resources).
-type Content struct {
-	// The actual content block.
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Content) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -2408,31 +6302,6 @@ func (x *Content) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Content) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Content blocks represent displayable information in the Agent Client Protocol.
-//
-// Content blocks appear in:
-// - User prompts sent via `session/prompt`
-// - Language model output streamed through `session/update` notifications
-// - Progress updates and results from tool calls
-//
-// This structure is compatible with the Model Context Protocol (MCP), so agents can
-// forward content from MCP tool outputs without transformation.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/content)
-//
-// It is a union tagged by the member "type". Its variants are TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this package does not know decodes to UnknownContentBlock, which keeps the JSON as it was.
-type ContentBlock interface {
-	isContentBlock()
-}
-
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownContentBlock struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownContentBlock) isContentBlock() {}
@@ -2623,22 +6492,6 @@ func ValidateContentBlock(v ContentBlock) error {
 	return c.Err()
 }
 
-// Text provided to or from an LLM.
-type TextContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TextContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -2783,24 +6636,6 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-type Annotations struct {
-	// Intended recipients for this content, such as the user or assistant.
-	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
-	// Timestamp indicating when the underlying resource was last modified.
-	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
-	// Relative importance of this content when clients choose what to surface.
-	Priority wire.Opt[float64] `json:"priority,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3012,9 +6847,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The sender or recipient of messages and data in a conversation.
-type Role string
-
 const (
 	// The assistant side of a conversation.
 	RoleAssistant Role = "assistant"
@@ -3065,26 +6897,6 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image provided to or from an LLM.
-type ImageContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Base64-encoded media payload.
-	Data string `json:"data"`
-	// MIME type describing the encoded media payload.
-	MIMEType string `json:"mimeType"`
-	// URI associated with this resource or media payload.
-	URI wire.Opt[string] `json:"uri,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ImageContent) isContentBlock() {}
@@ -3280,24 +7092,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Audio provided to or from an LLM.
-type AudioContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Base64-encoded media payload.
-	Data string `json:"data"`
-	// MIME type describing the encoded media payload.
-	MIMEType string `json:"mimeType"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AudioContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -3459,32 +7253,6 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A resource that the server is capable of reading, included in a prompt or tool call result.
-type ResourceLink struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Optional human-readable details shown with this protocol object.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Human-readable name shown for this protocol object.
-	Name string `json:"name"`
-	// Optional size of the linked resource in bytes, if known.
-	Size wire.Opt[int64] `json:"size,omitzero"`
-	// Optional display title for end-user UI.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ResourceLink) isContentBlock() {}
@@ -3770,22 +7538,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The contents of a resource, embedded into a prompt or tool call result.
-type EmbeddedResource struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResource) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -3936,13 +7688,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Resource content that can be embedded in a message.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
-}
-
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -4031,24 +7776,6 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 	var c wire.Checker
 	CheckEmbeddedResourceResource(&c, "", v)
 	return c.Err()
-}
-
-// Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
@@ -4214,24 +7941,6 @@ func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
@@ -4393,28 +8102,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte
 // MarshalJSON encodes the value.
 func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A diff representing file modifications.
-//
-// Shows changes to files in a format suitable for display in the client UI.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/tool-calls#content)
-type Diff struct {
-	// The absolute file path being modified.
-	Path string `json:"path"`
-	// The original content (omitted or `null` for new files).
-	OldText wire.Opt[string] `json:"oldText,omitzero"`
-	// The new content after modification.
-	NewText string `json:"newText"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Diff) isToolCallContent() {}
@@ -4580,24 +8267,6 @@ func (x Diff) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Embed a terminal created with `terminal/create` by its id.
-//
-// The terminal must be added before calling `terminal/release`.
-//
-// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/terminals)
-type Terminal struct {
-	// Identifier of the terminal instance to embed in the content stream.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Terminal) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -4714,9 +8383,6 @@ func (x Terminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Typed identifier used for terminal values on the wire.
-type TerminalID string
-
 // DecodeWire decodes the value from d.
 func (x *TerminalID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -4755,27 +8421,6 @@ func (x *TerminalID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A file location being accessed or modified by a tool.
-//
-// Enables clients to implement "follow-along" features that track
-// which files the agent is working with in real-time.
-//
-// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent)
-type ToolCallLocation struct {
-	// The absolute file path being accessed or modified.
-	Path string `json:"path"`
-	// Optional 1-based line number within the file.
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4920,24 +8565,6 @@ func (x *ToolCallLocation) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallLocation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An option presented to the user when requesting permission.
-type PermissionOption struct {
-	// Unique identifier for this permission option.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Human-readable label to display to the user.
-	Name string `json:"name"`
-	// Hint about the nature of this permission option.
-	Kind PermissionOptionKind `json:"kind"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5088,9 +8715,6 @@ func (x PermissionOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a permission option.
-type PermissionOptionID string
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOptionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5130,11 +8754,6 @@ func (x *PermissionOptionID) UnmarshalJSON(data []byte) error {
 func (x PermissionOptionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The type of permission option being presented to the user.
-//
-// Helps clients choose appropriate icons and UI treatment.
-type PermissionOptionKind string
 
 const (
 	// Allow this operation only this time.
@@ -5190,37 +8809,6 @@ func (x *PermissionOptionKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to create a new terminal and execute a command.
-type CreateTerminalRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The command to execute.
-	Command string `json:"command"`
-	// Array of command arguments.
-	Args []string `json:"args,omitempty"`
-	// Environment variables for the command.
-	Env []EnvVariable `json:"env,omitempty"`
-	// Working directory for the command. Must be an absolute path.
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Maximum number of output bytes to retain.
-	//
-	// When the limit is exceeded, the Client truncates from the beginning of the output
-	// to stay within the limit.
-	//
-	// The Client MUST ensure truncation happens at a character boundary to maintain valid
-	// string output, even if this means the retained output is slightly less than the
-	// specified limit.
-	OutputByteLimit wire.Opt[uint64] `json:"outputByteLimit,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5493,22 +9081,6 @@ func (x CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An environment variable to set when launching an MCP server.
-type EnvVariable struct {
-	// The name of the environment variable.
-	Name string `json:"name"`
-	// The value to set for the environment variable.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5638,22 +9210,6 @@ func (x *EnvVariable) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvVariable) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to get the current output and status of a terminal.
-type TerminalOutputRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to get output from.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5787,22 +9343,6 @@ func (x TerminalOutputRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request to release a terminal and free its resources.
-type ReleaseTerminalRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to release.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5932,22 +9472,6 @@ func (x *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReleaseTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to wait for a terminal command to exit.
-type WaitForTerminalExitRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to wait for.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6081,22 +9605,6 @@ func (x WaitForTerminalExitRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request to kill a terminal without releasing it.
-type KillTerminalRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to kill.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6228,25 +9736,6 @@ func (x KillTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request from the agent to elicit structured user input.
-//
-// The agent sends this to the client to request information from the user,
-// either via a form or by directing them to a URL.
-// Elicitations are tied to a session (optionally a tool call) or a request.
-//
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
-}
-
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
-	// Tag is the value of the member "mode".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
 
 // DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
@@ -6356,26 +9845,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
 	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
-}
-
-// Form-based elicitation where the client renders a form from the provided schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Form struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// A JSON Schema describing the form fields to present to the user.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Form) isCreateElicitationRequest() {}
@@ -6526,39 +9995,6 @@ func (x *Form) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Form) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Type-safe elicitation schema for requesting structured user input.
-//
-// This represents a JSON Schema object with primitive-typed properties,
-// as required by the elicitation specification.
-type ElicitationSchema struct {
-	// Type discriminator. Always `"object"`.
-	Type *ElicitationSchemaType `json:"type,omitempty"`
-	// Optional title for the schema.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Property definitions (must be primitive types).
-	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
-	// List of required property names.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no property names are required.
-	Required wire.Opt[[]string] `json:"required,omitzero"`
-	// Optional description of what this schema represents.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6839,9 +10275,6 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Type discriminator for elicitation schemas.
-type ElicitationSchemaType string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -6887,25 +10320,6 @@ func (x *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Property schema for elicitation form fields.
-//
-// Each variant corresponds to a JSON Schema `"type"` value.
-// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-// Multi-select enums use `type: "array"`.
-//
-// It is a union tagged by the member "type". Its variants are StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does not know decodes to UnknownElicitationPropertySchema, which keeps the JSON as it was.
-type ElicitationPropertySchema interface {
-	isElicitationPropertySchema()
-}
-
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownElicitationPropertySchema struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
@@ -7090,59 +10504,6 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 	var c wire.Checker
 	CheckElicitationPropertySchema(&c, "", v)
 	return c.Err()
-}
-
-// Schema for string properties in an elicitation form.
-//
-// When `enum` or `oneOf` is set, this represents a single-select enum
-// with `"type": "string"`.
-type StringPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
-	// Maximum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
-	// Pattern the string must match.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-	Pattern wire.Opt[string] `json:"pattern,omitzero"`
-	// String format.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-	Format wire.Opt[StringFormat] `json:"format,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[string] `json:"default,omitzero"`
-	// Enum values for untitled single-select enums.
-	// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-	// declared by `enum`.
-	Enum wire.Opt[[]string] `json:"enum,omitzero"`
-	// Titled enum options for titled single-select enums.
-	// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-	// declared by `oneOf`.
-	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringPropertySchema) isElicitationPropertySchema() {}
@@ -7558,9 +10919,6 @@ func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// String format types for string properties in elicitation schemas.
-type StringFormat string
-
 const (
 	// Email address format.
 	StringFormatEmail StringFormat = "email"
@@ -7615,28 +10973,6 @@ func (x *StringFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A titled enum option with a const value, human-readable title, and optional description.
-type EnumOption struct {
-	// The constant value for this option.
-	Const string `json:"const"`
-	// Human-readable title for this option.
-	Title string `json:"title"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7798,40 +11134,6 @@ func (x *EnumOption) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnumOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for number (floating-point) properties in an elicitation form.
-type NumberPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[float64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*NumberPropertySchema) isElicitationPropertySchema() {}
@@ -8080,40 +11382,6 @@ func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Schema for integer properties in an elicitation form.
-type IntegerPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[int64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*IntegerPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -8360,32 +11628,6 @@ func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Schema for boolean properties in an elicitation form.
-type BooleanPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[bool] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BooleanPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -8570,42 +11812,6 @@ func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for multi-select (array) properties in an elicitation form.
-type MultiSelectPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
-	// Maximum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
-	// The items definition describing allowed values.
-	Items MultiSelectItems `json:"items"`
-	// Default selected values.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-	Default wire.Opt[[]string] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
@@ -8900,21 +12106,6 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Items for a multi-select (array) property schema.
-//
-// It is a union tagged by the member "type". Its variants are StringMultiSelectItems, Titled; a tag this package does not know decodes to UnknownMultiSelectItems, which keeps the JSON as it was. A value without the tag is a Titled.
-type MultiSelectItems interface {
-	isMultiSelectItems()
-}
-
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeMultiSelectItems decodes a MultiSelectItems from d.
@@ -9023,22 +12214,6 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 	var c wire.Checker
 	CheckMultiSelectItems(&c, "", v)
 	return c.Err()
-}
-
-// String item schema for multi-select enum properties.
-type StringMultiSelectItems struct {
-	// Allowed enum values.
-	Enum []string `json:"enum"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringMultiSelectItems) isMultiSelectItems() {}
@@ -9177,22 +12352,6 @@ func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Items definition for titled multi-select enum properties.
-type TitledMultiSelectItems struct {
-	// Titled enum options.
-	AnyOf []EnumOption `json:"anyOf"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9334,11 +12493,6 @@ func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Titled multi-select items with human-readable labels.
-//
-// As in MCP, titled items omit `type` and are identified by `anyOf`.
-type Titled TitledMultiSelectItems
-
 func (*Titled) isMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
@@ -9376,28 +12530,6 @@ func (x *Titled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Titled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// URL-based elicitation where the client directs the user to a URL.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type URL struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The unique identifier for this elicitation.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The URL to direct the user to.
-	URL string `json:"url"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*URL) isCreateElicitationRequest() {}
@@ -9573,9 +12705,6 @@ func (x URL) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for an elicitation.
-type ElicitationID string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -9616,13 +12745,6 @@ func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtRequest json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -9661,12 +12783,6 @@ func (x *ExtRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Response struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Response) isAgentClientProtocolAgent() {}
@@ -9739,15 +12855,6 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type Notification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notification) isAgentClientProtocolAgent() {}
@@ -9878,18 +12985,6 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All possible notifications that an agent can send to a client.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsExtNotification.
-type AgentNotificationParams interface {
-	isAgentNotificationParams()
-}
-
 // DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
 func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
@@ -9995,32 +13090,6 @@ func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
 	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
-}
-
-// Handles session update notifications from the agent.
-//
-// This is a notification endpoint (no response expected) that receives
-// real-time updates about session progress, including message chunks,
-// tool calls, and execution plans.
-//
-// Note: Clients SHOULD continue accepting tool call updates even after
-// sending a `session/cancel` notification, as the agent may send final
-// updates before responding with the cancelled stop reason.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-type AgentNotificationParamsSessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentNotificationParamsSessionNotification) isAgentNotificationParams() {}
@@ -10158,25 +13227,6 @@ func (x *AgentNotificationParamsSessionNotification) UnmarshalJSON(data []byte) 
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Different types of updates that can be sent during session processing.
-//
-// These updates provide real-time feedback about the agent's progress.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall, ToolCallUpdate, Plan, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdate) isSessionUpdate() {}
@@ -10541,25 +13591,6 @@ func ValidateSessionUpdate(v SessionUpdate) error {
 	return c.Err()
 }
 
-// A streamed item of content
-type ContentChunk struct {
-	// A single item of content
-	Content ContentBlock `json:"content"`
-	// A unique identifier for the message this chunk belongs to.
-	//
-	// All chunks belonging to the same message share the same `messageId`.
-	// A change in `messageId` indicates a new message has started.
-	MessageID wire.Opt[MessageID] `json:"messageId,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10708,9 +13739,6 @@ func (x ContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a message within a session.
-type MessageID string
-
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -10750,9 +13778,6 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A chunk of the user's message being streamed.
-type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
@@ -10805,9 +13830,6 @@ func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of the agent's response being streamed.
-type AgentMessageChunk ContentChunk
-
 func (*AgentMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
@@ -10859,9 +13881,6 @@ func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of the agent's internal reasoning being streamed.
-type AgentThoughtChunk ContentChunk
-
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
@@ -10911,46 +13930,6 @@ func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Represents a tool call that the language model has requested.
-//
-// Tool calls are actions that the agent executes on behalf of the language model,
-// such as reading files, executing code, or fetching data from external sources.
-//
-// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/tool-calls)
-type ToolCall struct {
-	// Unique identifier for this tool call within the session.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Human-readable title describing what the tool is doing.
-	Title string `json:"title"`
-	// Programmatic name of the tool being invoked.
-	//
-	// This field is optional. Omitting it or sending `null` both mean that no
-	// tool name is available.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// The category of tool being invoked.
-	// Helps clients choose appropriate icons and UI treatment.
-	Kind *ToolKind `json:"kind,omitempty"`
-	// Current execution status of the tool call.
-	Status *ToolCallStatus `json:"status,omitempty"`
-	// Content produced by the tool call.
-	Content []ToolCallContent `json:"content,omitempty"`
-	// File locations affected by this tool call.
-	// Enables "follow-along" features in clients.
-	Locations []ToolCallLocation `json:"locations,omitempty"`
-	// Raw input parameters sent to the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// Raw output returned by the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCall) isSessionUpdate() {}
@@ -11274,29 +14253,6 @@ func (x ToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An execution plan for accomplishing complex tasks.
-//
-// Plans consist of multiple entries representing individual tasks or goals.
-// Agents report plans to clients to provide visibility into their execution strategy.
-// Plans can evolve during execution as the agent discovers new requirements or completes tasks.
-//
-// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/agent-plan)
-type Plan struct {
-	// The list of tasks to be accomplished.
-	//
-	// When updating a plan, the agent must send a complete list of all entries
-	// with their current status. The client replaces the entire plan with each update.
-	Entries []PlanEntry `json:"entries"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Plan) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -11436,29 +14392,6 @@ func (x *Plan) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Plan) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A single entry in the execution plan.
-//
-// Represents a task or goal that the assistant intends to accomplish
-// as part of fulfilling the user's request.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-type PlanEntry struct {
-	// Human-readable description of what this task aims to accomplish.
-	Content string `json:"content"`
-	// The relative importance of this task.
-	// Used to indicate which tasks are most critical to the overall goal.
-	Priority PlanEntryPriority `json:"priority"`
-	// Current execution status of this task.
-	Status PlanEntryStatus `json:"status"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11609,13 +14542,6 @@ func (x PlanEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Priority levels for plan entries.
-//
-// Used to indicate the relative importance or urgency of different
-// tasks in the execution plan.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-type PlanEntryPriority string
-
 const (
 	// High priority task - critical to the overall goal.
 	PlanEntryPriorityHigh PlanEntryPriority = "high"
@@ -11670,12 +14596,6 @@ func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Status of a plan entry in the execution flow.
-//
-// Tracks the lifecycle of each task from planning through completion.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
-type PlanEntryStatus string
-
 const (
 	// The task has not started yet.
 	PlanEntryStatusPending PlanEntryStatus = "pending"
@@ -11728,20 +14648,6 @@ func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Available commands are ready or have changed
-type AvailableCommandsUpdate struct {
-	// Commands the agent can execute
-	AvailableCommands []AvailableCommand `json:"availableCommands"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AvailableCommandsUpdate) isSessionUpdate() {}
@@ -11883,24 +14789,6 @@ func (x *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Information about a command.
-type AvailableCommand struct {
-	// Command name (e.g., `create_plan`, `research_codebase`).
-	Name string `json:"name"`
-	// Human-readable description of what the command does.
-	Description string `json:"description"`
-	// Input for the command if required
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12064,23 +14952,6 @@ func (x AvailableCommand) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The input specification for a command.
-type AvailableCommandInput = UnstructuredCommandInput
-
-// All text that was typed after the command name is provided as input.
-type UnstructuredCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
-	Hint string `json:"hint"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -12193,22 +15064,6 @@ func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The current mode of the session has changed
-//
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-type CurrentModeUpdate struct {
-	// The ID of the current mode
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CurrentModeUpdate) isSessionUpdate() {}
@@ -12327,9 +15182,6 @@ func (x CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a Session Mode.
-type SessionModeID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionModeID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -12368,20 +15220,6 @@ func (x *SessionModeID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionModeID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session configuration options have been updated.
-type ConfigOptionUpdate struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ConfigOptionUpdate) isSessionUpdate() {}
@@ -12529,21 +15367,6 @@ func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A session configuration option selector and its current state.
-//
-// It is a union tagged by the member "type". Its variants are Select, Boolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 
 // DecodeSessionConfigOption decodes a SessionConfigOption from d.
@@ -12657,30 +15480,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 	var c wire.Checker
 	CheckSessionConfigOption(&c, "", v)
 	return c.Err()
-}
-
-// Single-value selector (dropdown).
-type Select struct {
-	// Unique identifier for the configuration option.
-	ID SessionConfigID `json:"id"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The currently selected value.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Select) isSessionConfigOption() {}
@@ -12931,9 +15730,6 @@ func (x Select) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option.
-type SessionConfigID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -12973,19 +15769,6 @@ func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Semantic category for a session configuration option.
-//
-// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
-// session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
-// placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
-// categories gracefully.
-//
-// Category names beginning with `_` are free for custom use, like other ACP extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
 
 const (
 	// Session mode selector.
@@ -13039,9 +15822,6 @@ func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option value.
-type SessionConfigValueID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -13080,13 +15860,6 @@ func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Possible values for a session configuration option.
-//
-// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
 }
 
 // DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
@@ -13167,24 +15940,6 @@ func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
 	var c wire.Checker
 	CheckSessionConfigSelectOptions(&c, "", v)
 	return c.Err()
-}
-
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13348,9 +16103,6 @@ func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A flat list of options with no grouping.
-type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
 // DecodeWire decodes the value from d.
@@ -13415,24 +16167,6 @@ func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	Group SessionConfigGroupID `json:"group"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13608,9 +16342,6 @@ func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -13650,9 +16381,6 @@ func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A list of options grouped under headers.
-type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 
@@ -13718,28 +16446,6 @@ func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Boolean on/off toggle.
-type Boolean struct {
-	// Unique identifier for the configuration option.
-	ID SessionConfigID `json:"id"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Boolean) isSessionConfigOption() {}
@@ -13969,25 +16675,6 @@ func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Update to session metadata. All fields are optional to support partial updates.
-//
-// Agents send this notification to update session information like title or custom metadata.
-// Clients can use it to keep session titles and state current.
-type SessionInfoUpdate struct {
-	// Human-readable title for the session. Set to null to clear.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// ISO 8601 timestamp of last activity. Set to null to clear.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionInfoUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -14142,24 +16829,6 @@ func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Context window and cost update for a session.
-type UsageUpdate struct {
-	// Tokens currently in context.
-	Used uint64 `json:"used"`
-	// Total context window size in tokens.
-	Size uint64 `json:"size"`
-	// Cumulative session cost (optional).
-	Cost wire.Opt[Cost] `json:"cost,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UsageUpdate) isSessionUpdate() {}
@@ -14325,23 +16994,6 @@ func (x UsageUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Cost information for a session.
-type Cost struct {
-	// Total cumulative cost for session.
-	Amount float64 `json:"amount"`
-	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-	// unit such as "credits".
-	Currency string `json:"currency"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Cost) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14471,32 +17123,6 @@ func (x *Cost) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cost) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Fire-and-forget information for the user.
-//
-// Notices are live events rather than session history. Agents must not rely on
-// a notice being received, displayed, or seen by the user.
-// Agents MUST only send notices when the Client advertised
-// the `session.notices` Client capability. Otherwise, Agents may use an agent
-// message when the information should still be surfaced to the user.
-//
-// See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
-type Notice struct {
-	// Presentation severity hint.
-	Severity NoticeSeverity `json:"severity"`
-	// Required non-empty plain-text title that can stand alone.
-	Title string `json:"title"`
-	// Optional plain-text detail or guidance.
-	//
-	// Omitted and `null` are equivalent and mean no description was supplied.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Metadata scoped to this notice.
-	//
-	// Omitted and `null` are equivalent and mean no metadata was supplied.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notice) isSessionUpdate() {}
@@ -14668,11 +17294,6 @@ func (x Notice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Severity hint for a session notice.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type NoticeSeverity string
-
 const (
 	// Informational notice.
 	NoticeSeverityInfo NoticeSeverity = "info"
@@ -14721,29 +17342,6 @@ func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A context compaction upsert. The first notification fixes the compaction's
-// timeline position. Later updates with the same ID patch that entity in place.
-// Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
-//
-// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-// stored value unchanged, `null` clears it, and a concrete value replaces it.
-// `summary: []` also clears the summary.
-type CompactionUpdate struct {
-	// The Agent-owned ID of this compaction, unique within the session.
-	CompactionID CompactionID `json:"compactionId"`
-	// Current lifecycle status.
-	Status CompactionStatus `json:"status"`
-	// Complete replacement user-displayable summary content for the compaction.
-	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
-	// Human-readable error details for the compaction.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// Extensible metadata patch for this compaction.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionUpdate) isSessionUpdate() {}
@@ -14968,9 +17566,6 @@ func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a context compaction within a session.
-type CompactionID string
-
 // DecodeWire decodes the value from d.
 func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -15010,11 +17605,6 @@ func (x *CompactionID) UnmarshalJSON(data []byte) error {
 func (x CompactionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Lifecycle state of a context compaction.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CompactionStatus string
 
 const (
 	// Compaction has started and has not finished.
@@ -15066,21 +17656,6 @@ func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A content block appended to a compaction's summary. A first-seen ID creates
-// an in-progress compaction. Chunks append in receive order.
-// Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
-type CompactionSummaryChunk struct {
-	// ID of the compaction whose summary receives this content.
-	CompactionID CompactionID `json:"compactionId"`
-	// One content block to append.
-	Content ContentBlock `json:"content"`
-	// Metadata scoped to this chunk. Omission and `null` both mean absent.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionSummaryChunk) isSessionUpdate() {}
@@ -15220,24 +17795,6 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification that a URL-based elicitation has completed.
-//
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)
-type AgentNotificationParamsCompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -15354,18 +17911,6 @@ func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([
 	return wire.Marshal(&x)
 }
 
-// Handles extension notifications from the agent.
-//
-// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type AgentNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -15436,16 +17981,6 @@ func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) erro
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentClientProtocolClientRequest, AgentClientProtocolClientNotification, AgentClientProtocolClientResponse.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolClient interface {
-	isAgentClientProtocolClient()
 }
 
 // DecodeAgentClientProtocolClient decodes a AgentClientProtocolClient from d.
@@ -15553,17 +18088,6 @@ func ValidateAgentClientProtocolClient(v AgentClientProtocolClient) error {
 	var c wire.Checker
 	CheckAgentClientProtocolClient(&c, "", v)
 	return c.Err()
-}
-
-type AgentClientProtocolClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientRequest) isAgentClientProtocolClient() {}
@@ -15696,16 +18220,6 @@ func (x *AgentClientProtocolClientRequest) UnmarshalJSON(data []byte) error {
 func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// All possible requests that a client can send to an agent.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from client to agent.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
@@ -16082,30 +18596,6 @@ func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Request parameters for the initialize method.
-//
-// Sent by the client to establish connection and negotiate capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-type InitializeRequest struct {
-	// The latest protocol version supported by the client.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the client.
-	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
-	// Information about the Client name and version sent to the Agent.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16270,12 +18760,6 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
 // DecodeWire decodes the value from d.
 func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
 	var v uint16
@@ -16314,43 +18798,6 @@ func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent about
-// available features and methods.
-//
-// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities)
-type ClientCapabilities struct {
-	// File system capabilities supported by the client.
-	// Determines which file operations the agent can request.
-	Fs *FileSystemCapabilities `json:"fs,omitempty"`
-	// Whether the Client support all `terminal/*` methods.
-	Terminal *bool `json:"terminal,omitempty"`
-	// Session-related capabilities supported by the client.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise any
-	// session-related extensions.
-	Session wire.Opt[ClientSessionCapabilities] `json:"session,omitzero"`
-	// Authentication capabilities supported by the client.
-	// Determines which authentication method types the agent may include
-	// in its `InitializeResponse`.
-	Auth *AuthCapabilities `json:"auth,omitempty"`
-	// Elicitation capabilities supported by the client.
-	// Determines which elicitation modes the agent may use.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise
-	// elicitation support.
-	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16567,24 +19014,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// File system capabilities that a client may support.
-//
-// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
-type FileSystemCapabilities struct {
-	// Whether the Client supports `fs/read_text_file` requests.
-	ReadTextFile *bool `json:"readTextFile,omitempty"`
-	// Whether the Client supports `fs/write_text_file` requests.
-	WriteTextFile *bool `json:"writeTextFile,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16717,31 +19146,6 @@ func (x *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x FileSystemCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session-related capabilities supported by the client.
-type ClientSessionCapabilities struct {
-	// Support for ID-addressed context compaction updates. Omitted or `null`
-	// means unsupported. `{}` advertises the complete compaction contract.
-	Compaction CompactionCapabilities `json:"compaction,omitempty"`
-	// Config option capabilities supported by the client.
-	//
-	// Omitted or `null` both mean the client does not advertise support for any
-	// config option extensions.
-	ConfigOptions wire.Opt[SessionConfigOptionsCapabilities] `json:"configOptions,omitzero"`
-	// Support for live user-facing `notice` session updates.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client can present notices to the user.
-	Notices NoticeCapabilities `json:"notices,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16900,9 +19304,6 @@ func (x ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client support for ID-addressed context compaction updates.
-type CompactionCapabilities json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *CompactionCapabilities) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -16946,25 +19347,6 @@ func (x *CompactionCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session configuration option capabilities supported by the client.
-type SessionConfigOptionsCapabilities struct {
-	// Whether the client supports boolean session configuration options.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means agents may include `type: "boolean"` entries in
-	// `configOptions`, and the client may send `session/set_config_option`
-	// requests with `type: "boolean"` and a boolean `value`.
-	Boolean wire.Opt[BooleanConfigOptionCapabilities] `json:"boolean,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -17091,20 +19473,6 @@ func (x SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for boolean session configuration options.
-//
-// Supplying `{}` means the client supports boolean session configuration options.
-type BooleanConfigOptionCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *BooleanConfigOptionCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17199,9 +19567,6 @@ func (x BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client support for presenting live notices to the user.
-type NoticeCapabilities json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *NoticeCapabilities) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -17245,28 +19610,6 @@ func (x *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Authentication capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent which authentication
-// method types the client can handle. This governs opt-in types that require
-// additional client-side support.
-type AuthCapabilities struct {
-	// Whether the client supports `terminal` authentication methods.
-	//
-	// The client should set this to `true` only when it can reproduce the
-	// configured agent invocation in an interactive terminal. When `true`, the
-	// agent may include `terminal` entries in its authentication methods.
-	Terminal *bool `json:"terminal,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -17381,30 +19724,6 @@ func (x *AuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Elicitation capabilities supported by the client.
-type ElicitationCapabilities struct {
-	// Whether the client supports form-based elicitation.
-	//
-	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-	// Supplying `{}` explicitly advertises form support.
-	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
-	// Whether the client supports URL-based elicitation.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client supports URL-based elicitation.
-	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -17561,22 +19880,6 @@ func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Form-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports form-based elicitation.
-type ElicitationFormCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17671,22 +19974,6 @@ func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// URL-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports URL-based elicitation.
-type ElicitationURLCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17779,31 +20066,6 @@ func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Metadata about the implementation of the client or agent.
-// Describes the name and version of an ACP implementation, with an optional
-// title for UI representation.
-type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
-	// name fallback if title isn't present.
-	Name string `json:"name"`
-	// Intended for UI and end-user contexts and optimized to be human-readable
-	// and easily understood.
-	//
-	// If not provided, the name should be used for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version of the implementation. Can be displayed to the user or used
-	// for debugging or metrics purposes. (e.g. "1.0.0").
-	Version string `json:"version"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -17967,23 +20229,6 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for the authenticate method.
-//
-// Specifies which authentication method to use.
-type AuthenticateRequest struct {
-	// The ID of the authentication method to use.
-	// Must be one of the methods advertised in the initialize response.
-	MethodID AuthMethodID `json:"methodId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18098,9 +20343,6 @@ func (x AuthenticateRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Typed identifier used for auth method values on the wire.
-type AuthMethodID string
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -18139,20 +20381,6 @@ func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for the logout method.
-//
-// Terminates the current authenticated session.
-type LogoutRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18247,30 +20475,6 @@ func (x *LogoutRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for creating a new session.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-type NewSessionRequest struct {
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots for this session. Each path must be absolute.
-	//
-	// These expand the session's filesystem scope without changing `cwd`, which
-	// remains the base for relative paths. When omitted or empty, no
-	// additional roots are activated for the new session.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// List of MCP (Model Context Protocol) servers the agent should connect to.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18471,26 +20675,6 @@ func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
-//
-// MCP servers provide tools and context that the agent can use when
-// processing prompts.
-//
-// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/session-setup#mcp-servers)
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerSSE, Stdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was. A value without the tag is a Stdio.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMCPServer) isMCPServer() {}
 
 // DecodeMCPServer decodes a MCPServer from d.
@@ -18624,24 +20808,6 @@ func ValidateMCPServer(v MCPServer) error {
 	var c wire.Checker
 	CheckMCPServer(&c, "", v)
 	return c.Err()
-}
-
-// HTTP transport configuration for MCP.
-type MCPServerHTTP struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// URL to the MCP server.
-	URL string `json:"url"`
-	// HTTP headers to set when making requests to the MCP server.
-	Headers []HTTPHeader `json:"headers"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerHTTP) isMCPServer() {}
@@ -18819,22 +20985,6 @@ func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An HTTP header to set when making requests to the MCP server.
-type HTTPHeader struct {
-	// The name of the HTTP header.
-	Name string `json:"name"`
-	// The value to set for the HTTP header.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18964,24 +21114,6 @@ func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x HTTPHeader) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// SSE transport configuration for MCP.
-type MCPServerSSE struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// URL to the MCP server.
-	URL string `json:"url"`
-	// HTTP headers to set when making requests to the MCP server.
-	Headers []HTTPHeader `json:"headers"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerSSE) isMCPServer() {}
@@ -19157,26 +21289,6 @@ func (x *MCPServerSSE) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPServerSSE) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Stdio transport configuration for MCP.
-type MCPServerStdio struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// Absolute path to the MCP server executable.
-	Command string `json:"command"`
-	// Command-line arguments to pass to the MCP server.
-	Args []string `json:"args"`
-	// Environment variables to set when launching the MCP server.
-	Env []EnvVariable `json:"env"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19391,11 +21503,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Stdio transport configuration
-//
-// All Agents MUST support this transport.
-type Stdio MCPServerStdio
-
 func (*Stdio) isMCPServer() {}
 
 // DecodeWire decodes the value from d.
@@ -19433,35 +21540,6 @@ func (x *Stdio) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Stdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for loading an existing session.
-//
-// Only available if the Agent supports the `loadSession` capability.
-//
-// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/session-setup#loading-sessions)
-type LoadSessionRequest struct {
-	// List of MCP servers to connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the loaded
-	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// The ID of the session to load.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19679,24 +21757,6 @@ func (x LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for listing existing sessions.
-//
-// Only available if the Agent supports the `sessionCapabilities.list` capability.
-type ListSessionsRequest struct {
-	// Filter sessions by working directory. Must be an absolute path.
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-	Cursor wire.Opt[string] `json:"cursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19851,22 +21911,6 @@ func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for deleting an existing session from `session/list`.
-//
-// Only available if the Agent supports the `sessionCapabilities.delete` capability.
-type DeleteSessionRequest struct {
-	// The ID of the session to delete.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DeleteSessionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19979,36 +22023,6 @@ func (x *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for resuming an existing session.
-//
-// Resumes an existing session without returning previous messages (unlike `session/load`).
-// This is useful for agents that can resume sessions but don't implement full session loading.
-//
-// Only available if the Agent supports the `sessionCapabilities.resume` capability.
-type ResumeSessionRequest struct {
-	// The ID of the session to resume.
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the resumed
-	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// List of MCP servers to connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20225,26 +22239,6 @@ func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for closing an active session.
-//
-// If supported, the agent **must** cancel any ongoing work related to the session
-// (treat it as if `session/cancel` was called) and then free up any resources
-// associated with the session.
-//
-// Only available if the Agent supports the `sessionCapabilities.close` capability.
-type CloseSessionRequest struct {
-	// The ID of the session to close.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -20357,22 +22351,6 @@ func (x *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for setting a session mode.
-type SetSessionModeRequest struct {
-	// The ID of the session to set the mode for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the mode to set.
-	ModeID SessionModeID `json:"modeId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20506,21 +22484,6 @@ func (x SetSessionModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for setting a session configuration option.
-//
-// It is a union tagged by the member "type". Its variants are SetSessionConfigOptionRequestBoolean, ValueID; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was. A value without the tag is a ValueID.
-type SetSessionConfigOptionRequest interface {
-	isSetSessionConfigOptionRequest()
-}
-
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSetSessionConfigOptionRequest struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
 
 // DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
@@ -20628,24 +22591,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 	var c wire.Checker
 	CheckSetSessionConfigOptionRequest(&c, "", v)
 	return c.Err()
-}
-
-// A boolean value (`type: "boolean"`).
-type SetSessionConfigOptionRequestBoolean struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The boolean value.
-	Value bool `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SetSessionConfigOptionRequestBoolean) isSetSessionConfigOptionRequest() {}
@@ -20815,28 +22760,6 @@ func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `SessionConfigValueId` string value.
-//
-// This is the default when `type` is absent on the wire. Unknown `type`
-// values with string payloads also gracefully deserialize into this
-// variant.
-type ValueID struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The value ID.
-	Value SessionConfigValueID `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ValueID) isSetSessionConfigOptionRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -20985,38 +22908,6 @@ func (x *ValueID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for sending a user prompt to the agent.
-//
-// Contains the user's message and any additional context.
-//
-// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/prompt-turn#1-user-message)
-type PromptRequest struct {
-	// The ID of the session to send this user message to
-	SessionID SessionID `json:"sessionId"`
-	// The blocks of content that compose the user's message.
-	//
-	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-	// while other variants are optionally enabled via `PromptCapabilities`.
-	//
-	// The Client MUST adapt its interface according to `PromptCapabilities`.
-	//
-	// The client MAY include referenced pieces of context as either
-	// `resource` or `resource_link` content blocks.
-	//
-	// When available, `resource` is preferred
-	// as it avoids extra round-trips and allows the message to include
-	// pieces of context from sources the agent may not have access to.
-	Prompt []ContentBlock `json:"prompt"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21179,12 +23070,6 @@ func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
-type AgentClientProtocolClientResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentClientProtocolClientResponse) isAgentClientProtocolClient() {}
 
 // DecodeWire decodes the value from d.
@@ -21255,15 +23140,6 @@ func (x *AgentClientProtocolClientResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolClientResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type AgentClientProtocolClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientNotification) isAgentClientProtocolClient() {}
@@ -21394,18 +23270,6 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All possible notifications that a client can send to an agent.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsCancelNotification, ClientNotificationParamsExtNotification.
-type ClientNotificationParams interface {
-	isClientNotificationParams()
-}
-
 // DecodeClientNotificationParams decodes a ClientNotificationParams from d.
 func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
@@ -21494,30 +23358,6 @@ func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
 	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
-}
-
-// Cancels ongoing operations for a session.
-//
-// This is a notification sent by the client to cancel an ongoing prompt turn.
-//
-// Upon receiving this notification, the Agent SHOULD:
-// - Stop all language model requests as soon as possible
-// - Abort all tool call invocations in progress
-// - Send any pending `session/update` notifications
-// - Respond to the original `session/prompt` request with the `cancelled` stop reason
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-type ClientNotificationParamsCancelNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientNotificationParamsCancelNotification) isClientNotificationParams() {}
@@ -21636,17 +23476,6 @@ func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// Handles extension notifications from the client.
-//
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -21717,21 +23546,6 @@ func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) err
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolProtocolLevel struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21873,22 +23687,6 @@ func (x AgentClientProtocolProtocolLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification to cancel an ongoing request.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
-type CancelRequestNotification struct {
-	// The ID of the request to cancel.
-	RequestID RequestID `json:"requestId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22005,18 +23803,6 @@ func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC request object.
-type AgentRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params AgentRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22146,24 +23932,6 @@ func (x *AgentRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Text-based resource contents.
-type TextResourceContents struct {
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22327,24 +24095,6 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Binary resource contents.
-type BlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22506,23 +24256,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
-//
-// When `toolCallId` is set, the elicitation is tied to a specific tool call.
-// This is useful when an agent receives an elicitation from an MCP server
-// during a tool call and needs to redirect it to the user.
-type ElicitationSessionScope struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22645,15 +24378,6 @@ func (x ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationRequestScope struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22750,13 +24474,6 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Form-based elicitation mode where the client renders a form from the provided schema.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -22845,19 +24562,6 @@ func ValidateElicitationFormMode(v ElicitationFormMode) error {
 	var c wire.Checker
 	CheckElicitationFormMode(&c, "", v)
 	return c.Err()
-}
-
-// Tied to a session, optionally to a specific tool call within that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Session) isElicitationFormMode() {}
@@ -22984,15 +24688,6 @@ func (x Session) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
@@ -23091,13 +24786,6 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
 func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 	switch d.Kind() {
@@ -23186,19 +24874,6 @@ func ValidateElicitationURLMode(v ElicitationURLMode) error {
 	var c wire.Checker
 	CheckElicitationURLMode(&c, "", v)
 	return c.Err()
-}
-
-// Tied to a session, optionally to a specific tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ElicitationURLModeSession) isElicitationURLMode() {}
@@ -23325,15 +25000,6 @@ func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
 // DecodeWire decodes the value from d.
@@ -23432,13 +25098,6 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
-type AgentResponse interface {
-	isAgentResponse()
-}
-
 // DecodeAgentResponse decodes a AgentResponse from d.
 func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 	switch d.Kind() {
@@ -23527,16 +25186,6 @@ func ValidateAgentResponse(v AgentResponse) error {
 	var c wire.Checker
 	CheckAgentResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type Result struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Result) isAgentResponse() {}
@@ -23653,11 +25302,6 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 func (x Result) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
@@ -24030,35 +25674,6 @@ func (x ResultResult) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Response to the `initialize` method.
-//
-// Contains the negotiated protocol version and agent capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/initialization)
-type InitializeResponse struct {
-	// The protocol version the client specified if supported by the agent,
-	// or the latest protocol version supported by the agent.
-	//
-	// The client should disconnect, if it doesn't support this version.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the agent.
-	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
-	// Authentication methods supported by the agent.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// Information about the Agent name and version sent to the Client.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24268,33 +25883,6 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities supported by the agent.
-//
-// Advertised during initialization to inform the client about
-// available features and content types.
-//
-// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#agent-capabilities)
-type AgentCapabilities struct {
-	// Whether the agent supports `session/load`.
-	LoadSession *bool `json:"loadSession,omitempty"`
-	// Prompt capabilities supported by the agent.
-	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
-	// MCP capabilities supported by the agent.
-	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
-	// Session lifecycle and prompt capabilities advertised by the agent.
-	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
-	// Authentication-related capabilities supported by the agent.
-	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24489,38 +26077,6 @@ func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
-//
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
-//
-// Other variants must be explicitly opted in to.
-// Capabilities for different types of content in prompt requests.
-//
-// Indicates which content types beyond the baseline (text and resource links)
-// the agent can process.
-//
-// See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#prompt-capabilities)
-type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
-	Image *bool `json:"image,omitempty"`
-	// Agent supports `audio` content blocks.
-	Audio *bool `json:"audio,omitempty"`
-	// Agent supports embedded context in `session/prompt` requests.
-	//
-	// When enabled, the Client is allowed to include `resource` content blocks
-	// in prompt requests for pieces of context that are referenced in the message.
-	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24675,22 +26231,6 @@ func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// MCP capabilities supported by the agent
-type MCPCapabilities struct {
-	// Agent supports `http` MCP servers.
-	HTTP *bool `json:"http,omitempty"`
-	// Agent supports `sse` MCP servers.
-	SSE *bool `json:"sse,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24823,56 +26363,6 @@ func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session capabilities supported by the agent.
-//
-// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
-//
-// Optionally, they **MAY** support other session methods and notifications by specifying additional capabilities.
-//
-// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
-//
-// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities)
-type SessionCapabilities struct {
-	// Whether the agent supports `session/list`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports listing sessions.
-	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
-	// Whether the agent supports `session/delete`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
-	// supported session lifecycle requests.
-	//
-	// Agents that also support `session/list` may return
-	// `SessionInfo.additionalDirectories` to report the complete ordered
-	// additional-root list associated with a listed session.
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// Whether the agent supports `session/resume`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports resuming sessions.
-	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
-	// Whether the agent supports `session/close`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports closing sessions.
-	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25119,20 +26609,6 @@ func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for the `session/list` method.
-//
-// Supplying `{}` means the agent supports listing sessions.
-type SessionListCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25225,20 +26701,6 @@ func (x *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionListCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for the `session/delete` method.
-//
-// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25335,23 +26797,6 @@ func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for additional session directories support.
-//
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
-// supported session lifecycle requests. Agents that also support
-// `session/list` may return `SessionInfo.additionalDirectories` to report the
-// complete ordered additional-root list associated with a listed session.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25444,20 +26889,6 @@ func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 // MarshalJSON encodes the value.
 func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for the `session/resume` method.
-//
-// Supplying `{}` means the agent supports resuming sessions.
-type SessionResumeCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25554,20 +26985,6 @@ func (x SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for the `session/close` method.
-//
-// Supplying `{}` means the agent supports closing sessions.
-type SessionCloseCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25660,23 +27077,6 @@ func (x *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Authentication-related capabilities supported by the agent.
-type AgentAuthCapabilities struct {
-	// Whether the agent supports the logout method.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the logout method.
-	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25803,20 +27203,6 @@ func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Logout capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the logout method.
-type LogoutCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25909,24 +27295,6 @@ func (x *LogoutCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Describes an available authentication method.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-// When no `type` is present, the method is treated as `agent`.
-//
-// It is a union tagged by the member "type". Its variants are AuthMethodTerminal, Agent; a tag this package does not know decodes to UnknownAuthMethod, which keeps the JSON as it was. A value without the tag is a Agent.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownAuthMethod) isAuthMethod() {}
@@ -26041,35 +27409,6 @@ func ValidateAuthMethod(v AuthMethod) error {
 	var c wire.Checker
 	CheckAuthMethod(&c, "", v)
 	return c.Err()
-}
-
-// Terminal-based authentication method.
-//
-// The client runs the configured agent program as a separate interactive
-// process for the user to authenticate via a TUI. Agents MUST advertise this
-// method only when the client enabled its terminal authentication capability.
-// A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `authenticate`.
-type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
-	ID AuthMethodID `json:"id"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Additional arguments to append to the configured agent invocation for terminal auth.
-	Args []string `json:"args,omitempty"`
-	// Additional environment variables to set on the configured agent invocation for terminal auth.
-	// These values override same-named variables in the base launch configuration.
-	Env map[string]string `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AuthMethodTerminal) isAuthMethod() {}
@@ -26317,26 +27656,6 @@ func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Agent handles authentication itself through `authenticate`.
-//
-// This is the default authentication method type.
-type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
-	ID AuthMethodID `json:"id"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26498,11 +27817,6 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Agent handles authentication itself through `authenticate`.
-//
-// This is the default when no `type` is specified.
-type Agent AuthMethodAgent
-
 func (*Agent) isAuthMethod() {}
 
 // DecodeWire decodes the value from d.
@@ -26540,18 +27854,6 @@ func (x *Agent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Agent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to the `authenticate` method.
-type AuthenticateResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26648,18 +27950,6 @@ func (x AuthenticateResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to the `logout` method.
-type LogoutResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26752,30 +28042,6 @@ func (x *LogoutResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from creating a new session.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
-type NewSessionResponse struct {
-	// Unique identifier for the created session.
-	//
-	// Used in all subsequent requests for this conversation.
-	SessionID SessionID `json:"sessionId"`
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26981,22 +28247,6 @@ func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The set of modes and the one currently active.
-type SessionModeState struct {
-	// The current mode the Agent is in.
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// The set of modes that the Agent can operate in
-	AvailableModes []SessionMode `json:"availableModes"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27151,26 +28401,6 @@ func (x *SessionModeState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionModeState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A mode the agent can operate in.
-//
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-type SessionMode struct {
-	// Stable identifier used to refer to this protocol object in later messages.
-	ID SessionModeID `json:"id"`
-	// Human-readable name shown for this protocol object.
-	Name string `json:"name"`
-	// Optional human-readable details shown with this protocol object.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27332,24 +28562,6 @@ func (x *SessionMode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from loading an existing session.
-type LoadSessionResponse struct {
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27535,23 +28747,6 @@ func (x LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from listing sessions.
-type ListSessionsResponse struct {
-	// Array of session information objects
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque cursor token. If present, pass this in the next request's cursor parameter
-	// to fetch the next page. If absent, there are no more results.
-	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27719,32 +28914,6 @@ func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Information about a session returned by session/list
-type SessionInfo struct {
-	// Unique identifier for the session
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots reported for this session. Each path must be absolute.
-	//
-	// When present, this is the complete ordered additional-root list reported
-	// by the Agent. Omitted and empty values are equivalent: the response
-	// reports no additional roots.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// Human-readable title for the session
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// ISO 8601 timestamp of last activity
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27976,18 +29145,6 @@ func (x SessionInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from deleting a session.
-type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28080,24 +29237,6 @@ func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from resuming an existing session.
-type ResumeSessionResponse struct {
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28283,18 +29422,6 @@ func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from closing a session.
-type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28389,18 +29516,6 @@ func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to `session/set_mode` method.
-type SetSessionModeResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28493,20 +29608,6 @@ func (x *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to `session/set_config_option` method.
-type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28652,22 +29753,6 @@ func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from processing a user prompt.
-//
-// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
-type PromptResponse struct {
-	// Indicates why the agent stopped processing the turn.
-	StopReason StopReason `json:"stopReason"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28782,11 +29867,6 @@ func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Reasons why an agent stops processing a prompt turn.
-//
-// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
-type StopReason string
-
 const (
 	// The turn ended successfully.
 	StopReasonEndTurn StopReason = "end_turn"
@@ -28802,7 +29882,8 @@ const (
 	// The turn was cancelled by the client via `session/cancel`.
 	//
 	// This stop reason MUST be returned when the client sends a `session/cancel`
-	// notification, even if the cancellation causes exceptions in underlying operations.
+	// notification, even if the cancellation causes exceptions in underlying
+	// operations.
 	// Agents should catch these exceptions and return this semantically meaningful
 	// response to confirm successful cancellation.
 	StopReasonCancelled StopReason = "cancelled"
@@ -28853,13 +29934,6 @@ func (x StopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtResponse json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -28898,16 +29972,6 @@ func (x *ExtResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A failed JSON-RPC response.
-type AgentResponseError struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentResponseError) isAgentResponse() {}
@@ -29023,26 +30087,6 @@ func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information about the error.
-	// This may include debugging information or context-specific details.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29170,15 +30214,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
 const (
 	// **Parse error**: Invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
@@ -29191,12 +30226,15 @@ const (
 	ErrorCodeInvalidParams ErrorCode = -32602
 	// **Internal error**: Internal JSON-RPC error.
 	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
+	// **Request cancelled**: Execution of the method was aborted either due to a
+	// cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this operation can be performed.
+	// **Authentication required**: Authentication is required before this
+	// operation can be performed.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session or file, was not found.
+	// **Resource not found**: A given resource, such as a session or file, was not
+	// found.
 	ErrorCodeResourceNotFound ErrorCode = -32002
 )
 
@@ -29239,16 +30277,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A single-value selector (dropdown) session configuration option payload.
-type SessionConfigSelect struct {
-	// The currently selected value.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29364,14 +30392,6 @@ func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A boolean on/off toggle session configuration option payload.
-type SessionConfigBoolean struct {
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29461,16 +30481,6 @@ func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC notification object.
-type AgentNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29597,26 +30607,6 @@ func (x *AgentNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Notification containing a session update from the agent.
-//
-// Used to stream real-time progress and results during prompt processing.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output)
-type SessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29754,22 +30744,6 @@ func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
-type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29884,13 +30858,6 @@ func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows either side to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-type ExtNotification json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -29929,18 +30896,6 @@ func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC request object.
-type ClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30072,13 +31027,6 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientResponseResult, ClientResponseError.
-type ClientResponse interface {
-	isClientResponse()
-}
-
 // DecodeClientResponse decodes a ClientResponse from d.
 func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 	switch d.Kind() {
@@ -30167,16 +31115,6 @@ func ValidateClientResponse(v ClientResponse) error {
 	var c wire.Checker
 	CheckClientResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type ClientResponseResult struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ClientResponseResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientResponseResult) isClientResponse() {}
@@ -30293,11 +31231,6 @@ func (x *ClientResponseResult) UnmarshalJSON(data []byte) error {
 func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ClientResponseResultResult) DecodeWire(d *wire.Decoder) error {
@@ -30599,18 +31532,6 @@ func (x ClientResponseResultResult) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Response to `fs/write_text_file`
-type WriteTextFileResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *WriteTextFileResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30703,20 +31624,6 @@ func (x *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response containing the contents of a text file.
-type ReadTextFileResponse struct {
-	// Content payload returned by this response.
-	Content string `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30831,20 +31738,6 @@ func (x *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReadTextFileResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to a permission request.
-type RequestPermissionResponse struct {
-	// The user's decision on the permission request.
-	Outcome RequestPermissionOutcome `json:"outcome"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30963,21 +31856,6 @@ func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The outcome of a permission request.
-//
-// It is a union tagged by the member "outcome". Its variants are Cancelled, SelectedPermissionOutcome; a tag this package does not know decodes to UnknownRequestPermissionOutcome, which keeps the JSON as it was.
-type RequestPermissionOutcome interface {
-	isRequestPermissionOutcome()
-}
-
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionOutcome struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
@@ -31100,18 +31978,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 	return c.Err()
 }
 
-// The prompt turn was cancelled before the user responded.
-//
-// When a client sends a `session/cancel` notification to cancel an ongoing
-// prompt turn, it MUST respond to all pending `session/request_permission`
-// requests with this `cancelled` outcome.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-type Cancelled struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Cancelled) isRequestPermissionOutcome() {}
 
 // DecodeWire decodes the value from d.
@@ -31203,20 +32069,6 @@ func (x *Cancelled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user selected one of the provided options.
-type SelectedPermissionOutcome struct {
-	// The ID of the option the user selected.
-	OptionID PermissionOptionID `json:"optionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
@@ -31335,20 +32187,6 @@ func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response containing the ID of the created terminal.
-type CreateTerminalResponse struct {
-	// The unique identifier for the created terminal.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31461,24 +32299,6 @@ func (x *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CreateTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response containing the terminal output and exit status.
-type TerminalOutputResponse struct {
-	// The terminal output captured so far.
-	Output string `json:"output"`
-	// Whether the output was truncated due to byte limits.
-	Truncated bool `json:"truncated"`
-	// Exit status if the command has completed.
-	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -31642,22 +32462,6 @@ func (x TerminalOutputResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Exit status of a terminal command.
-type TerminalExitStatus struct {
-	// The process exit code (may be null if terminated by signal).
-	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
-	// The signal that terminated the process (may be null if exited normally).
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31812,18 +32616,6 @@ func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to terminal/release method
-type ReleaseTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReleaseTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31916,22 +32708,6 @@ func (x *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response containing the exit status of a terminal command.
-type WaitForTerminalExitResponse struct {
-	// The process exit code (may be null if terminated by signal).
-	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
-	// The signal that terminated the process (may be null if exited normally).
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -32088,18 +32864,6 @@ func (x WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to `terminal/kill` method
-type KillTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *KillTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -32192,21 +32956,6 @@ func (x *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x KillTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from the client to an elicitation request.
-//
-// It is a union tagged by the member "action". Its variants are Accept, Decline, Cancel; a tag this package does not know decodes to UnknownCreateElicitationResponse, which keeps the JSON as it was.
-type CreateElicitationResponse interface {
-	isCreateElicitationResponse()
-}
-
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationResponse struct {
-	// Tag is the value of the member "action".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
@@ -32334,22 +33083,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 	var c wire.Checker
 	CheckCreateElicitationResponse(&c, "", v)
 	return c.Err()
-}
-
-// The user accepted and provided content.
-type Accept struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The user-provided content, if any, as an object matching the requested schema.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Accept) isCreateElicitationResponse() {}
@@ -32534,13 +33267,6 @@ func (x Accept) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
-//
-// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueBoolean, ElicitationContentValueInteger, ElicitationContentValueNumber, ElicitationContentValueString, ElicitationContentValueStringArray.
-type ElicitationContentValue interface {
-	isElicitationContentValue()
-}
-
 // DecodeElicitationContentValue decodes a ElicitationContentValue from d.
 func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
 	switch d.Kind() {
@@ -32641,9 +33367,6 @@ func ValidateElicitationContentValue(v ElicitationContentValue) error {
 	return c.Err()
 }
 
-// Boolean value accepted in elicitation response content.
-type ElicitationContentValueBoolean bool
-
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -32685,9 +33408,6 @@ func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Integer value accepted in elicitation response content.
-type ElicitationContentValueInteger int64
 
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
 
@@ -32731,9 +33451,6 @@ func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Number value accepted in elicitation response content.
-type ElicitationContentValueNumber float64
-
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -32776,9 +33493,6 @@ func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// String value accepted in elicitation response content.
-type ElicitationContentValueString string
-
 func (ElicitationContentValueString) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -32820,9 +33534,6 @@ func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// String array value accepted in elicitation response content.
-type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 
@@ -32886,20 +33597,6 @@ func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user declined the elicitation.
-type Decline struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Decline) isCreateElicitationResponse() {}
@@ -33018,20 +33715,6 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The elicitation was cancelled.
-type Cancel struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Cancel) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -33148,16 +33831,6 @@ func (x Cancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A failed JSON-RPC response.
-type ClientResponseError struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ClientResponseError) isClientResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -33271,14 +33944,6 @@ func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ClientResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user accepted the elicitation and provided content.
-type ElicitationAcceptAction struct {
-	// The user-provided content, if any, as an object matching the requested schema.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -33419,16 +34084,6 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC notification object.
-type ClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33553,22 +34208,6 @@ func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Notification to cancel ongoing operations for a session.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)
-type CancelNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -11,8 +11,6569 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
+// and /anyOf/1 have no tag and require the same members; give every variant a
+// property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Request,
+// Notification, Response.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolAgent interface {
+	isAgentClientProtocolAgent()
+}
+
+type Request struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params AgentRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// JSON RPC Request Id
+//
+// An identifier established by the Client that MUST contain a String, Number,
+// or NULL value if included. If it is not included it is assumed to be a
+// notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD
+// NOT contain fractional parts \[2\]
+//
+// The Server MUST reply with the same value in the Response object if
+// included. This member is used to correlate the context between the two
+// objects.
+//
+// \[1\] The use of Null as a value for the id member in a Request object is
+// discouraged, because this specification uses a value of Null for Responses
+// with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for
+// Notifications this could cause confusion in handling.
+//
+// \[2\] Fractional parts may be problematic, since many decimal fractions
+// cannot be represented exactly as binary fractions.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDNull, RequestIDNumber, RequestIDStr.
+type RequestID interface {
+	isRequestID()
+}
+
+// The JSON-RPC `null` request id.
+type RequestIDNull struct{}
+
+// A numeric JSON-RPC request id.
+type RequestIDNumber int64
+
+// A string JSON-RPC request id.
+type RequestIDStr string
+
+// All possible requests that an agent can send to a client.
+//
+// This enum is used internally for routing RPC requests. You typically won't
+// need
+// to use this directly.
+//
+// This enum encompasses all method calls from agent to client.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and
+// /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type AgentRequestParams json.RawMessage
+
+// Request to write content to a text file.
+//
+// Only available if the client supports the `fs.writeTextFile` capability.
+type WriteTextFileRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Absolute path to the file to write.
+	Path string `json:"path"`
+	// The text content to write to the file.
+	Content string `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A unique identifier for a conversation session between a client and agent.
+//
+// Each session has its own context, conversation history, and state, so one
+// agent can run several independent sessions.
+//
+// See protocol docs: [Session
+// ID](https://agentclientprotocol.com/protocol/v1/draft/session-setup#session-id)
+type SessionID string
+
+// Request to read content from a text file.
+//
+// Only available if the client supports the `fs.readTextFile` capability.
+type ReadTextFileRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Absolute path to the file to read.
+	Path string `json:"path"`
+	// Line number to start reading from (1-based).
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// Maximum number of lines to read.
+	Limit wire.Opt[uint32] `json:"limit,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request for user permission to execute a tool call.
+//
+// Sent when the agent needs authorization before performing a sensitive
+// operation.
+//
+// See protocol docs: [Requesting
+// Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)
+type RequestPermissionRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Details about the tool call requiring permission.
+	ToolCall ToolCallUpdate `json:"toolCall"`
+	// Available permission options for the user to choose from.
+	Options []PermissionOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An update to an existing tool call.
+//
+// Used to report progress and results as tools execute. All fields except
+// the tool call ID are optional - only changed fields need to be included.
+//
+// See protocol docs:
+// [Updating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#updating)
+type ToolCallUpdate struct {
+	// The ID of the tool call being updated.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Update the tool kind.
+	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
+	// Update the execution status.
+	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
+	// Update the human-readable title.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Update the programmatic name of the tool being invoked.
+	//
+	// This field is optional. Omitting it or sending `null` both mean that
+	// the existing name is left unchanged.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// Replace the content collection.
+	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
+	// Replace the locations collection.
+	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
+	// Update the raw input.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// Update the raw output.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a tool call within a session.
+type ToolCallID string
+
+// Categories of tools that can be invoked.
+//
+// Tool kinds help clients choose appropriate icons and optimize how they
+// display tool execution progress.
+//
+// See protocol docs:
+// [Creating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#creating)
+type ToolKind string
+
+// Execution status of a tool call.
+//
+// Tool calls progress through different statuses during their lifecycle.
+//
+// See protocol docs:
+// [Status](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#status)
+type ToolCallStatus string
+
+// Content produced by a tool call.
+//
+// Tool calls can produce different types of content including
+// standard content blocks (text, images) or file diffs.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
+//
+// It is a union tagged by the member "type". Its variants are Content, Diff,
+// Terminal; a tag this package does not know decodes to
+// UnknownToolCallContent, which keeps the JSON as it was.
+type ToolCallContent interface {
+	isToolCallContent()
+}
+
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownToolCallContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Standard content block (text, images, resources).
+type Content struct {
+	// The actual content block.
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Content blocks represent displayable information in the Agent Client
+// Protocol.
+//
+// Content blocks appear in:
+// - User prompts sent via `session/prompt`
+// - Language model output streamed through `session/update` notifications
+// - Progress updates and results from tool calls
+//
+// This structure is compatible with the Model Context Protocol (MCP), so
+// agents can
+// forward content from MCP tool outputs without transformation.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v1/draft/content)
+//
+// It is a union tagged by the member "type". Its variants are TextContent,
+// ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
+// package does not know decodes to UnknownContentBlock, which keeps the JSON
+// as it was.
+type ContentBlock interface {
+	isContentBlock()
+}
+
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownContentBlock struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Text provided to or from an LLM.
+type TextContent struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
+type Annotations struct {
+	// Intended recipients for this content, such as the user or assistant.
+	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
+	// Timestamp indicating when the underlying resource was last modified.
+	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
+	// Relative importance of this content when clients choose what to surface.
+	Priority wire.Opt[float64] `json:"priority,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The sender or recipient of messages and data in a conversation.
+type Role string
+
+// An image provided to or from an LLM.
+type ImageContent struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Base64-encoded media payload.
+	Data string `json:"data"`
+	// MIME type describing the encoded media payload.
+	MIMEType string `json:"mimeType"`
+	// URI associated with this resource or media payload.
+	URI wire.Opt[string] `json:"uri,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Audio provided to or from an LLM.
+type AudioContent struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Base64-encoded media payload.
+	Data string `json:"data"`
+	// MIME type describing the encoded media payload.
+	MIMEType string `json:"mimeType"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A resource that the server is capable of reading, included in a prompt or
+// tool call result.
+type ResourceLink struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Optional human-readable details shown with this protocol object.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Human-readable name shown for this protocol object.
+	Name string `json:"name"`
+	// Optional size of the linked resource in bytes, if known.
+	Size wire.Opt[int64] `json:"size,omitzero"`
+	// Optional display title for end-user UI.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The contents of a resource, embedded into a prompt or tool call result.
+type EmbeddedResource struct {
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// Embedded resource payload, either text or binary data.
+	Resource EmbeddedResourceResource `json:"resource"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource content that can be embedded in a message.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EmbeddedResourceResourceTextResourceContents,
+// EmbeddedResourceResourceBlobResourceContents.
+type EmbeddedResourceResource interface {
+	isEmbeddedResourceResource()
+}
+
+// Text resource contents embedded directly in the message.
+type EmbeddedResourceResourceTextResourceContents struct {
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Binary resource contents embedded directly in the message.
+type EmbeddedResourceResourceBlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A diff representing file modifications.
+//
+// Shows changes to files in a format suitable for display in the client UI.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
+type Diff struct {
+	// The absolute file path being modified.
+	Path string `json:"path"`
+	// The original content (omitted or `null` for new files).
+	OldText wire.Opt[string] `json:"oldText,omitzero"`
+	// The new content after modification.
+	NewText string `json:"newText"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Embed a terminal created with `terminal/create` by its id.
+//
+// The terminal must be added before calling `terminal/release`.
+//
+// See protocol docs:
+// [Terminal](https://agentclientprotocol.com/protocol/v1/draft/terminals)
+type Terminal struct {
+	// Identifier of the terminal instance to embed in the content stream.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Typed identifier used for terminal values on the wire.
+type TerminalID string
+
+// A file location being accessed or modified by a tool.
+//
+// Enables clients to implement "follow-along" features that track
+// which files the agent is working with in real-time.
+//
+// See protocol docs: [Following the
+// Agent](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#following-the-agent)
+type ToolCallLocation struct {
+	// The absolute file path being accessed or modified.
+	Path string `json:"path"`
+	// Optional 1-based line number within the file.
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An option presented to the user when requesting permission.
+type PermissionOption struct {
+	// Unique identifier for this permission option.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Human-readable label to display to the user.
+	Name string `json:"name"`
+	// Hint about the nature of this permission option.
+	Kind PermissionOptionKind `json:"kind"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a permission option.
+type PermissionOptionID string
+
+// The type of permission option being presented to the user.
+//
+// Helps clients choose appropriate icons and UI treatment.
+type PermissionOptionKind string
+
+// Request to create a new terminal and execute a command.
+type CreateTerminalRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The command to execute.
+	Command string `json:"command"`
+	// Array of command arguments.
+	Args []string `json:"args,omitempty"`
+	// Environment variables for the command.
+	Env []EnvVariable `json:"env,omitempty"`
+	// Working directory for the command. Must be an absolute path.
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Maximum number of output bytes to retain.
+	//
+	// When the limit is exceeded, the Client truncates from the beginning of the
+	// output
+	// to stay within the limit.
+	//
+	// The Client MUST ensure truncation happens at a character boundary to
+	// maintain valid
+	// string output, even if this means the retained output is slightly less than
+	// the
+	// specified limit.
+	OutputByteLimit wire.Opt[uint64] `json:"outputByteLimit,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An environment variable to set when launching an MCP server.
+type EnvVariable struct {
+	// The name of the environment variable.
+	Name string `json:"name"`
+	// The value to set for the environment variable.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to get the current output and status of a terminal.
+type TerminalOutputRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to get output from.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to release a terminal and free its resources.
+type ReleaseTerminalRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to release.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to wait for a terminal command to exit.
+type WaitForTerminalExitRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to wait for.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request to kill a terminal without releasing it.
+type KillTerminalRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to kill.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request from the agent to elicit structured user input.
+//
+// The agent sends this to the client to request information from the user,
+// either via a form or by directing them to a URL.
+// Elicitations are tied to a session (optionally a tool call) or a request.
+//
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag
+// this package does not know decodes to UnknownCreateElicitationRequest, which
+// keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
+}
+
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
+	// Tag is the value of the member "mode".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Form-based elicitation where the client renders a form from the provided
+// schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Form struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Type-safe elicitation schema for requesting structured user input.
+//
+// This represents a JSON Schema object with primitive-typed properties,
+// as required by the elicitation specification.
+type ElicitationSchema struct {
+	// Type discriminator. Always `"object"`.
+	Type *ElicitationSchemaType `json:"type,omitempty"`
+	// Optional title for the schema.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Property definitions (must be primitive types).
+	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
+	// List of required property names.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no property names are
+	// required.
+	Required wire.Opt[[]string] `json:"required,omitzero"`
+	// Optional description of what this schema represents.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no schema description
+	// is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Type discriminator for elicitation schemas.
+type ElicitationSchemaType string
+
+// Property schema for elicitation form fields.
+//
+// Each variant corresponds to a JSON Schema `"type"` value.
+// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
+// Multi-select enums use `type: "array"`.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
+// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
+// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
+// as it was.
+type ElicitationPropertySchema interface {
+	isElicitationPropertySchema()
+}
+
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownElicitationPropertySchema struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Schema for string properties in an elicitation form.
+//
+// When `enum` or `oneOf` is set, this represents a single-select enum
+// with `"type": "string"`.
+type StringPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// length constraint.
+	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
+	// Maximum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// length constraint.
+	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
+	// Pattern the string must match.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no pattern
+	// constraint.
+	Pattern wire.Opt[string] `json:"pattern,omitzero"`
+	// String format.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no format
+	// constraint.
+	Format wire.Opt[StringFormat] `json:"format,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[string] `json:"default,omitzero"`
+	// Enum values for untitled single-select enums.
+	// Optional. Omitted and `null` are equivalent and mean no untitled
+	// single-select choices are
+	// declared by `enum`.
+	Enum wire.Opt[[]string] `json:"enum,omitzero"`
+	// Titled enum options for titled single-select enums.
+	// Optional. Omitted and `null` are equivalent and mean no titled single-select
+	// choices are
+	// declared by `oneOf`.
+	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// String format types for string properties in elicitation schemas.
+type StringFormat string
+
+// A titled enum option with a const value, human-readable title, and optional
+// description.
+type EnumOption struct {
+	// The constant value for this option.
+	Const string `json:"const"`
+	// Human-readable title for this option.
+	Title string `json:"title"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for number (floating-point) properties in an elicitation form.
+type NumberPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[float64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for integer properties in an elicitation form.
+type IntegerPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[int64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for boolean properties in an elicitation form.
+type BooleanPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[bool] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for multi-select (array) properties in an elicitation form.
+type MultiSelectPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// selection count.
+	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
+	// Maximum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// selection count.
+	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
+	// The items definition describing allowed values.
+	Items MultiSelectItems `json:"items"`
+	// Default selected values.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default selections
+	// are provided.
+	Default wire.Opt[[]string] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Items for a multi-select (array) property schema.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems, Titled; a tag this package does not know decodes to
+// UnknownMultiSelectItems, which keeps the JSON as it was. A value without the
+// tag is a Titled.
+type MultiSelectItems interface {
+	isMultiSelectItems()
+}
+
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// String item schema for multi-select enum properties.
+type StringMultiSelectItems struct {
+	// Allowed enum values.
+	Enum []string `json:"enum"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Items definition for titled multi-select enum properties.
+type TitledMultiSelectItems struct {
+	// Titled enum options.
+	AnyOf []EnumOption `json:"anyOf"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Titled multi-select items with human-readable labels.
+//
+// As in MCP, titled items omit `type` and are identified by `anyOf`.
+type Titled TitledMultiSelectItems
+
+// URL-based elicitation where the client directs the user to a URL.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type URL struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for an elicitation.
+type ElicitationID string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for `mcp/message`.
+type MessageMCPRequest struct {
+	// The declared ACP MCP server receiving this request.
+	ServerID MCPServerACPID `json:"serverId"`
+	// The caller-generated identifier for the inner MCP request.
+	RequestID MCPRequestID `json:"requestId"`
+	// The inner MCP method name.
+	Method string `json:"method"`
+	// Optional inner MCP params.
+	//
+	// If omitted or set to `null`, the inner MCP message has no params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Unique identifier for an MCP server using the ACP transport.
+//
+// The value is opaque and generated by the ACP component providing the MCP
+// server. It is
+// used by `mcp/message` to route requests to the component that declared the
+// server.
+type MCPServerACPID string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Identifies an inner MCP request active against a server on this ACP
+// connection.
+//
+// Generated by the caller and preserved unchanged by proxies. This is distinct
+// from the outer ACP JSON-RPC request ID.
+type MCPRequestID string
+
+// Allows for sending an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtRequest json.RawMessage
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Response struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type Notification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible notifications that an agent can send to a client.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentNotificationParamsSessionNotification,
+// AgentNotificationParamsCompleteElicitationNotification,
+// AgentNotificationParamsAuthStatusUpdateNotification,
+// AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
+}
+
+// Handles session update notifications from the agent.
+//
+// This is a notification endpoint (no response expected) that receives
+// real-time updates about session progress, including message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before responding with the cancelled stop reason.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
+type AgentNotificationParamsSessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Different types of updates that can be sent during session processing.
+//
+// These updates provide real-time feedback about the agent's progress.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are
+// UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall,
+// ToolCallUpdate, Plan, PlanUpdate, PlanRemoved, AvailableCommandsUpdate,
+// CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate,
+// Notice, CompactionUpdate, CompactionSummaryChunk, SubagentUpdate,
+// SessionMessage, SessionMessageChunk; a tag this package does not know
+// decodes to UnknownSessionUpdate, which keeps the JSON as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A streamed item of content
+type ContentChunk struct {
+	// A single item of content
+	Content ContentBlock `json:"content"`
+	// A unique identifier for the message this chunk belongs to.
+	//
+	// All chunks belonging to the same message share the same `messageId`.
+	// A change in `messageId` indicates a new message has started.
+	MessageID wire.Opt[MessageID] `json:"messageId,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a message within a session.
+type MessageID string
+
+// A chunk of the user's message being streamed.
+type UserMessageChunk ContentChunk
+
+// A chunk of the agent's response being streamed.
+type AgentMessageChunk ContentChunk
+
+// A chunk of the agent's internal reasoning being streamed.
+type AgentThoughtChunk ContentChunk
+
+// Represents a tool call that the language model has requested.
+//
+// Tool calls are actions that the agent executes on behalf of the language
+// model,
+// such as reading files, executing code, or fetching data from external
+// sources.
+//
+// See protocol docs: [Tool
+// Calls](https://agentclientprotocol.com/protocol/v1/draft/tool-calls)
+type ToolCall struct {
+	// Unique identifier for this tool call within the session.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Human-readable title describing what the tool is doing.
+	Title string `json:"title"`
+	// Programmatic name of the tool being invoked.
+	//
+	// This field is optional. Omitting it or sending `null` both mean that no
+	// tool name is available.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// The category of tool being invoked.
+	// Helps clients choose appropriate icons and UI treatment.
+	Kind *ToolKind `json:"kind,omitempty"`
+	// Current execution status of the tool call.
+	Status *ToolCallStatus `json:"status,omitempty"`
+	// Content produced by the tool call.
+	Content []ToolCallContent `json:"content,omitempty"`
+	// File locations affected by this tool call.
+	// Enables "follow-along" features in clients.
+	Locations []ToolCallLocation `json:"locations,omitempty"`
+	// Raw input parameters sent to the tool.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// Raw output returned by the tool.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An execution plan for accomplishing complex tasks.
+//
+// Plans consist of multiple entries representing individual tasks or goals.
+// Agents report plans to clients to provide visibility into their execution
+// strategy.
+// Plans can evolve during execution as the agent discovers new requirements or
+// completes tasks.
+//
+// See protocol docs: [Agent
+// Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)
+type Plan struct {
+	// The list of tasks to be accomplished.
+	//
+	// When updating a plan, the agent must send a complete list of all entries
+	// with their current status. The client replaces the entire plan with each
+	// update.
+	Entries []PlanEntry `json:"entries"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A single entry in the execution plan.
+//
+// Represents a task or goal that the assistant intends to accomplish
+// as part of fulfilling the user's request.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
+type PlanEntry struct {
+	// Human-readable description of what this task aims to accomplish.
+	Content string `json:"content"`
+	// The relative importance of this task.
+	// Used to indicate which tasks are most critical to the overall goal.
+	Priority PlanEntryPriority `json:"priority"`
+	// Current execution status of this task.
+	Status PlanEntryStatus `json:"status"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Priority levels for plan entries.
+//
+// Used to indicate the relative importance or urgency of different
+// tasks in the execution plan.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
+type PlanEntryPriority string
+
+// Status of a plan entry in the execution flow.
+//
+// Tracks the lifecycle of each task from planning through completion.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
+type PlanEntryStatus string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// A content update for a plan identified by ID.
+type PlanUpdate struct {
+	// The updated plan content.
+	Plan PlanUpdateContent `json:"plan"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Updated content for a plan.
+//
+// It is a union tagged by the member "type". Its variants are PlanItems,
+// PlanFile, PlanMarkdown; a tag this package does not know decodes to
+// UnknownPlanUpdateContent, which keeps the JSON as it was.
+type PlanUpdateContent interface {
+	isPlanUpdateContent()
+}
+
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPlanUpdateContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// A plan represented as structured entries.
+type PlanItems struct {
+	// The plan ID to update.
+	PlanID PlanID `json:"planId"`
+	// The list of tasks to be accomplished.
+	//
+	// When updating an item-based plan, the agent must send a complete list of all
+	// entries
+	// with their current status. The client replaces that plan with each update.
+	Entries []PlanEntry `json:"entries"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Unique identifier for a plan within a session.
+type PlanID string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// A plan represented by a file URI.
+type PlanFile struct {
+	// The plan ID to update.
+	PlanID PlanID `json:"planId"`
+	// The URI of the file containing the plan.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// A plan represented as raw markdown content.
+type PlanMarkdown struct {
+	// The plan ID to update.
+	PlanID PlanID `json:"planId"`
+	// Markdown content for the plan.
+	Content string `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Removal notice for a plan identified by ID.
+type PlanRemoved struct {
+	// The plan ID to remove.
+	PlanID PlanID `json:"planId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Available commands are ready or have changed
+type AvailableCommandsUpdate struct {
+	// Commands the agent can execute
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Information about a command.
+type AvailableCommand struct {
+	// Command name (e.g., `create_plan`, `research_codebase`).
+	Name string `json:"name"`
+	// Human-readable description of what the command does.
+	Description string `json:"description"`
+	// Input for the command if required
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The input specification for a command.
+type AvailableCommandInput = UnstructuredCommandInput
+
+// All text that was typed after the command name is provided as input.
+type UnstructuredCommandInput struct {
+	// A hint to display when the input hasn't been provided yet
+	Hint string `json:"hint"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The current mode of the session has changed
+//
+// See protocol docs: [Session
+// Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+type CurrentModeUpdate struct {
+	// The ID of the current mode
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a Session Mode.
+type SessionModeID string
+
+// Session configuration options have been updated.
+type ConfigOptionUpdate struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A session configuration option selector and its current state.
+//
+// It is a union tagged by the member "type". Its variants are Select, Boolean;
+// a tag this package does not know decodes to UnknownSessionConfigOption,
+// which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Single-value selector (dropdown).
+type Select struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The currently selected value.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a session configuration option.
+type SessionConfigID string
+
+// Semantic category for a session configuration option.
+//
+// This is intended to help Clients distinguish broadly common selectors (e.g.
+// model selector vs
+// session mode selector vs thought/reasoning level) for UX purposes (keyboard
+// shortcuts, icons,
+// placement). It MUST NOT be required for correctness. Clients MUST handle
+// missing or unknown
+// categories gracefully.
+//
+// Category names beginning with `_` are free for custom use, like other ACP
+// extension methods.
+// Category names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// Unique identifier for a session configuration option value.
+type SessionConfigValueID string
+
+// Possible values for a session configuration option.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	Group SessionConfigGroupID `json:"group"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+// Boolean on/off toggle.
+type Boolean struct {
+	// Unique identifier for the configuration option.
+	ID SessionConfigID `json:"id"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Update to session metadata. All fields are optional to support partial
+// updates.
+//
+// Agents send this notification to update session information like title or
+// custom metadata.
+// Clients can use it to keep session titles and state current.
+type SessionInfoUpdate struct {
+	// Human-readable title for the session. Set to null to clear.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// ISO 8601 timestamp of last activity. Set to null to clear.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Context window and cost update for a session.
+type UsageUpdate struct {
+	// Tokens currently in context.
+	Used uint64 `json:"used"`
+	// Total context window size in tokens.
+	Size uint64 `json:"size"`
+	// Cumulative session cost (optional).
+	Cost wire.Opt[Cost] `json:"cost,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Cost information for a session.
+type Cost struct {
+	// Total cumulative cost for session.
+	Amount float64 `json:"amount"`
+	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money,
+	// or another
+	// unit such as "credits".
+	Currency string `json:"currency"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Fire-and-forget information for the user.
+//
+// Notices are live events rather than session history. Agents must not rely on
+// a notice being received, displayed, or seen by the user.
+// Agents MUST only send notices when the Client advertised
+// the `session.notices` Client capability. Otherwise, Agents may use an agent
+// message when the information should still be surfaced to the user.
+//
+// See RFD: [Session
+// Notices](https://agentclientprotocol.com/rfds/session-notices)
+type Notice struct {
+	// Presentation severity hint.
+	Severity NoticeSeverity `json:"severity"`
+	// Required non-empty plain-text title that can stand alone.
+	Title string `json:"title"`
+	// Optional plain-text detail or guidance.
+	//
+	// Omitted and `null` are equivalent and mean no description was supplied.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Metadata scoped to this notice.
+	//
+	// Omitted and `null` are equivalent and mean no metadata was supplied.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Severity hint for a session notice.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type NoticeSeverity string
+
+// A context compaction upsert. The first notification fixes the compaction's
+// timeline position. Later updates with the same ID patch that entity in
+// place.
+// Agents MUST only send this update when the Client advertised
+// the `session.compaction` Client capability.
+//
+// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+// stored value unchanged, `null` clears it, and a concrete value replaces it.
+// `summary: []` also clears the summary.
+type CompactionUpdate struct {
+	// The Agent-owned ID of this compaction, unique within the session.
+	CompactionID CompactionID `json:"compactionId"`
+	// Current lifecycle status.
+	Status CompactionStatus `json:"status"`
+	// Complete replacement user-displayable summary content for the compaction.
+	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
+	// Human-readable error details for the compaction.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// Extensible metadata patch for this compaction.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a context compaction within a session.
+type CompactionID string
+
+// Lifecycle state of a context compaction.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CompactionStatus string
+
+// A content block appended to a compaction's summary. A first-seen ID creates
+// an in-progress compaction. Chunks append in receive order.
+// Agents MUST only send this update when the Client advertised
+// the `session.compaction` Client capability.
+type CompactionSummaryChunk struct {
+	// ID of the compaction whose summary receives this content.
+	CompactionID CompactionID `json:"compactionId"`
+	// One content block to append.
+	Content ContentBlock `json:"content"`
+	// Metadata scoped to this chunk. Omission and `null` both mean absent.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Notification that the enclosing parent session created and owns a child
+// session.
+//
+// Later updates modify the existing association's metadata, not its ownership.
+//
+// Sent on the immediate parent session. The first update for an unknown
+// `sessionId` announces the child and MUST be sent
+// before any live child traffic or live message naming the child as sender
+// or recipient. Parents may message and reuse an announced child across
+// multiple operations.
+// Child events are delivered automatically on the same connection. No child
+// load, resume, or subscription is needed.
+//
+// Only the subagent session ID is required. Omitted patch fields keep their
+// previous values. `null` clears them. Clearing capabilities disables child
+// mutations. Clearing state leaves current activity unset/unconfirmed: it does
+// not imply idle, stop work, or create an `unknown` state snapshot. A concrete
+// state replaces the entire previous state object, not the session.
+// The title and description provide the parent's display metadata for the
+// child. They do not replace the content of individual messages or operations.
+// `cwd` and `additionalDirectories` report where the Agent placed the child.
+// While unset, each inherits the immediate parent's effective value.
+type SubagentUpdate struct {
+	// The opaque session ID identifying the child in all ACP messages.
+	SessionID SessionID `json:"sessionId"`
+	// The parent's human-readable display title for this child. It need not be
+	// unique.
+	//
+	// Omitted means unchanged. `null` clears it. If unset, the Client chooses
+	// a fallback presentation.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// The parent's human-readable description of the child's role or purpose.
+	//
+	// Omitted means unchanged. `null` clears it. If unset, the Client chooses
+	// a fallback presentation. This is current display metadata, not the
+	// history of instructions sent to the child.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Client-initiated session mutations permitted for this subagent session.
+	//
+	// Omitted means unchanged. `null` clears the capability set and disables
+	// child mutations. If never supplied, no session mutations are permitted.
+	// Read-only operations retain their normal protocol semantics and capability
+	// requirements. A concrete object replaces the whole capability set.
+	Capabilities wire.Opt[SubagentSessionCapabilities] `json:"capabilities,omitzero"`
+	// Current state snapshot for the child session.
+	//
+	// Omitted means unchanged. `null` clears the current activity without
+	// asserting idle or sending an `unknown` snapshot. A concrete state
+	// replaces the previous state object wholesale. If never supplied, the
+	// current activity is unset/unconfirmed.
+	State wire.Opt[StateUpdate] `json:"state,omitzero"`
+	// The child's working directory. Must be an absolute path.
+	//
+	// Optional and nullable. Omitted means unchanged. `null` clears the
+	// reported value. While unset, the child inherits its immediate parent's
+	// effective working directory. Clients use this value for the child's
+	// root set and as the default terminal working directory.
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Additional workspace roots for the child. Each path must be absolute.
+	//
+	// Optional and nullable. Omitted means unchanged. `null` clears the
+	// reported value. While unset, the child inherits its immediate parent's
+	// effective additional directories, independently of `cwd`. A concrete
+	// array replaces the whole list. `[]` reports no additional directories.
+	// Clients use these values for the child's root set.
+	AdditionalDirectories wire.Opt[[]string] `json:"additionalDirectories,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	// Omitted means unchanged. `null` removes the metadata.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Client-initiated session mutations permitted for a specific subagent
+// session.
+//
+// A mutation requires an explicit per-child capability. Support for the method
+// on ordinary sessions does not grant support on a child.
+type SubagentSessionCapabilities struct {
+	// Permits the client to cancel this child's current work without ending
+	// the session. Omitted or `null` means unsupported. An object (including
+	// `{}`) means supported.
+	Cancel wire.Opt[SessionCancelCapabilities] `json:"cancel,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capability to cancel work in a subagent session without ending that session.
+//
+// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+type SessionCancelCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Current foreground-work state of a reusable child session.
+//
+// Each update is a whole-object snapshot. Idle does not terminate the child.
+// The parent can message it again, transitioning it back to running.
+// Background activity may still emit other session updates while idle.
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, Idle, RequiresActionStateUpdate, UnknownStateUpdate; a
+// tag this package does not know decodes to UnknownStateUpdate2, which keeps
+// the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate2 struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Foreground work is in progress.
+type RunningStateUpdate struct {
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The child is ready to process another prompt.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Idle struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Why foreground work stopped. The value selects one of this type's variants,
+	// which may add fields of their own.
+	//
+	// Optional. Omitted or `null` both mean the agent is not reporting a stop
+	// reason; a malformed value is treated the same way.
+	//
+	// See protocol docs: [Current work
+	// state](https://agentclientprotocol.com/rfds/subagents#current-work-state)
+	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Token usage information for a prompt turn.
+type Usage struct {
+	// Sum of all token types across session.
+	TotalTokens uint64 `json:"totalTokens"`
+	// Total input tokens across all turns.
+	InputTokens uint64 `json:"inputTokens"`
+	// Total output tokens across all turns.
+	OutputTokens uint64 `json:"outputTokens"`
+	// Total thought/reasoning tokens
+	ThoughtTokens wire.Opt[uint64] `json:"thoughtTokens,omitzero"`
+	// Total cache read tokens.
+	CachedReadTokens wire.Opt[uint64] `json:"cachedReadTokens,omitzero"`
+	// Total cache write tokens.
+	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Foreground work is blocked on user action.
+type RequiresActionStateUpdate struct {
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// The Agent cannot currently determine foreground activity.
+//
+// Report this when activity becomes unobservable, not merely because the child
+// has been quiet. The Client MUST stop presenting the previous state as
+// confirmed
+// current activity, but may retain it as last known. A later state replaces
+// this
+// snapshot normally.
+//
+// This is not a task outcome or session closure. It does not cancel work,
+// resolve
+// pending requests, or revoke capabilities. Capabilities are updated
+// separately.
+type UnknownStateUpdate struct {
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// An upsert for an inter-session message.
+type SessionMessage struct {
+	// Identifier of this message within the enclosing session's transcript.
+	MessageID MessageID `json:"messageId"`
+	// The sending session.
+	//
+	// Omitted leaves the stored value unchanged. `null` clears it. A value
+	// replaces it.
+	SenderSessionID wire.Opt[SessionID] `json:"senderSessionId,omitzero"`
+	// The receiving session.
+	//
+	// Omitted leaves the stored value unchanged. `null` clears it. A value
+	// replaces it.
+	RecipientSessionID wire.Opt[SessionID] `json:"recipientSessionId,omitzero"`
+	// On an incoming view, the `messageId` of the same message's outgoing view in
+	// the
+	// sender's transcript.
+	//
+	// Omitted leaves the stored value unchanged. `null` clears it. A value
+	// replaces it. It can arrive
+	// after the message starts streaming.
+	SenderMessageID wire.Opt[MessageID] `json:"senderMessageId,omitzero"`
+	// On an outgoing view, the `messageId` of the same message's incoming view in
+	// the
+	// recipient's transcript.
+	//
+	// Omitted leaves the stored value unchanged. `null` clears it. A value
+	// replaces it. It can arrive
+	// after the message starts streaming.
+	RecipientMessageID wire.Opt[MessageID] `json:"recipientMessageId,omitzero"`
+	// Omitted leaves content unchanged. `null` or `[]` clears it.
+	// A non-empty array replaces all content.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// Omitted leaves metadata unchanged. `null` removes it.
+	//
+	// Implementations MUST NOT make assumptions about values in `_meta`.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// A streamed content block of an inter-session message.
+//
+// A chunk carries only content. The message's participants and references come
+// from
+// `session_message` upserts, which can arrive before, between, or after its
+// chunks.
+type SessionMessageChunk struct {
+	// Identifier of this message within the enclosing session's transcript.
+	MessageID MessageID `json:"messageId"`
+	// A single content block appended to the message.
+	Content ContentBlock `json:"content"`
+	// Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
+	//
+	// Implementations MUST NOT make assumptions about values in `_meta`.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs:
+// [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)
+type AgentNotificationParamsCompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Notification that the agent's authentication state changed.
+//
+// Only sent by agents that advertise the `auth.status` capability.
+type AgentNotificationParamsAuthStatusUpdateNotification struct {
+	// Whether the agent can start sessions without the user signing in first.
+	//
+	// This is the only field clients should act on. Clients MUST treat values they
+	// do not recognize as `unknown`.
+	State AuthState `json:"state"`
+	// The accounts the agent has configured, for display.
+	//
+	// Optional. Omitted and empty are equivalent and mean no accounts are
+	// reported.
+	// Agents that hold credentials for several providers or accounts SHOULD list
+	// each
+	// of them and mark the ones in effect with `active`.
+	Accounts []AuthAccount `json:"accounts,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// The agent's overall authentication state.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type AuthState string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// An account or credential the agent has configured, such as a signed-in user
+// account or an API key.
+//
+// All fields are display information only. Clients MUST NOT use them as stable
+// account identifiers, and SHOULD NOT log them or send them elsewhere, such as
+// to
+// telemetry.
+type AuthAccount struct {
+	// Human-readable name for the account, suitable for display on its own,
+	// for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
+	Label string `json:"label"`
+	// Whether the agent currently uses this account by default.
+	//
+	// Several accounts MAY be active, for example one per provider.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// indicate whether this account is in effect.
+	Active wire.Opt[bool] `json:"active,omitzero"`
+	// Display name of the user, such as a username or full name.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no name is reported.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// Email address of the user.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no email is reported.
+	Email wire.Opt[string] `json:"email,omitzero"`
+	// Display name of the organization, team, or workspace the account is using.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no organization is
+	// reported.
+	Organization wire.Opt[string] `json:"organization,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the
+// ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type AgentNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentClientProtocolClientRequest, AgentClientProtocolClientNotification,
+// AgentClientProtocolClientResponse.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolClient interface {
+	isAgentClientProtocolClient()
+}
+
+type AgentClientProtocolClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible requests that a client can send to an agent.
+//
+// This enum is used internally for routing RPC requests. You typically won't
+// need
+// to use this directly.
+//
+// This enum encompasses all method calls from client to agent.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and
+// /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientRequestParams json.RawMessage
+
+// Request parameters for the initialize method.
+//
+// Sent by the client to establish connection and negotiate capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
+type InitializeRequest struct {
+	// The latest protocol version supported by the client.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the client.
+	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
+	// Information about the Client name and version sent to the Agent.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// Capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent about
+// available features and methods.
+//
+// See protocol docs: [Client
+// Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)
+type ClientCapabilities struct {
+	// File system capabilities supported by the client.
+	// Determines which file operations the agent can request.
+	Fs *FileSystemCapabilities `json:"fs,omitempty"`
+	// Whether the Client support all `terminal/*` methods.
+	Terminal *bool `json:"terminal,omitempty"`
+	// Session-related capabilities supported by the client.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise any
+	// session-related extensions.
+	Session wire.Opt[ClientSessionCapabilities] `json:"session,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the client understands exposed subagent sessions.
+	//
+	// Optional and nullable. Omitted or `null` both mean the client does not
+	// advertise support.
+	// Supplying `{}` means the client understands child associations, work-state
+	// snapshots, session-directed messages, and restricted-session semantics.
+	Subagents wire.Opt[SubagentCapabilities] `json:"subagents,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the client supports `plan_update` and `plan_removed` session
+	// updates.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means the client can receive both update types.
+	Plan wire.Opt[PlanCapabilities] `json:"plan,omitzero"`
+	// Authentication capabilities supported by the client.
+	// Determines which authentication method types the agent may include
+	// in its `InitializeResponse`.
+	Auth *AuthCapabilities `json:"auth,omitempty"`
+	// Elicitation capabilities supported by the client.
+	// Determines which elicitation modes the agent may use.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise
+	// elicitation support.
+	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// File system capabilities that a client may support.
+//
+// See protocol docs:
+// [FileSystem](https://agentclientprotocol.com/protocol/v1/draft/initialization#filesystem)
+type FileSystemCapabilities struct {
+	// Whether the Client supports `fs/read_text_file` requests.
+	ReadTextFile *bool `json:"readTextFile,omitempty"`
+	// Whether the Client supports `fs/write_text_file` requests.
+	WriteTextFile *bool `json:"writeTextFile,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session-related capabilities supported by the client.
+type ClientSessionCapabilities struct {
+	// Support for ID-addressed context compaction updates. Omitted or `null`
+	// means unsupported. `{}` advertises the complete compaction contract.
+	Compaction CompactionCapabilities `json:"compaction,omitempty"`
+	// Config option capabilities supported by the client.
+	//
+	// Omitted or `null` both mean the client does not advertise support for any
+	// config option extensions.
+	ConfigOptions wire.Opt[SessionConfigOptionsCapabilities] `json:"configOptions,omitzero"`
+	// Support for live user-facing `notice` session updates.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means the client can present notices to the user.
+	Notices NoticeCapabilities `json:"notices,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client support for ID-addressed context compaction updates.
+type CompactionCapabilities json.RawMessage
+
+// Session configuration option capabilities supported by the client.
+type SessionConfigOptionsCapabilities struct {
+	// Whether the client supports boolean session configuration options.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means agents may include `type: "boolean"` entries in
+	// `configOptions`, and the client may send `session/set_config_option`
+	// requests with `type: "boolean"` and a boolean `value`.
+	Boolean wire.Opt[BooleanConfigOptionCapabilities] `json:"boolean,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for boolean session configuration options.
+//
+// Supplying `{}` means the client supports boolean session configuration
+// options.
+type BooleanConfigOptionCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client support for presenting live notices to the user.
+type NoticeCapabilities json.RawMessage
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capability marker for exposing reusable child sessions as restricted ACP
+// sessions.
+//
+// Supplying `{}` advertises support for child association and state updates,
+// session-directed messages, and restricted-session semantics. The client
+// must advertise this capability before the agent sends subagent updates or
+// session-directed messages.
+type SubagentCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for receiving `plan_update` and `plan_removed` session updates.
+type PlanCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Authentication capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent which authentication
+// method types the client can handle. This governs opt-in types that require
+// additional client-side support.
+type AuthCapabilities struct {
+	// Whether the client supports `terminal` authentication methods.
+	//
+	// The client should set this to `true` only when it can reproduce the
+	// configured agent invocation in an interactive terminal. When `true`, the
+	// agent may include `terminal` entries in its authentication methods.
+	Terminal *bool `json:"terminal,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Elicitation capabilities supported by the client.
+type ElicitationCapabilities struct {
+	// Whether the client supports form-based elicitation.
+	//
+	// Optional. Omitted and `null` are equivalent and mean form support is not
+	// advertised.
+	// Supplying `{}` explicitly advertises form support.
+	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
+	// Whether the client supports URL-based elicitation.
+	//
+	// Optional. Omitted or `null` both mean the client does not advertise support.
+	// Supplying `{}` means the client supports URL-based elicitation.
+	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Form-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports form-based elicitation.
+type ElicitationFormCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports URL-based elicitation.
+type ElicitationURLCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Metadata about the implementation of the client or agent.
+// Describes the name and version of an ACP implementation, with an optional
+// title for UI representation.
+type Implementation struct {
+	// Intended for programmatic or logical use, but can be used as a display
+	// name fallback if title isn't present.
+	Name string `json:"name"`
+	// Intended for UI and end-user contexts and optimized to be human-readable
+	// and easily understood.
+	//
+	// If not provided, the name should be used for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version of the implementation. Can be displayed to the user or used
+	// for debugging or metrics purposes. (e.g. "1.0.0").
+	Version string `json:"version"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for the authenticate method.
+//
+// Specifies which authentication method to use.
+type AuthenticateRequest struct {
+	// The ID of the authentication method to use.
+	// Must be one of the methods advertised in the initialize response.
+	MethodID AuthMethodID `json:"methodId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Typed identifier used for auth method values on the wire.
+type AuthMethodID string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for `providers/list`.
+type ListProvidersRequest struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for `providers/set`.
+//
+// Replaces the full configuration for one provider ID.
+type SetProviderRequest struct {
+	// Provider ID to configure.
+	ProviderID ProviderID `json:"providerId"`
+	// Protocol type for this provider.
+	APIType LlmProtocol `json:"apiType"`
+	// Base URL for requests sent through this provider.
+	BaseURL string `json:"baseUrl"`
+	// Full headers map for this provider.
+	// May include authorization, routing, or other integration-specific headers.
+	Headers map[string]string `json:"headers,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Unique identifier for a configurable LLM provider.
+type ProviderID string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Well-known API protocol identifiers for LLM providers.
+//
+// Agents and clients MUST handle unknown protocol identifiers gracefully.
+//
+// Protocol names beginning with `_` are free for custom use, like other ACP
+// extension methods.
+// Protocol names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type LlmProtocol string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for `providers/disable`.
+type DisableProviderRequest struct {
+	// Provider ID to disable.
+	ProviderID ProviderID `json:"providerId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for the logout method.
+//
+// Terminates the current authenticated session.
+type LogoutRequest struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for the `auth/status` method.
+//
+// Queries the agent's current authentication state without changing it.
+//
+// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients
+// call it to learn
+// whether authentication is required.
+type AuthStatusRequest struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for creating a new session.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
+type NewSessionRequest struct {
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots for this session. Each path must be absolute.
+	//
+	// These expand the session's filesystem scope without changing `cwd`, which
+	// remains the base for relative paths. When omitted or empty, no
+	// additional roots are activated for the new session.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// List of MCP (Model Context Protocol) servers the agent should connect to.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// System-level instructions for the new session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent uses its
+	// own default instructions. Clients MUST only send this when the Agent
+	// advertises `sessionCapabilities.systemPrompt`.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Configuration for connecting to an MCP (Model Context Protocol) server.
+//
+// MCP servers provide tools and context that the agent can use when
+// processing prompts.
+//
+// See protocol docs: [MCP
+// Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP,
+// MCPServerSSE, MCPServerACP, Stdio; a tag this package does not know decodes
+// to UnknownMCPServer, which keeps the JSON as it was. A value without the tag
+// is a Stdio.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// HTTP transport configuration for MCP.
+type MCPServerHTTP struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// URL to the MCP server.
+	URL string `json:"url"`
+	// HTTP headers to set when making requests to the MCP server.
+	Headers []HTTPHeader `json:"headers"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An HTTP header to set when making requests to the MCP server.
+type HTTPHeader struct {
+	// The name of the HTTP header.
+	Name string `json:"name"`
+	// The value to set for the HTTP header.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// SSE transport configuration for MCP.
+type MCPServerSSE struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// URL to the MCP server.
+	URL string `json:"url"`
+	// HTTP headers to set when making requests to the MCP server.
+	Headers []HTTPHeader `json:"headers"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// ACP transport configuration for MCP.
+//
+// The MCP server is provided by an ACP component and communicates over the ACP
+// channel
+// using `mcp/message`.
+type MCPServerACP struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// Unique identifier for this MCP server, generated by the component providing
+	// it.
+	//
+	// Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that
+	// are visible
+	// on the same ACP connection.
+	ServerID MCPServerACPID `json:"serverId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Stdio transport configuration for MCP.
+type MCPServerStdio struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// Absolute path to the MCP server executable.
+	Command string `json:"command"`
+	// Command-line arguments to pass to the MCP server.
+	Args []string `json:"args"`
+	// Environment variables to set when launching the MCP server.
+	Env []EnvVariable `json:"env"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Stdio transport configuration
+//
+// All Agents MUST support this transport.
+type Stdio MCPServerStdio
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Client-provided system-level instructions for a session.
+//
+// Clients MUST only send this when the Agent advertises
+// `sessionCapabilities.systemPrompt`. Agents that cannot apply it, for example
+// because of an unadvertised mode or an unsupported content block type, MUST
+// return an error instead of creating, loading, resuming, or forking the
+// session.
+type SystemPrompt struct {
+	// How the Agent combines `content` with its own instructions.
+	//
+	// Required. Agents MUST return an error for a mode they do not support rather
+	// than
+	// treating it as `append` or `override`.
+	Mode SystemPromptMode `json:"mode"`
+	// The system prompt content.
+	//
+	// Agents advertising the capability MUST accept `text` content blocks.
+	// Clients MUST NOT send other content block types until a future
+	// capability allows them, and Agents MUST return an error for content
+	// blocks they do not support.
+	//
+	// Clients MUST NOT send an empty array. Agents MAY reject one with
+	// `-32602` without creating, loading, resuming, or forking the session.
+	Content []ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// How the Agent combines a client-provided system prompt with its own
+// instructions.
+//
+// Unknown modes are preserved so they can be stored,
+// proxied, or forwarded. An Agent MUST return an error for a mode it does not
+// support rather than treating it as `append` or `override`.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SystemPromptMode string
+
+// Request parameters for loading an existing session.
+//
+// Only available if the Agent supports the `loadSession` capability.
+//
+// See protocol docs: [Loading
+// Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
+type LoadSessionRequest struct {
+	// List of MCP servers to connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be
+	// absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the loaded
+	// session. It may differ from any previously used or reported list as long as
+	// the request `cwd` matches the session's `cwd`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// The ID of the session to load.
+	SessionID SessionID `json:"sessionId"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// System-level instructions for the loaded session.
+	//
+	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// system prompt it stored with the session or use its default instructions.
+	// Clients MUST only send this when the Agent advertises
+	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+	// when the session was created.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for listing existing sessions.
+//
+// Only available if the Agent supports the `sessionCapabilities.list`
+// capability.
+type ListSessionsRequest struct {
+	// Filter sessions by working directory. Must be an absolute path.
+	Cwd wire.Opt[string] `json:"cwd,omitzero"`
+	// Opaque cursor token from a previous response's nextCursor field for
+	// cursor-based pagination
+	Cursor wire.Opt[string] `json:"cursor,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Filter sessions by archive state.
+	//
+	// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send
+	// this when
+	// the Agent advertises the `sessionCapabilities.archive` capability. The
+	// filter combines with `cwd` and
+	// applies before pagination. Clients keep the same value when following
+	// `nextCursor`.
+	Archived wire.Opt[SessionArchiveFilter] `json:"archived,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Which sessions `session/list` returns based on their archive state.
+//
+// Unknown values are preserved so they can be stored, proxied, or forwarded.
+// An Agent MUST
+// return `-32602` for a value it does not support rather than treating it as
+// `exclude`.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionArchiveFilter string
+
+// Request parameters for deleting an existing session from `session/list`.
+//
+// Only available if the Agent supports the `sessionCapabilities.delete`
+// capability.
+type DeleteSessionRequest struct {
+	// The ID of the session to delete.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for forking an existing session.
+//
+// Creates a new session based on the context of an existing one, allowing
+// operations like generating summaries without affecting the original
+// session's history.
+//
+// Only available if the Agent supports the `session.fork` capability.
+type ForkSessionRequest struct {
+	// The ID of the session to fork.
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be
+	// absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the forked
+	// session.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// List of MCP servers to connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// System-level instructions for the forked session.
+	//
+	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// system prompt it stored with the source session or use its default
+	// instructions. Clients MUST only send this when the Agent advertises
+	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+	// for the source session.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for archiving a session.
+//
+// Only available if the Agent supports the `sessionCapabilities.archive`
+// capability.
+//
+// Archiving hides the session from default `session/list` results. It keeps
+// the session ID
+// and saved history. If the session is active, the Agent MUST cancel any
+// ongoing work and
+// free the session's resources as if `session/close` had been called, then
+// archive it.
+// Archiving an archived session succeeds. A session that does not exist gets
+// `-32002`.
+type ArchiveSessionRequest struct {
+	// The ID of the session to archive.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for unarchiving a session.
+//
+// Only available if the Agent supports the `sessionCapabilities.archive`
+// capability.
+//
+// Unarchiving returns the session to default `session/list` results with the
+// same ID and
+// saved history. It never loads or resumes the session. Clients that want to
+// continue an
+// archived session SHOULD unarchive it before calling `session/load` or
+// `session/resume`.
+// Unarchiving a session that is not archived succeeds. A session that does not
+// exist
+// gets `-32002`.
+type UnarchiveSessionRequest struct {
+	// The ID of the session to unarchive.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for checking the status of a session.
+//
+// Only available if the Agent supports the `sessionCapabilities.status`
+// capability.
+//
+// `session/status` MUST NOT have side effects. The Agent does not load,
+// resume, create,
+// close, or change the session, and does not attach the requesting connection
+// to it.
+// A session the Agent does not know gets `-32002` with the requested
+// `sessionId` in `data`.
+type SessionStatusRequest struct {
+	// The ID of the session to check.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for setting the title of a session.
+//
+// Only available if the Agent supports the `sessionCapabilities.title`
+// capability.
+//
+// The session does not need to be active on the connection. Any session the
+// Agent would
+// return from `session/list` can be retitled. A session that does not exist
+// gets `-32002`.
+//
+// The Agent responds only after it has stored the title. After a successful
+// response, the
+// Agent SHOULD NOT replace the title with one it generates automatically.
+type SetSessionTitleRequest struct {
+	// The ID of the session to retitle.
+	SessionID SessionID `json:"sessionId"`
+	// The new title for the session.
+	//
+	// Required and non-null. Omission and explicit `null` are both invalid. The
+	// Agent MAY
+	// normalize the title before storing it, for example by trimming whitespace or
+	// truncating it. The Agent rejects a title that fails its validation,
+	// including one
+	// that is empty after normalization, with `-32602`.
+	Title string `json:"title"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for resuming an existing session.
+//
+// Resumes an existing session without returning previous messages (unlike
+// `session/load`).
+// This is useful for agents that can resume sessions but don't implement full
+// session loading.
+//
+// Only available if the Agent supports the `sessionCapabilities.resume`
+// capability.
+type ResumeSessionRequest struct {
+	// The ID of the session to resume.
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be
+	// absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the resumed
+	// session. It may differ from any previously used or reported list as long as
+	// the request `cwd` matches the session's `cwd`.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// List of MCP servers to connect to for this session.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// System-level instructions for the resumed session.
+	//
+	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
+	// system prompt it stored with the session or use its default instructions.
+	// Clients MUST only send this when the Agent advertises
+	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
+	// when the session was created.
+	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for closing an active session.
+//
+// If supported, the agent **must** cancel any ongoing work related to the
+// session
+// (treat it as if `session/cancel` was called) and then free up any resources
+// associated with the session.
+//
+// Only available if the Agent supports the `sessionCapabilities.close`
+// capability.
+type CloseSessionRequest struct {
+	// The ID of the session to close.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for setting a session mode.
+type SetSessionModeRequest struct {
+	// The ID of the session to set the mode for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the mode to set.
+	ModeID SessionModeID `json:"modeId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for setting a session configuration option.
+//
+// It is a union tagged by the member "type". Its variants are
+// SetSessionConfigOptionRequestBoolean, ValueID; a tag this package does not
+// know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON
+// as it was. A value without the tag is a ValueID.
+type SetSessionConfigOptionRequest interface {
+	isSetSessionConfigOptionRequest()
+}
+
+// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSetSessionConfigOptionRequest struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A boolean value (`type: "boolean"`).
+type SetSessionConfigOptionRequestBoolean struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The boolean value.
+	Value bool `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A `SessionConfigValueId` string value.
+//
+// This is the default when `type` is absent on the wire. Unknown `type`
+// values with string payloads also gracefully deserialize into this
+// variant.
+type ValueID struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The value ID.
+	Value SessionConfigValueID `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for sending a user prompt to the agent.
+//
+// Contains the user's message and any additional context.
+//
+// See protocol docs: [User
+// Message](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#1-user-message)
+type PromptRequest struct {
+	// The ID of the session to send this user message to
+	SessionID SessionID `json:"sessionId"`
+	// The blocks of content that compose the user's message.
+	//
+	// As a baseline, the Agent MUST support `text` and `resource_link` content
+	// blocks,
+	// while other variants are optionally enabled via `PromptCapabilities`.
+	//
+	// The Client MUST adapt its interface according to `PromptCapabilities`.
+	//
+	// The client MAY include referenced pieces of context as either
+	// `resource` or `resource_link` content blocks.
+	//
+	// When available, `resource` is preferred
+	// as it avoids extra round-trips and allows the message to include
+	// pieces of context from sources the agent may not have access to.
+	Prompt []ContentBlock `json:"prompt"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type AgentClientProtocolClientResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type AgentClientProtocolClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible notifications that a client can send to an agent.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientNotificationParamsMessageMCPNotification,
+// ClientNotificationParamsCancelNotification,
+// ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
+
+// Cancels ongoing operations for a session.
+//
+// This is a notification sent by the client to cancel an ongoing prompt turn.
+//
+// Upon receiving this notification, the Agent SHOULD:
+// - Stop all language model requests as soon as possible
+// - Abort all tool call invocations in progress
+// - Send any pending `session/update` notifications
+// - Respond to the original `session/prompt` request with the `cancelled` stop reason
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
+type ClientNotificationParamsCancelNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Sends an MCP-over-ACP notification.
+type ClientNotificationParamsMessageMCPNotification struct {
+	// The declared ACP MCP server handling the associated request.
+	ServerID MCPServerACPID `json:"serverId"`
+	// The identifier of the active inner MCP request.
+	RequestID MCPRequestID `json:"requestId"`
+	// The inner MCP method name.
+	Method string `json:"method"`
+	// Optional inner MCP params.
+	//
+	// If omitted or set to `null`, the inner MCP message has no params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolProtocolLevel struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification to cancel an ongoing request.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/cancellation)
+type CancelRequestNotification struct {
+	// The ID of the request to cancel.
+	RequestID RequestID `json:"requestId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentClientProtocolProxyRequest, AgentClientProtocolProxyNotification,
+// AgentClientProtocolProxyResponse.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolProxy interface {
+	isAgentClientProtocolProxy()
+}
+
+type AgentClientProtocolProxyRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Requests exchanged between a conductor and its proxies.
+//
+// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A
+// proxy sends
+// `proxy/successor` to its conductor.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ProxyRequestParamsInitializeProxyRequest,
+// ProxyRequestParamsProxySuccessorRequest.
+type ProxyRequestParams interface {
+	isProxyRequestParams()
+}
+
+// Initializes a component as a proxy.
+//
+// Sent by a conductor to each component that has a successor, instead of
+// `initialize`.
+// The params and response are the same as for `initialize`.
+type ProxyRequestParamsInitializeProxyRequest struct {
+	// The latest protocol version supported by the client.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the client.
+	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
+	// Information about the Client name and version sent to the Agent.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Forwards a request to or from a proxy's successor.
+//
+// A proxy sends it to its conductor to forward a request downstream. The
+// conductor sends
+// it to the proxy to deliver a request from the successor. The wrapped
+// request's result
+// or error is returned unchanged.
+type ProxyRequestParamsProxySuccessorRequest struct {
+	// Method name of the wrapped request.
+	Method string `json:"method"`
+	// Params of the wrapped request, forwarded unchanged.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the wrapped request has
+	// no params.
+	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
+	// The wrapped request's own `_meta` stays inside these params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Metadata for the `proxy/successor` envelope itself, separate from the
+	// wrapped
+	// message's `_meta`. It is hop-local: the conductor does not copy it into the
+	// message
+	// it unwraps.
+	//
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type AgentClientProtocolProxyResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type AgentClientProtocolProxyNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ProxySuccessorNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Parameters of a `proxy/successor` notification.
+//
+// A proxy sends it to forward a message to its successor, and the conductor
+// sends it to
+// deliver a message from the successor to the proxy. The envelope wraps one
+// notification: `method`
+// and `params` are the wrapped notification's method and params.
+//
+// See the [Proxy Chains
+// RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+type ProxySuccessorNotification struct {
+	// Method name of the wrapped notification.
+	Method string `json:"method"`
+	// Params of the wrapped notification, forwarded unchanged.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the wrapped
+	// notification has no params.
+	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
+	// The wrapped notification's own `_meta` stays inside these params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Metadata for the `proxy/successor` envelope itself, separate from the
+	// wrapped
+	// message's `_meta`. It is hop-local: the conductor does not copy it into the
+	// message
+	// it unwraps.
+	//
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC request object.
+type AgentRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params AgentRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Text-based resource contents.
+type TextResourceContents struct {
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Binary resource contents.
+type BlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// MIME type describing the encoded media payload.
+	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session-scoped elicitation, optionally tied to a specific tool call.
+//
+// When `toolCallId` is set, the elicitation is tied to a specific tool call.
+// This is useful when an agent receives an elicitation from an MCP server
+// during a tool call and needs to redirect it to the user.
+type ElicitationSessionScope struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
+// session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationRequestScope struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Form-based elicitation mode where the client renders a form from the
+// provided schema.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Tied to a session, optionally to a specific tool call within that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL-based elicitation mode where the client directs the user to a URL.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// Tied to a session, optionally to a specific tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Result,
+// AgentResponseError.
+type AgentResponse interface {
+	isAgentResponse()
+}
+
+// A successful JSON-RPC response.
+type Result struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/3 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ResultResult json.RawMessage
+
+// Response to the `initialize` method.
+//
+// Contains the negotiated protocol version and agent capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
+type InitializeResponse struct {
+	// The protocol version the client specified if supported by the agent,
+	// or the latest protocol version supported by the agent.
+	//
+	// The client should disconnect, if it doesn't support this version.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the agent.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Information about the Agent name and version sent to the Client.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities supported by the agent.
+//
+// Advertised during initialization to inform the client about
+// available features and content types.
+//
+// See protocol docs: [Agent
+// Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)
+type AgentCapabilities struct {
+	// Whether the agent supports `session/load`.
+	LoadSession *bool `json:"loadSession,omitempty"`
+	// Prompt capabilities supported by the agent.
+	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
+	// MCP capabilities supported by the agent.
+	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
+	// Session lifecycle and prompt capabilities advertised by the agent.
+	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
+	// Authentication-related capabilities supported by the agent.
+	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Provider configuration capabilities supported by the agent.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports provider configuration methods.
+	Providers wire.Opt[ProvidersCapabilities] `json:"providers,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Prompt capabilities supported by the agent in `session/prompt` requests.
+//
+// Baseline agent functionality requires support for `text`
+// and `resource_link` content blocks in prompt requests.
+//
+// Other variants must be explicitly opted in to.
+// Capabilities for different types of content in prompt requests.
+//
+// Indicates which content types beyond the baseline (text and resource links)
+// the agent can process.
+//
+// See protocol docs: [Prompt
+// Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#prompt-capabilities)
+type PromptCapabilities struct {
+	// Agent supports `image` content blocks.
+	Image *bool `json:"image,omitempty"`
+	// Agent supports `audio` content blocks.
+	Audio *bool `json:"audio,omitempty"`
+	// Agent supports embedded context in `session/prompt` requests.
+	//
+	// When enabled, the Client is allowed to include `resource` content blocks
+	// in prompt requests for pieces of context that are referenced in the message.
+	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCP capabilities supported by the agent
+type MCPCapabilities struct {
+	// Agent supports `http` MCP servers.
+	HTTP *bool `json:"http,omitempty"`
+	// Agent supports `sse` MCP servers.
+	SSE *bool `json:"sse,omitempty"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Agent supports `acp` MCP servers.
+	ACP *bool `json:"acp,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session capabilities supported by the agent.
+//
+// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`,
+// `session/cancel`, and `session/update`.
+//
+// Optionally, they **MAY** support other session methods and notifications by
+// specifying additional capabilities.
+//
+// Note: `session/load` is still handled by the top-level `loadSession`
+// capability. This will be unified in future versions of the protocol.
+//
+// See protocol docs: [Session
+// Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)
+type SessionCapabilities struct {
+	// Whether the agent supports `session/list`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports listing sessions.
+	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
+	// Whether the agent supports `session/delete`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports deleting sessions from
+	// `session/list`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Whether the agent supports `additionalDirectories` on supported session
+	// lifecycle requests.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// supported session lifecycle requests.
+	//
+	// Agents that also support `session/list` may return
+	// `SessionInfo.additionalDirectories` to report the complete ordered
+	// additional-root list associated with a listed session.
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the agent supports `systemPrompt` on session lifecycle requests.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
+	SystemPrompt wire.Opt[SessionSystemPromptCapabilities] `json:"systemPrompt,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the agent supports `session/fork`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports forking sessions.
+	Fork wire.Opt[SessionForkCapabilities] `json:"fork,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the agent supports `session/archive` and `session/unarchive`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports both methods, the `archived` filter
+	// on
+	// `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST
+	// also advertise `sessionCapabilities.list`.
+	Archive wire.Opt[SessionArchiveCapabilities] `json:"archive,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the agent supports `session/status`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports checking session status.
+	Status wire.Opt[SessionStatusCapabilities] `json:"status,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the agent supports `session/set_title`.
+	//
+	// Agents report titles through `session/list` and `session_info_update`
+	// without this
+	// capability. It only advertises that Clients can set titles.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports setting session titles.
+	Title wire.Opt[SessionTitleCapabilities] `json:"title,omitzero"`
+	// Whether the agent supports `session/resume`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports resuming sessions.
+	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
+	// Whether the agent supports `session/close`.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports closing sessions.
+	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/list` method.
+//
+// Supplying `{}` means the agent supports listing sessions.
+type SessionListCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/delete` method.
+//
+// Supplying `{}` means the agent supports deleting sessions from
+// `session/list`.
+type SessionDeleteCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for additional session directories support.
+//
+// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// supported session lifecycle requests. Agents that also support
+// `session/list` may return `SessionInfo.additionalDirectories` to report the
+// complete ordered additional-root list associated with a listed session.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for client-provided system prompts.
+//
+// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
+// requests in `append` mode.
+type SessionSystemPromptCapabilities struct {
+	// Delivery modes the agent supports in addition to `append`.
+	//
+	// Optional. Omitted or `null` both mean the agent supports only `append`.
+	Mode wire.Opt[SessionSystemPromptModeCapabilities] `json:"mode,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// System prompt delivery modes the agent supports in addition to `append`.
+//
+// `append` has no entry because every agent advertising
+// `sessionCapabilities.systemPrompt` supports it.
+type SessionSystemPromptModeCapabilities struct {
+	// Whether the agent supports `override` mode.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports replacing its built-in default
+	// instructions with the client-provided system prompt.
+	Override wire.Opt[SessionSystemPromptOverrideCapabilities] `json:"override,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for the `override` system prompt mode.
+//
+// Supplying `{}` means the agent supports replacing its built-in default
+// instructions with the client-provided system prompt.
+type SessionSystemPromptOverrideCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for the `session/fork` method.
+//
+// Supplying `{}` means the agent supports forking sessions.
+type SessionForkCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for `session/archive` and `session/unarchive`.
+//
+// Supplying `{}` means the agent supports both methods, the `archived` filter
+// on
+// `session/list`, and `SessionInfo.archived`.
+type SessionArchiveCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for the `session/status` method.
+//
+// Supplying `{}` means the agent supports checking session status.
+type SessionStatusCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Capabilities for Client-set session titles.
+//
+// Supplying `{}` means the agent supports `session/set_title`. Agents report
+// titles
+// through `session/list` and `session_info_update` without this capability.
+type SessionTitleCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/resume` method.
+//
+// Supplying `{}` means the agent supports resuming sessions.
+type SessionResumeCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/close` method.
+//
+// Supplying `{}` means the agent supports closing sessions.
+type SessionCloseCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Authentication-related capabilities supported by the agent.
+type AgentAuthCapabilities struct {
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the agent supports the `auth/status` method.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports the `auth/status` method.
+	Status wire.Opt[AuthStatusCapabilities] `json:"status,omitzero"`
+	// Whether the agent supports the logout method.
+	//
+	// Optional. Omitted or `null` both mean the agent does not advertise support.
+	// Supplying `{}` means the agent supports the logout method.
+	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Auth status capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports the `auth/status` method.
+type AuthStatusCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Logout capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports the logout method.
+type LogoutCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Provider configuration capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports provider configuration methods.
+type ProvidersCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Describes an available authentication method.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+// When no `type` is present, the method is treated as `agent`.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, Agent; a tag this package does not know decodes to
+// UnknownAuthMethod, which keeps the JSON as it was. A value without the tag
+// is a Agent.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Terminal-based authentication method.
+//
+// The client runs the configured agent program as a separate interactive
+// process for the user to authenticate via a TUI. Agents MUST advertise this
+// method only when the client enabled its terminal authentication capability.
+// A zero exit status signals success. Any other termination signals failure.
+// The client MUST NOT pass this method to `authenticate`.
+type AuthMethodTerminal struct {
+	// Unique identifier for this authentication method.
+	ID AuthMethodID `json:"id"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Additional arguments to append to the configured agent invocation for
+	// terminal auth.
+	Args []string `json:"args,omitempty"`
+	// Additional environment variables to set on the configured agent invocation
+	// for terminal auth.
+	// These values override same-named variables in the base launch configuration.
+	Env map[string]string `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agent handles authentication itself through `authenticate`.
+//
+// This is the default authentication method type.
+type AuthMethodAgent struct {
+	// Unique identifier for this authentication method.
+	ID AuthMethodID `json:"id"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agent handles authentication itself through `authenticate`.
+//
+// This is the default when no `type` is specified.
+type Agent AuthMethodAgent
+
+// Response to the `authenticate` method.
+type AuthenticateResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response to `providers/list`.
+type ListProvidersResponse struct {
+	// Configurable providers with current routing info suitable for UI display.
+	Providers []ProviderInfo `json:"providers"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Information about a configurable LLM provider.
+type ProviderInfo struct {
+	// Provider identifier, for example "main" or "openai".
+	ProviderID ProviderID `json:"providerId"`
+	// Supported protocol types for this provider.
+	Supported []LlmProtocol `json:"supported"`
+	// Whether this provider is mandatory and cannot be disabled via
+	// `providers/disable`.
+	// If true, clients must not call `providers/disable` for this provider ID.
+	Required bool `json:"required"`
+	// Current effective non-secret routing config.
+	// Null or omitted means provider is disabled.
+	Current wire.Opt[ProviderCurrentConfig] `json:"current,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Current effective non-secret routing configuration for a provider.
+type ProviderCurrentConfig struct {
+	// Protocol currently used by this provider.
+	APIType LlmProtocol `json:"apiType"`
+	// Base URL currently used by this provider.
+	BaseURL string `json:"baseUrl"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response to `providers/set`.
+type SetProviderResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response to `providers/disable`.
+type DisableProviderResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to the `logout` method.
+type LogoutResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response to the `auth/status` method.
+type AuthStatusResponse struct {
+	// Whether the agent can start sessions without the user signing in first.
+	//
+	// This is the only field clients should act on. Clients MUST treat values they
+	// do not recognize as `unknown`.
+	State AuthState `json:"state"`
+	// The accounts the agent has configured, for display.
+	//
+	// Optional. Omitted and empty are equivalent and mean no accounts are
+	// reported.
+	// Agents that hold credentials for several providers or accounts SHOULD list
+	// each
+	// of them and mark the ones in effect with `active`.
+	Accounts []AuthAccount `json:"accounts,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from creating a new session.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
+type NewSessionResponse struct {
+	// Unique identifier for the created session.
+	//
+	// Used in all subsequent requests for this conversation.
+	SessionID SessionID `json:"sessionId"`
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The set of modes and the one currently active.
+type SessionModeState struct {
+	// The current mode the Agent is in.
+	CurrentModeID SessionModeID `json:"currentModeId"`
+	// The set of modes that the Agent can operate in
+	AvailableModes []SessionMode `json:"availableModes"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A mode the agent can operate in.
+//
+// See protocol docs: [Session
+// Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+type SessionMode struct {
+	// Stable identifier used to refer to this protocol object in later messages.
+	ID SessionModeID `json:"id"`
+	// Human-readable name shown for this protocol object.
+	Name string `json:"name"`
+	// Optional human-readable details shown with this protocol object.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from loading an existing session.
+type LoadSessionResponse struct {
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from listing sessions.
+type ListSessionsResponse struct {
+	// Array of session information objects
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque cursor token. If present, pass this in the next request's cursor
+	// parameter
+	// to fetch the next page. If absent, there are no more results.
+	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Information about a session returned by session/list
+type SessionInfo struct {
+	// Unique identifier for the session
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd string `json:"cwd"`
+	// Additional workspace roots reported for this session. Each path must be
+	// absolute.
+	//
+	// When present, this is the complete ordered additional-root list reported
+	// by the Agent. Omitted and empty values are equivalent: the response
+	// reports no additional roots.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// Human-readable title for the session
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// ISO 8601 timestamp of last activity
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Whether the session is archived.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the archive state is
+	// not reported.
+	// Agents that advertise the `sessionCapabilities.archive` capability MUST
+	// include it on every listed session.
+	Archived wire.Opt[bool] `json:"archived,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from deleting a session.
+type DeleteSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response from forking an existing session.
+type ForkSessionResponse struct {
+	// Unique identifier for the newly created forked session.
+	SessionID SessionID `json:"sessionId"`
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response from archiving a session.
+type ArchiveSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response from unarchiving a session.
+type UnarchiveSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response from checking the status of a session.
+//
+// The result is a snapshot. A session reported `open` may be closed or evicted
+// before
+// the Client's next request.
+type SessionStatusResponse struct {
+	// Whether the Agent has the session in memory.
+	//
+	// Required. Clients MUST treat a value they do not recognize as `saved`.
+	Status SessionStatus `json:"status"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Whether the Agent has a session in memory, as reported by `session/status`.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionStatus string
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response from setting the title of a session.
+type SetSessionTitleResponse struct {
+	// The title the Agent stored.
+	//
+	// This differs from the requested title if the Agent normalized it. Clients
+	// SHOULD
+	// display this value rather than the one they sent.
+	Title string `json:"title"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from resuming an existing session.
+type ResumeSessionResponse struct {
+	// Initial mode state if supported by the Agent
+	//
+	// See protocol docs: [Session
+	// Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
+	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
+	// Initial session configuration options if supported by the Agent.
+	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from closing a session.
+type CloseSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `session/set_mode` method.
+type SetSessionModeResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `session/set_config_option` method.
+type SetSessionConfigOptionResponse struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from processing a user prompt.
+//
+// See protocol docs: [Check for
+// Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
+type PromptResponse struct {
+	// Indicates why the agent stopped processing the turn.
+	StopReason StopReason `json:"stopReason"`
+	// **UNSTABLE**
+	//
+	// This capability is not part of the spec yet, and may be removed or changed
+	// at any point.
+	//
+	// Token usage for this turn (optional).
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Reasons why an agent stops processing a prompt turn.
+//
+// See protocol docs: [Stop
+// Reasons](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#stop-reasons)
+type StopReason string
+
+// Allows for sending an arbitrary response to an extension request that is not
+// part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtResponse json.RawMessage
+
+// A failed JSON-RPC response.
+type AgentResponseError struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error
+// Object](https://www.jsonrpc.org/specification#error_object)
+type Error struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information
+	// about the error.
+	// This may include debugging information or context-specific details.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Predefined error codes for common JSON-RPC and ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
+// JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800
+// from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
+
+// A single-value selector (dropdown) session configuration option payload.
+type SessionConfigSelect struct {
+	// The currently selected value.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A boolean on/off toggle session configuration option payload.
+type SessionConfigBoolean struct {
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC notification object.
+type AgentNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification containing a session update from the agent.
+//
+// Used to stream real-time progress and results during prompt processing.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
+type SessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Details of a failure that ended a child's foreground work.
+type ErrorStopReason struct {
+	// The failure, as a JSON-RPC error object.
+	//
+	// Optional. Omitted or `null` both mean the agent is not reporting failure
+	// details.
+	// Agents SHOULD include it.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The child is ready to process another prompt.
+//
+// An omitted, `null`, or malformed `stopReason` means not reported.
+//
+// It is a union tagged by the member "stopReason". Its variants are EndTurn,
+// MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None;
+// a tag this package does not know decodes to UnknownIdleStateUpdate, which
+// keeps the JSON as it was. A value without the tag is a None.
+type IdleStateUpdate interface {
+	isIdleStateUpdate()
+}
+
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownIdleStateUpdate struct {
+	// Tag is the value of the member "stopReason".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The work ended successfully.
+type EndTurn struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The work ended because the agent reached the maximum number of tokens.
+type MaxTokens struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The work ended because the agent reached the maximum number of allowed
+// agent requests.
+type MaxTurnRequests struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The work ended because the agent refused to continue.
+type Refusal struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The work was cancelled.
+type Cancelled struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The work ended because something failed.
+type IdleStateUpdateError struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The failure, as a JSON-RPC error object.
+	//
+	// Optional. Omitted or `null` both mean the agent is not reporting failure
+	// details.
+	// Agents SHOULD include it.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// No stop reason: `stopReason` is omitted or `null`.
+type None struct {
+	// **UNSTABLE** Token usage for completed foreground work.
+	//
+	// Optional. Omitted or `null` means not reported.
+	Usage wire.Opt[Usage] `json:"usage,omitzero"`
+	// The _meta property is reserved by ACP for additional metadata.
+	// Implementations MUST NOT make assumptions about values at these keys.
+	// Optional. Omitted and `null` mean no metadata for this state snapshot.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification sent by the agent when a URL-based elicitation is complete.
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Notification sent by the agent when its authentication status changes.
+//
+// Carries the same fields as the `auth/status` response. Agents that advertise
+// the
+// `auth.status` capability MAY send it at any time after `initialize`, and
+// SHOULD only
+// send it when the reported status differs from the last one sent on the
+// connection.
+type AuthStatusUpdateNotification struct {
+	// Whether the agent can start sessions without the user signing in first.
+	//
+	// This is the only field clients should act on. Clients MUST treat values they
+	// do not recognize as `unknown`.
+	State AuthState `json:"state"`
+	// The accounts the agent has configured, for display.
+	//
+	// Optional. Omitted and empty are equivalent and mean no accounts are
+	// reported.
+	// Agents that hold credentials for several providers or accounts SHOULD list
+	// each
+	// of them and mark the ones in effect with `active`.
+	Accounts []AuthAccount `json:"accounts,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allows either side to send an arbitrary notification that is not part of the
+// ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+type ExtNotification json.RawMessage
+
+// A JSON-RPC request object.
+type ClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientResponseResult, ClientResponseError.
+type ClientResponse interface {
+	isClientResponse()
+}
+
+// A successful JSON-RPC response.
+type ClientResponseResult struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ClientResponseResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/5 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientResponseResultResult json.RawMessage
+
+// Response to `fs/write_text_file`
+type WriteTextFileResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the contents of a text file.
+type ReadTextFileResponse struct {
+	// Content payload returned by this response.
+	Content string `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to a permission request.
+type RequestPermissionResponse struct {
+	// The user's decision on the permission request.
+	Outcome RequestPermissionOutcome `json:"outcome"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The outcome of a permission request.
+//
+// It is a union tagged by the member "outcome". Its variants are
+// RequestPermissionOutcomeCancelled, SelectedPermissionOutcome; a tag this
+// package does not know decodes to UnknownRequestPermissionOutcome, which
+// keeps the JSON as it was.
+type RequestPermissionOutcome interface {
+	isRequestPermissionOutcome()
+}
+
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionOutcome struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The prompt turn was cancelled before the user responded.
+//
+// When a client sends a `session/cancel` notification to cancel an ongoing
+// prompt turn, it MUST respond to all pending `session/request_permission`
+// requests with this `cancelled` outcome.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
+type RequestPermissionOutcomeCancelled struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user selected one of the provided options.
+type SelectedPermissionOutcome struct {
+	// The ID of the option the user selected.
+	OptionID PermissionOptionID `json:"optionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the ID of the created terminal.
+type CreateTerminalResponse struct {
+	// The unique identifier for the created terminal.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the terminal output and exit status.
+type TerminalOutputResponse struct {
+	// The terminal output captured so far.
+	Output string `json:"output"`
+	// Whether the output was truncated due to byte limits.
+	Truncated bool `json:"truncated"`
+	// Exit status if the command has completed.
+	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Exit status of a terminal command.
+type TerminalExitStatus struct {
+	// The process exit code (may be null if terminated by signal).
+	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
+	// The signal that terminated the process (may be null if exited normally).
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to terminal/release method
+type ReleaseTerminalResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response containing the exit status of a terminal command.
+type WaitForTerminalExitResponse struct {
+	// The process exit code (may be null if terminated by signal).
+	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
+	// The signal that terminated the process (may be null if exited normally).
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `terminal/kill` method
+type KillTerminalResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from the client to an elicitation request.
+//
+// It is a union tagged by the member "action". Its variants are Accept,
+// Decline, Cancel; a tag this package does not know decodes to
+// UnknownCreateElicitationResponse, which keeps the JSON as it was.
+type CreateElicitationResponse interface {
+	isCreateElicitationResponse()
+}
+
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationResponse struct {
+	// Tag is the value of the member "action".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The user accepted and provided content.
+type Accept struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allowed wire representations for `ElicitationContentValue`.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ElicitationContentValueBoolean, ElicitationContentValueInteger,
+// ElicitationContentValueNumber, ElicitationContentValueString,
+// ElicitationContentValueStringArray.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// Boolean value accepted in elicitation response content.
+type ElicitationContentValueBoolean bool
+
+// Integer value accepted in elicitation response content.
+type ElicitationContentValueInteger int64
+
+// Number value accepted in elicitation response content.
+type ElicitationContentValueNumber float64
+
+// String value accepted in elicitation response content.
+type ElicitationContentValueString string
+
+// String array value accepted in elicitation response content.
+type ElicitationContentValueStringArray []string
+
+// The user declined the elicitation.
+type Decline struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The elicitation was cancelled.
+type Cancel struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// The successful outer ACP `mcp/message` response carries exactly one
+// inner MCP outcome: an opaque result (including JSON null), or an MCP error.
+// Outer ACP errors are reserved for binding and runtime failures.
+//
+// Both branches require their carrier key. An error must be a non-null object.
+// Unknown outer fields are ignored. Inner result and error fields are
+// preserved.
+// Carrier `_meta` is optional. Null or invalid values are treated as absent.
+// Senders must include exactly one outcome. Receivers prefer `result` if both
+// are present.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// MessageMCPResponseResult, MessageMCPResponseError.
+type MessageMCPResponse interface {
+	isMessageMCPResponse()
+}
+
+// An opaque inner MCP result.
+type MessageMCPResponseResult struct {
+	// Required, even if JSON null.
+	Result json.RawMessage `json:"result"`
+	// Optional ACP carrier metadata.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A structured inner MCP error.
+type MessageMCPResponseError struct {
+	// Required, non-null MCP error object.
+	Error MCPError `json:"error"`
+	// Optional ACP carrier metadata.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// An inner MCP error, distinct from an outer ACP binding or runtime error.
+//
+// `code` and `message` are required and non-null. `data` is optional.
+// Explicit `null` is preserved separately from an omitted key.
+type MCPError struct {
+	// Inner MCP error code. Never an ACP error code.
+	Code int32 `json:"code"`
+	// Inner MCP error message.
+	Message string `json:"message"`
+	// Optional error data. Explicit null is retained.
+	Data json.RawMessage `json:"data,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A failed JSON-RPC response.
+type ClientResponseError struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user accepted the elicitation and provided content.
+type ElicitationAcceptAction struct {
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC notification object.
+type ClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification to cancel ongoing operations for a session.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
+type CancelNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Notification parameters for `mcp/message`.
+//
+// Sent by the provider to the consumer for an active request (including
+// subscription acknowledgements and updates). The outer envelope has no `id`.
+type MessageMCPNotification struct {
+	// The declared ACP MCP server handling the associated request.
+	ServerID MCPServerACPID `json:"serverId"`
+	// The identifier of the active inner MCP request.
+	RequestID MCPRequestID `json:"requestId"`
+	// The inner MCP method name.
+	Method string `json:"method"`
+	// Optional inner MCP params.
+	//
+	// If omitted or set to `null`, the inner MCP message has no params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC request object.
+type ProxyRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Request parameters for `proxy/initialize`.
+//
+// A conductor sends `proxy/initialize` instead of `initialize` to every
+// component that has a
+// successor, which tells the component to run as a proxy. The params and the
+// response are
+// the same as for `initialize`. A conductor sends `initialize` to the final
+// agent.
+//
+// The params carry the protocol version the conductor selected: the client's
+// requested
+// version, unless the conductor supports only a lower one. Before answering
+// successfully,
+// the proxy MUST forward an `initialize` request to its successor through
+// `proxy/successor`.
+//
+// See the [Proxy Chains
+// RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+type InitializeProxyRequest = InitializeRequest
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Parameters of a `proxy/successor` request.
+//
+// A proxy sends it to forward a message to its successor, and the conductor
+// sends it to
+// deliver a message from the successor to the proxy. The envelope wraps one
+// request: `method`
+// and `params` are the wrapped request's method and params.
+//
+// The result or error of the wrapped request is returned unchanged, as the
+// same JSON value,
+// as the result or error of the `proxy/successor` request. Errors the
+// conductor returns
+// itself, for example because the successor has exited, are not wrapped
+// results.
+//
+// To cancel it, the sender sends `$/cancel_request` with the ID of this
+// `proxy/successor`
+// request on the same connection. Cancellation is never forwarded to another
+// hop.
+//
+// See the [Proxy Chains
+// RFD](https://agentclientprotocol.com/rfds/proxy-chains).
+type ProxySuccessorRequest struct {
+	// Method name of the wrapped request.
+	Method string `json:"method"`
+	// Params of the wrapped request, forwarded unchanged.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the wrapped request has
+	// no params.
+	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
+	// The wrapped request's own `_meta` stays inside these params.
+	Params json.RawMessage `json:"params,omitempty"`
+	// Metadata for the `proxy/successor` envelope itself, separate from the
+	// wrapped
+	// message's `_meta`. It is hop-local: the conductor does not copy it into the
+	// message
+	// it unwraps.
+	//
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ProxyResponseResult, ProxyResponseError.
+type ProxyResponse interface {
+	isProxyResponse()
+}
+
+// A successful JSON-RPC response.
+type ProxyResponseResult struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ProxyResponseResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ProxyResponseResultResultInitializeProxyResponse,
+// ProxyResponseResultResultProxySuccessorResponse.
+type ProxyResponseResultResult interface {
+	isProxyResponseResultResult()
+}
+
+// Successful result returned for a `proxy/initialize` request.
+type ProxyResponseResultResultInitializeProxyResponse struct {
+	// The protocol version the client specified if supported by the agent,
+	// or the latest protocol version supported by the agent.
+	//
+	// The client should disconnect, if it doesn't support this version.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Capabilities supported by the agent.
+	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// Information about the Agent name and version sent to the Client.
+	//
+	// Note: in future versions of the protocol, this will be required.
+	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Implementations MUST NOT make assumptions
+	// about values at
+	// these keys.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Successful result returned for a `proxy/successor` request.
+type ProxyResponseResultResultProxySuccessorResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A failed JSON-RPC response.
+type ProxyResponseError struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Response to `proxy/initialize`.
+//
+// The same as the `initialize` response. The proxy builds it from its
+// successor's
+// `initialize` response and answers with the capabilities of the chain from
+// itself onward.
+// It MUST NOT change `protocolVersion`.
+type InitializeProxyResponse = InitializeResponse
+
+// **UNSTABLE**
+//
+// This capability is not part of the spec yet, and may be removed or changed
+// at any point.
+//
+// Result of a `proxy/successor` request: the wrapped request's result,
+// forwarded unchanged.
+type ProxySuccessorResponse json.RawMessage
+
+// A JSON-RPC notification object.
+type ProxyNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ProxySuccessorNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *AgentClientProtocol) DecodeWire(d *wire.Decoder) error {
@@ -158,16 +6719,6 @@ func (x *AgentClientProtocol) FromProxy(v AgentClientProtocolProxy) error {
 	return nil
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolAgent interface {
-	isAgentClientProtocolAgent()
-}
-
 // DecodeAgentClientProtocolAgent decodes a AgentClientProtocolAgent from d.
 func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, error) {
 	switch d.Kind() {
@@ -273,17 +6824,6 @@ func ValidateAgentClientProtocolAgent(v AgentClientProtocolAgent) error {
 	var c wire.Checker
 	CheckAgentClientProtocolAgent(&c, "", v)
 	return c.Err()
-}
-
-type Request struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params AgentRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Request) isAgentClientProtocolAgent() {}
@@ -417,21 +6957,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// JSON RPC Request Id
-//
-// An identifier established by the Client that MUST contain a String, Number, or NULL value if included. If it is not included it is assumed to be a notification. The value SHOULD normally not be Null \[1\] and Numbers SHOULD NOT contain fractional parts \[2\]
-//
-// The Server MUST reply with the same value in the Response object if included. This member is used to correlate the context between the two objects.
-//
-// \[1\] The use of Null as a value for the id member in a Request object is discouraged, because this specification uses a value of Null for Responses with an unknown id. Also, because JSON-RPC 1.0 uses an id value of Null for Notifications this could cause confusion in handling.
-//
-// \[2\] Fractional parts may be problematic, since many decimal fractions cannot be represented exactly as binary fractions.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDNull, RequestIDNumber, RequestIDStr.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -505,13 +7030,7 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// The JSON-RPC `null` request id.
-type RequestIDNull struct{}
-
 func (RequestIDNull) isRequestID() {}
-
-// A numeric JSON-RPC request id.
-type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
@@ -555,9 +7074,6 @@ func (x RequestIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string JSON-RPC request id.
-type RequestIDStr string
-
 func (RequestIDStr) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -599,16 +7115,6 @@ func (x *RequestIDStr) UnmarshalJSON(data []byte) error {
 func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// All possible requests that an agent can send to a client.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from agent to client.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentRequest/properties/params/anyOf/0/anyOf/4 and /$defs/AgentRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type AgentRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *AgentRequestParams) DecodeWire(d *wire.Decoder) error {
@@ -935,26 +7441,6 @@ func (x AgentRequestParams) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Request to write content to a text file.
-//
-// Only available if the client supports the `fs.writeTextFile` capability.
-type WriteTextFileRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Absolute path to the file to write.
-	Path string `json:"path"`
-	// The text content to write to the file.
-	Content string `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *WriteTextFileRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1103,14 +7589,6 @@ func (x WriteTextFileRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A unique identifier for a conversation session between a client and agent.
-//
-// Each session has its own context, conversation history, and state, so one
-// agent can run several independent sessions.
-//
-// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v1/draft/session-setup#session-id)
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1149,28 +7627,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to read content from a text file.
-//
-// Only available if the client supports the `fs.readTextFile` capability.
-type ReadTextFileRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Absolute path to the file to read.
-	Path string `json:"path"`
-	// Line number to start reading from (1-based).
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// Maximum number of lines to read.
-	Limit wire.Opt[uint32] `json:"limit,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1364,28 +7820,6 @@ func (x ReadTextFileRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request for user permission to execute a tool call.
-//
-// Sent when the agent needs authorization before performing a sensitive operation.
-//
-// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#requesting-permission)
-type RequestPermissionRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Details about the tool call requiring permission.
-	ToolCall ToolCallUpdate `json:"toolCall"`
-	// Available permission options for the user to choose from.
-	Options []PermissionOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -1557,44 +7991,6 @@ func (x *RequestPermissionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An update to an existing tool call.
-//
-// Used to report progress and results as tools execute. All fields except
-// the tool call ID are optional - only changed fields need to be included.
-//
-// See protocol docs: [Updating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#updating)
-type ToolCallUpdate struct {
-	// The ID of the tool call being updated.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Update the tool kind.
-	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
-	// Update the execution status.
-	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
-	// Update the human-readable title.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Update the programmatic name of the tool being invoked.
-	//
-	// This field is optional. Omitting it or sending `null` both mean that
-	// the existing name is left unchanged.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// Replace the content collection.
-	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
-	// Replace the locations collection.
-	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
-	// Update the raw input.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// Update the raw output.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallUpdate) isSessionUpdate() {}
@@ -1979,9 +8375,6 @@ func (x ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a tool call within a session.
-type ToolCallID string
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -2021,14 +8414,6 @@ func (x *ToolCallID) UnmarshalJSON(data []byte) error {
 func (x ToolCallID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Categories of tools that can be invoked.
-//
-// Tool kinds help clients choose appropriate icons and optimize how they
-// display tool execution progress.
-//
-// See protocol docs: [Creating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#creating)
-type ToolKind string
 
 const (
 	// Reading files or data.
@@ -2098,13 +8483,6 @@ func (x ToolKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Execution status of a tool call.
-//
-// Tool calls progress through different statuses during their lifecycle.
-//
-// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#status)
-type ToolCallStatus string
-
 const (
 	// The tool call hasn't started running yet because the input is either
 	// streaming or we're awaiting approval.
@@ -2160,26 +8538,6 @@ func (x *ToolCallStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Content produced by a tool call.
-//
-// Tool calls can produce different types of content including
-// standard content blocks (text, images) or file diffs.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
-//
-// It is a union tagged by the member "type". Its variants are Content, Diff, Terminal; a tag this package does not know decodes to UnknownToolCallContent, which keeps the JSON as it was.
-type ToolCallContent interface {
-	isToolCallContent()
-}
-
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownToolCallContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownToolCallContent) isToolCallContent() {}
@@ -2328,20 +8686,6 @@ func ValidateToolCallContent(v ToolCallContent) error {
 	return c.Err()
 }
 
-// Standard content block (text, images, resources).
-type Content struct {
-	// The actual content block.
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Content) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -2460,31 +8804,6 @@ func (x *Content) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Content) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Content blocks represent displayable information in the Agent Client Protocol.
-//
-// Content blocks appear in:
-// - User prompts sent via `session/prompt`
-// - Language model output streamed through `session/update` notifications
-// - Progress updates and results from tool calls
-//
-// This structure is compatible with the Model Context Protocol (MCP), so agents can
-// forward content from MCP tool outputs without transformation.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/content)
-//
-// It is a union tagged by the member "type". Its variants are TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this package does not know decodes to UnknownContentBlock, which keeps the JSON as it was.
-type ContentBlock interface {
-	isContentBlock()
-}
-
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownContentBlock struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownContentBlock) isContentBlock() {}
@@ -2675,22 +8994,6 @@ func ValidateContentBlock(v ContentBlock) error {
 	return c.Err()
 }
 
-// Text provided to or from an LLM.
-type TextContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TextContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -2835,24 +9138,6 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-type Annotations struct {
-	// Intended recipients for this content, such as the user or assistant.
-	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
-	// Timestamp indicating when the underlying resource was last modified.
-	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
-	// Relative importance of this content when clients choose what to surface.
-	Priority wire.Opt[float64] `json:"priority,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3064,9 +9349,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The sender or recipient of messages and data in a conversation.
-type Role string
-
 const (
 	// The assistant side of a conversation.
 	RoleAssistant Role = "assistant"
@@ -3117,26 +9399,6 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image provided to or from an LLM.
-type ImageContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Base64-encoded media payload.
-	Data string `json:"data"`
-	// MIME type describing the encoded media payload.
-	MIMEType string `json:"mimeType"`
-	// URI associated with this resource or media payload.
-	URI wire.Opt[string] `json:"uri,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ImageContent) isContentBlock() {}
@@ -3332,24 +9594,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Audio provided to or from an LLM.
-type AudioContent struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Base64-encoded media payload.
-	Data string `json:"data"`
-	// MIME type describing the encoded media payload.
-	MIMEType string `json:"mimeType"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AudioContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -3511,32 +9755,6 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A resource that the server is capable of reading, included in a prompt or tool call result.
-type ResourceLink struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Optional human-readable details shown with this protocol object.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Human-readable name shown for this protocol object.
-	Name string `json:"name"`
-	// Optional size of the linked resource in bytes, if known.
-	Size wire.Opt[int64] `json:"size,omitzero"`
-	// Optional display title for end-user UI.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ResourceLink) isContentBlock() {}
@@ -3822,22 +10040,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The contents of a resource, embedded into a prompt or tool call result.
-type EmbeddedResource struct {
-	// Optional annotations that help clients decide how to display or route this content.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResource) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -3988,13 +10190,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Resource content that can be embedded in a message.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
-}
-
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -4083,24 +10278,6 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 	var c wire.Checker
 	CheckEmbeddedResourceResource(&c, "", v)
 	return c.Err()
-}
-
-// Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
@@ -4266,24 +10443,6 @@ func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
@@ -4445,28 +10604,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte
 // MarshalJSON encodes the value.
 func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A diff representing file modifications.
-//
-// Shows changes to files in a format suitable for display in the client UI.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#content)
-type Diff struct {
-	// The absolute file path being modified.
-	Path string `json:"path"`
-	// The original content (omitted or `null` for new files).
-	OldText wire.Opt[string] `json:"oldText,omitzero"`
-	// The new content after modification.
-	NewText string `json:"newText"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Diff) isToolCallContent() {}
@@ -4632,24 +10769,6 @@ func (x Diff) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Embed a terminal created with `terminal/create` by its id.
-//
-// The terminal must be added before calling `terminal/release`.
-//
-// See protocol docs: [Terminal](https://agentclientprotocol.com/protocol/v1/draft/terminals)
-type Terminal struct {
-	// Identifier of the terminal instance to embed in the content stream.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Terminal) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -4766,9 +10885,6 @@ func (x Terminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Typed identifier used for terminal values on the wire.
-type TerminalID string
-
 // DecodeWire decodes the value from d.
 func (x *TerminalID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -4807,27 +10923,6 @@ func (x *TerminalID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A file location being accessed or modified by a tool.
-//
-// Enables clients to implement "follow-along" features that track
-// which files the agent is working with in real-time.
-//
-// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#following-the-agent)
-type ToolCallLocation struct {
-	// The absolute file path being accessed or modified.
-	Path string `json:"path"`
-	// Optional 1-based line number within the file.
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4972,24 +11067,6 @@ func (x *ToolCallLocation) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallLocation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An option presented to the user when requesting permission.
-type PermissionOption struct {
-	// Unique identifier for this permission option.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Human-readable label to display to the user.
-	Name string `json:"name"`
-	// Hint about the nature of this permission option.
-	Kind PermissionOptionKind `json:"kind"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5140,9 +11217,6 @@ func (x PermissionOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a permission option.
-type PermissionOptionID string
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOptionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5182,11 +11256,6 @@ func (x *PermissionOptionID) UnmarshalJSON(data []byte) error {
 func (x PermissionOptionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The type of permission option being presented to the user.
-//
-// Helps clients choose appropriate icons and UI treatment.
-type PermissionOptionKind string
 
 const (
 	// Allow this operation only this time.
@@ -5242,37 +11311,6 @@ func (x *PermissionOptionKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to create a new terminal and execute a command.
-type CreateTerminalRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The command to execute.
-	Command string `json:"command"`
-	// Array of command arguments.
-	Args []string `json:"args,omitempty"`
-	// Environment variables for the command.
-	Env []EnvVariable `json:"env,omitempty"`
-	// Working directory for the command. Must be an absolute path.
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Maximum number of output bytes to retain.
-	//
-	// When the limit is exceeded, the Client truncates from the beginning of the output
-	// to stay within the limit.
-	//
-	// The Client MUST ensure truncation happens at a character boundary to maintain valid
-	// string output, even if this means the retained output is slightly less than the
-	// specified limit.
-	OutputByteLimit wire.Opt[uint64] `json:"outputByteLimit,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5545,22 +11583,6 @@ func (x CreateTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An environment variable to set when launching an MCP server.
-type EnvVariable struct {
-	// The name of the environment variable.
-	Name string `json:"name"`
-	// The value to set for the environment variable.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5690,22 +11712,6 @@ func (x *EnvVariable) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvVariable) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to get the current output and status of a terminal.
-type TerminalOutputRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to get output from.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -5839,22 +11845,6 @@ func (x TerminalOutputRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request to release a terminal and free its resources.
-type ReleaseTerminalRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to release.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReleaseTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -5984,22 +11974,6 @@ func (x *ReleaseTerminalRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReleaseTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request to wait for a terminal command to exit.
-type WaitForTerminalExitRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to wait for.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6133,22 +12107,6 @@ func (x WaitForTerminalExitRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request to kill a terminal without releasing it.
-type KillTerminalRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to kill.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *KillTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6280,25 +12238,6 @@ func (x KillTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request from the agent to elicit structured user input.
-//
-// The agent sends this to the client to request information from the user,
-// either via a form or by directing them to a URL.
-// Elicitations are tied to a session (optionally a tool call) or a request.
-//
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
-}
-
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
-	// Tag is the value of the member "mode".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
 
 // DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
@@ -6408,26 +12347,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
 	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
-}
-
-// Form-based elicitation where the client renders a form from the provided schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Form struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// A JSON Schema describing the form fields to present to the user.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Form) isCreateElicitationRequest() {}
@@ -6578,39 +12497,6 @@ func (x *Form) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Form) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Type-safe elicitation schema for requesting structured user input.
-//
-// This represents a JSON Schema object with primitive-typed properties,
-// as required by the elicitation specification.
-type ElicitationSchema struct {
-	// Type discriminator. Always `"object"`.
-	Type *ElicitationSchemaType `json:"type,omitempty"`
-	// Optional title for the schema.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Property definitions (must be primitive types).
-	Properties map[string]ElicitationPropertySchema `json:"properties,omitempty"`
-	// List of required property names.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no property names are required.
-	Required wire.Opt[[]string] `json:"required,omitzero"`
-	// Optional description of what this schema represents.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6891,9 +12777,6 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Type discriminator for elicitation schemas.
-type ElicitationSchemaType string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -6939,25 +12822,6 @@ func (x *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Property schema for elicitation form fields.
-//
-// Each variant corresponds to a JSON Schema `"type"` value.
-// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-// Multi-select enums use `type: "array"`.
-//
-// It is a union tagged by the member "type". Its variants are StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does not know decodes to UnknownElicitationPropertySchema, which keeps the JSON as it was.
-type ElicitationPropertySchema interface {
-	isElicitationPropertySchema()
-}
-
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownElicitationPropertySchema struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
@@ -7142,59 +13006,6 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 	var c wire.Checker
 	CheckElicitationPropertySchema(&c, "", v)
 	return c.Err()
-}
-
-// Schema for string properties in an elicitation form.
-//
-// When `enum` or `oneOf` is set, this represents a single-select enum
-// with `"type": "string"`.
-type StringPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
-	// Maximum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
-	// Pattern the string must match.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-	Pattern wire.Opt[string] `json:"pattern,omitzero"`
-	// String format.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-	Format wire.Opt[StringFormat] `json:"format,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[string] `json:"default,omitzero"`
-	// Enum values for untitled single-select enums.
-	// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-	// declared by `enum`.
-	Enum wire.Opt[[]string] `json:"enum,omitzero"`
-	// Titled enum options for titled single-select enums.
-	// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-	// declared by `oneOf`.
-	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringPropertySchema) isElicitationPropertySchema() {}
@@ -7610,9 +13421,6 @@ func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// String format types for string properties in elicitation schemas.
-type StringFormat string
-
 const (
 	// Email address format.
 	StringFormatEmail StringFormat = "email"
@@ -7667,28 +13475,6 @@ func (x *StringFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A titled enum option with a const value, human-readable title, and optional description.
-type EnumOption struct {
-	// The constant value for this option.
-	Const string `json:"const"`
-	// Human-readable title for this option.
-	Title string `json:"title"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -7850,40 +13636,6 @@ func (x *EnumOption) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnumOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for number (floating-point) properties in an elicitation form.
-type NumberPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[float64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*NumberPropertySchema) isElicitationPropertySchema() {}
@@ -8132,40 +13884,6 @@ func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Schema for integer properties in an elicitation form.
-type IntegerPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[int64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*IntegerPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -8412,32 +14130,6 @@ func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Schema for boolean properties in an elicitation form.
-type BooleanPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[bool] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BooleanPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -8622,42 +14314,6 @@ func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for multi-select (array) properties in an elicitation form.
-type MultiSelectPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
-	// Maximum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
-	// The items definition describing allowed values.
-	Items MultiSelectItems `json:"items"`
-	// Default selected values.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-	Default wire.Opt[[]string] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
@@ -8952,21 +14608,6 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Items for a multi-select (array) property schema.
-//
-// It is a union tagged by the member "type". Its variants are StringMultiSelectItems, Titled; a tag this package does not know decodes to UnknownMultiSelectItems, which keeps the JSON as it was. A value without the tag is a Titled.
-type MultiSelectItems interface {
-	isMultiSelectItems()
-}
-
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeMultiSelectItems decodes a MultiSelectItems from d.
@@ -9075,22 +14716,6 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 	var c wire.Checker
 	CheckMultiSelectItems(&c, "", v)
 	return c.Err()
-}
-
-// String item schema for multi-select enum properties.
-type StringMultiSelectItems struct {
-	// Allowed enum values.
-	Enum []string `json:"enum"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringMultiSelectItems) isMultiSelectItems() {}
@@ -9229,22 +14854,6 @@ func (x *StringMultiSelectItems) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Items definition for titled multi-select enum properties.
-type TitledMultiSelectItems struct {
-	// Titled enum options.
-	AnyOf []EnumOption `json:"anyOf"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9386,11 +14995,6 @@ func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Titled multi-select items with human-readable labels.
-//
-// As in MCP, titled items omit `type` and are identified by `anyOf`.
-type Titled TitledMultiSelectItems
-
 func (*Titled) isMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
@@ -9428,28 +15032,6 @@ func (x *Titled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Titled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// URL-based elicitation where the client directs the user to a URL.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type URL struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The unique identifier for this elicitation.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The URL to direct the user to.
-	URL string `json:"url"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*URL) isCreateElicitationRequest() {}
@@ -9625,9 +15207,6 @@ func (x URL) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for an elicitation.
-type ElicitationID string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -9666,32 +15245,6 @@ func (x *ElicitationID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `mcp/message`.
-type MessageMCPRequest struct {
-	// The declared ACP MCP server receiving this request.
-	ServerID MCPServerACPID `json:"serverId"`
-	// The caller-generated identifier for the inner MCP request.
-	RequestID MCPRequestID `json:"requestId"`
-	// The inner MCP method name.
-	Method string `json:"method"`
-	// Optional inner MCP params.
-	//
-	// If omitted or set to `null`, the inner MCP message has no params.
-	Params json.RawMessage `json:"params,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -9864,16 +15417,6 @@ func (x MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Unique identifier for an MCP server using the ACP transport.
-//
-// The value is opaque and generated by the ACP component providing the MCP server. It is
-// used by `mcp/message` to route requests to the component that declared the server.
-type MCPServerACPID string
-
 // DecodeWire decodes the value from d.
 func (x *MCPServerACPID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -9913,16 +15456,6 @@ func (x *MCPServerACPID) UnmarshalJSON(data []byte) error {
 func (x MCPServerACPID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Identifies an inner MCP request active against a server on this ACP connection.
-//
-// Generated by the caller and preserved unchanged by proxies. This is distinct
-// from the outer ACP JSON-RPC request ID.
-type MCPRequestID string
 
 // DecodeWire decodes the value from d.
 func (x *MCPRequestID) DecodeWire(d *wire.Decoder) error {
@@ -9964,13 +15497,6 @@ func (x MCPRequestID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ExtRequest json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -10009,12 +15535,6 @@ func (x *ExtRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Response struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Response) isAgentClientProtocolAgent() {}
@@ -10087,15 +15607,6 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type Notification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notification) isAgentClientProtocolAgent() {}
@@ -10226,18 +15737,6 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All possible notifications that an agent can send to a client.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsAuthStatusUpdateNotification, AgentNotificationParamsExtNotification.
-type AgentNotificationParams interface {
-	isAgentNotificationParams()
-}
-
 // DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
 func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
@@ -10360,32 +15859,6 @@ func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
 	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
-}
-
-// Handles session update notifications from the agent.
-//
-// This is a notification endpoint (no response expected) that receives
-// real-time updates about session progress, including message chunks,
-// tool calls, and execution plans.
-//
-// Note: Clients SHOULD continue accepting tool call updates even after
-// sending a `session/cancel` notification, as the agent may send final
-// updates before responding with the cancelled stop reason.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-type AgentNotificationParamsSessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentNotificationParamsSessionNotification) isAgentNotificationParams() {}
@@ -10523,25 +15996,6 @@ func (x *AgentNotificationParamsSessionNotification) UnmarshalJSON(data []byte) 
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Different types of updates that can be sent during session processing.
-//
-// These updates provide real-time feedback about the agent's progress.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall, ToolCallUpdate, Plan, PlanUpdate, PlanRemoved, AvailableCommandsUpdate, CurrentModeUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk, SubagentUpdate, SessionMessage, SessionMessageChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdate) isSessionUpdate() {}
@@ -11011,25 +16465,6 @@ func ValidateSessionUpdate(v SessionUpdate) error {
 	return c.Err()
 }
 
-// A streamed item of content
-type ContentChunk struct {
-	// A single item of content
-	Content ContentBlock `json:"content"`
-	// A unique identifier for the message this chunk belongs to.
-	//
-	// All chunks belonging to the same message share the same `messageId`.
-	// A change in `messageId` indicates a new message has started.
-	MessageID wire.Opt[MessageID] `json:"messageId,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11178,9 +16613,6 @@ func (x ContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a message within a session.
-type MessageID string
-
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -11220,9 +16652,6 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A chunk of the user's message being streamed.
-type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
@@ -11275,9 +16704,6 @@ func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of the agent's response being streamed.
-type AgentMessageChunk ContentChunk
-
 func (*AgentMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
@@ -11329,9 +16755,6 @@ func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of the agent's internal reasoning being streamed.
-type AgentThoughtChunk ContentChunk
-
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
@@ -11381,46 +16804,6 @@ func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Represents a tool call that the language model has requested.
-//
-// Tool calls are actions that the agent executes on behalf of the language model,
-// such as reading files, executing code, or fetching data from external sources.
-//
-// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v1/draft/tool-calls)
-type ToolCall struct {
-	// Unique identifier for this tool call within the session.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Human-readable title describing what the tool is doing.
-	Title string `json:"title"`
-	// Programmatic name of the tool being invoked.
-	//
-	// This field is optional. Omitting it or sending `null` both mean that no
-	// tool name is available.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// The category of tool being invoked.
-	// Helps clients choose appropriate icons and UI treatment.
-	Kind *ToolKind `json:"kind,omitempty"`
-	// Current execution status of the tool call.
-	Status *ToolCallStatus `json:"status,omitempty"`
-	// Content produced by the tool call.
-	Content []ToolCallContent `json:"content,omitempty"`
-	// File locations affected by this tool call.
-	// Enables "follow-along" features in clients.
-	Locations []ToolCallLocation `json:"locations,omitempty"`
-	// Raw input parameters sent to the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// Raw output returned by the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCall) isSessionUpdate() {}
@@ -11744,29 +17127,6 @@ func (x ToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An execution plan for accomplishing complex tasks.
-//
-// Plans consist of multiple entries representing individual tasks or goals.
-// Agents report plans to clients to provide visibility into their execution strategy.
-// Plans can evolve during execution as the agent discovers new requirements or completes tasks.
-//
-// See protocol docs: [Agent Plan](https://agentclientprotocol.com/protocol/v1/draft/agent-plan)
-type Plan struct {
-	// The list of tasks to be accomplished.
-	//
-	// When updating a plan, the agent must send a complete list of all entries
-	// with their current status. The client replaces the entire plan with each update.
-	Entries []PlanEntry `json:"entries"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Plan) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -11906,29 +17266,6 @@ func (x *Plan) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Plan) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A single entry in the execution plan.
-//
-// Represents a task or goal that the assistant intends to accomplish
-// as part of fulfilling the user's request.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
-type PlanEntry struct {
-	// Human-readable description of what this task aims to accomplish.
-	Content string `json:"content"`
-	// The relative importance of this task.
-	// Used to indicate which tasks are most critical to the overall goal.
-	Priority PlanEntryPriority `json:"priority"`
-	// Current execution status of this task.
-	Status PlanEntryStatus `json:"status"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -12079,13 +17416,6 @@ func (x PlanEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Priority levels for plan entries.
-//
-// Used to indicate the relative importance or urgency of different
-// tasks in the execution plan.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
-type PlanEntryPriority string
-
 const (
 	// High priority task - critical to the overall goal.
 	PlanEntryPriorityHigh PlanEntryPriority = "high"
@@ -12140,12 +17470,6 @@ func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Status of a plan entry in the execution flow.
-//
-// Tracks the lifecycle of each task from planning through completion.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
-type PlanEntryStatus string
-
 const (
 	// The task has not started yet.
 	PlanEntryStatusPending PlanEntryStatus = "pending"
@@ -12198,24 +17522,6 @@ func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A content update for a plan identified by ID.
-type PlanUpdate struct {
-	// The updated plan content.
-	Plan PlanUpdateContent `json:"plan"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanUpdate) isSessionUpdate() {}
@@ -12336,25 +17642,6 @@ func (x *PlanUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Updated content for a plan.
-//
-// It is a union tagged by the member "type". Its variants are PlanItems, PlanFile, PlanMarkdown; a tag this package does not know decodes to UnknownPlanUpdateContent, which keeps the JSON as it was.
-type PlanUpdateContent interface {
-	isPlanUpdateContent()
-}
-
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPlanUpdateContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownPlanUpdateContent) isPlanUpdateContent() {}
@@ -12501,29 +17788,6 @@ func ValidatePlanUpdateContent(v PlanUpdateContent) error {
 	var c wire.Checker
 	CheckPlanUpdateContent(&c, "", v)
 	return c.Err()
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented as structured entries.
-type PlanItems struct {
-	// The plan ID to update.
-	PlanID PlanID `json:"planId"`
-	// The list of tasks to be accomplished.
-	//
-	// When updating an item-based plan, the agent must send a complete list of all entries
-	// with their current status. The client replaces that plan with each update.
-	Entries []PlanEntry `json:"entries"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanItems) isPlanUpdateContent() {}
@@ -12684,13 +17948,6 @@ func (x PlanItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Unique identifier for a plan within a session.
-type PlanID string
-
 // DecodeWire decodes the value from d.
 func (x *PlanID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -12729,26 +17986,6 @@ func (x *PlanID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented by a file URI.
-type PlanFile struct {
-	// The plan ID to update.
-	PlanID PlanID `json:"planId"`
-	// The URI of the file containing the plan.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanFile) isPlanUpdateContent() {}
@@ -12884,26 +18121,6 @@ func (x PlanFile) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A plan represented as raw markdown content.
-type PlanMarkdown struct {
-	// The plan ID to update.
-	PlanID PlanID `json:"planId"`
-	// Markdown content for the plan.
-	Content string `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanMarkdown) isPlanUpdateContent() {}
 
 // DecodeWire decodes the value from d.
@@ -13037,24 +18254,6 @@ func (x PlanMarkdown) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Removal notice for a plan identified by ID.
-type PlanRemoved struct {
-	// The plan ID to remove.
-	PlanID PlanID `json:"planId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanRemoved) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -13169,20 +18368,6 @@ func (x *PlanRemoved) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanRemoved) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Available commands are ready or have changed
-type AvailableCommandsUpdate struct {
-	// Commands the agent can execute
-	AvailableCommands []AvailableCommand `json:"availableCommands"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AvailableCommandsUpdate) isSessionUpdate() {}
@@ -13324,24 +18509,6 @@ func (x *AvailableCommandsUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Information about a command.
-type AvailableCommand struct {
-	// Command name (e.g., `create_plan`, `research_codebase`).
-	Name string `json:"name"`
-	// Human-readable description of what the command does.
-	Description string `json:"description"`
-	// Input for the command if required
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13505,23 +18672,6 @@ func (x AvailableCommand) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The input specification for a command.
-type AvailableCommandInput = UnstructuredCommandInput
-
-// All text that was typed after the command name is provided as input.
-type UnstructuredCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
-	Hint string `json:"hint"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UnstructuredCommandInput) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -13634,22 +18784,6 @@ func (x *UnstructuredCommandInput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnstructuredCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The current mode of the session has changed
-//
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-type CurrentModeUpdate struct {
-	// The ID of the current mode
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CurrentModeUpdate) isSessionUpdate() {}
@@ -13768,9 +18902,6 @@ func (x CurrentModeUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a Session Mode.
-type SessionModeID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionModeID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -13809,20 +18940,6 @@ func (x *SessionModeID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionModeID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session configuration options have been updated.
-type ConfigOptionUpdate struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ConfigOptionUpdate) isSessionUpdate() {}
@@ -13970,21 +19087,6 @@ func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A session configuration option selector and its current state.
-//
-// It is a union tagged by the member "type". Its variants are Select, Boolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 
 // DecodeSessionConfigOption decodes a SessionConfigOption from d.
@@ -14098,30 +19200,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 	var c wire.Checker
 	CheckSessionConfigOption(&c, "", v)
 	return c.Err()
-}
-
-// Single-value selector (dropdown).
-type Select struct {
-	// Unique identifier for the configuration option.
-	ID SessionConfigID `json:"id"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The currently selected value.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Select) isSessionConfigOption() {}
@@ -14372,9 +19450,6 @@ func (x Select) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option.
-type SessionConfigID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14414,19 +19489,6 @@ func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Semantic category for a session configuration option.
-//
-// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
-// session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
-// placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
-// categories gracefully.
-//
-// Category names beginning with `_` are free for custom use, like other ACP extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
 
 const (
 	// Session mode selector.
@@ -14480,9 +19542,6 @@ func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option value.
-type SessionConfigValueID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14521,13 +19580,6 @@ func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Possible values for a session configuration option.
-//
-// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
 }
 
 // DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
@@ -14608,24 +19660,6 @@ func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
 	var c wire.Checker
 	CheckSessionConfigSelectOptions(&c, "", v)
 	return c.Err()
-}
-
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -14789,9 +19823,6 @@ func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A flat list of options with no grouping.
-type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
 // DecodeWire decodes the value from d.
@@ -14856,24 +19887,6 @@ func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	Group SessionConfigGroupID `json:"group"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -15049,9 +20062,6 @@ func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -15091,9 +20101,6 @@ func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A list of options grouped under headers.
-type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 
@@ -15159,28 +20166,6 @@ func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Boolean on/off toggle.
-type Boolean struct {
-	// Unique identifier for the configuration option.
-	ID SessionConfigID `json:"id"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Boolean) isSessionConfigOption() {}
@@ -15410,25 +20395,6 @@ func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Update to session metadata. All fields are optional to support partial updates.
-//
-// Agents send this notification to update session information like title or custom metadata.
-// Clients can use it to keep session titles and state current.
-type SessionInfoUpdate struct {
-	// Human-readable title for the session. Set to null to clear.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// ISO 8601 timestamp of last activity. Set to null to clear.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionInfoUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -15583,24 +20549,6 @@ func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Context window and cost update for a session.
-type UsageUpdate struct {
-	// Tokens currently in context.
-	Used uint64 `json:"used"`
-	// Total context window size in tokens.
-	Size uint64 `json:"size"`
-	// Cumulative session cost (optional).
-	Cost wire.Opt[Cost] `json:"cost,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UsageUpdate) isSessionUpdate() {}
@@ -15766,23 +20714,6 @@ func (x UsageUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Cost information for a session.
-type Cost struct {
-	// Total cumulative cost for session.
-	Amount float64 `json:"amount"`
-	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-	// unit such as "credits".
-	Currency string `json:"currency"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Cost) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -15912,32 +20843,6 @@ func (x *Cost) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cost) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Fire-and-forget information for the user.
-//
-// Notices are live events rather than session history. Agents must not rely on
-// a notice being received, displayed, or seen by the user.
-// Agents MUST only send notices when the Client advertised
-// the `session.notices` Client capability. Otherwise, Agents may use an agent
-// message when the information should still be surfaced to the user.
-//
-// See RFD: [Session Notices](https://agentclientprotocol.com/rfds/session-notices)
-type Notice struct {
-	// Presentation severity hint.
-	Severity NoticeSeverity `json:"severity"`
-	// Required non-empty plain-text title that can stand alone.
-	Title string `json:"title"`
-	// Optional plain-text detail or guidance.
-	//
-	// Omitted and `null` are equivalent and mean no description was supplied.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Metadata scoped to this notice.
-	//
-	// Omitted and `null` are equivalent and mean no metadata was supplied.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notice) isSessionUpdate() {}
@@ -16109,11 +21014,6 @@ func (x Notice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Severity hint for a session notice.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type NoticeSeverity string
-
 const (
 	// Informational notice.
 	NoticeSeverityInfo NoticeSeverity = "info"
@@ -16162,29 +21062,6 @@ func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A context compaction upsert. The first notification fixes the compaction's
-// timeline position. Later updates with the same ID patch that entity in place.
-// Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
-//
-// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-// stored value unchanged, `null` clears it, and a concrete value replaces it.
-// `summary: []` also clears the summary.
-type CompactionUpdate struct {
-	// The Agent-owned ID of this compaction, unique within the session.
-	CompactionID CompactionID `json:"compactionId"`
-	// Current lifecycle status.
-	Status CompactionStatus `json:"status"`
-	// Complete replacement user-displayable summary content for the compaction.
-	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
-	// Human-readable error details for the compaction.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// Extensible metadata patch for this compaction.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionUpdate) isSessionUpdate() {}
@@ -16409,9 +21286,6 @@ func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a context compaction within a session.
-type CompactionID string
-
 // DecodeWire decodes the value from d.
 func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -16451,11 +21325,6 @@ func (x *CompactionID) UnmarshalJSON(data []byte) error {
 func (x CompactionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Lifecycle state of a context compaction.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CompactionStatus string
 
 const (
 	// Compaction has started and has not finished.
@@ -16507,21 +21376,6 @@ func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A content block appended to a compaction's summary. A first-seen ID creates
-// an in-progress compaction. Chunks append in receive order.
-// Agents MUST only send this update when the Client advertised
-// the `session.compaction` Client capability.
-type CompactionSummaryChunk struct {
-	// ID of the compaction whose summary receives this content.
-	CompactionID CompactionID `json:"compactionId"`
-	// One content block to append.
-	Content ContentBlock `json:"content"`
-	// Metadata scoped to this chunk. Omission and `null` both mean absent.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionSummaryChunk) isSessionUpdate() {}
@@ -16659,85 +21513,6 @@ func (x *CompactionSummaryChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Notification that the enclosing parent session created and owns a child session.
-//
-// Later updates modify the existing association's metadata, not its ownership.
-//
-// Sent on the immediate parent session. The first update for an unknown
-// `sessionId` announces the child and MUST be sent
-// before any live child traffic or live message naming the child as sender
-// or recipient. Parents may message and reuse an announced child across
-// multiple operations.
-// Child events are delivered automatically on the same connection. No child
-// load, resume, or subscription is needed.
-//
-// Only the subagent session ID is required. Omitted patch fields keep their
-// previous values. `null` clears them. Clearing capabilities disables child
-// mutations. Clearing state leaves current activity unset/unconfirmed: it does
-// not imply idle, stop work, or create an `unknown` state snapshot. A concrete
-// state replaces the entire previous state object, not the session.
-// The title and description provide the parent's display metadata for the
-// child. They do not replace the content of individual messages or operations.
-// `cwd` and `additionalDirectories` report where the Agent placed the child.
-// While unset, each inherits the immediate parent's effective value.
-type SubagentUpdate struct {
-	// The opaque session ID identifying the child in all ACP messages.
-	SessionID SessionID `json:"sessionId"`
-	// The parent's human-readable display title for this child. It need not be unique.
-	//
-	// Omitted means unchanged. `null` clears it. If unset, the Client chooses
-	// a fallback presentation.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// The parent's human-readable description of the child's role or purpose.
-	//
-	// Omitted means unchanged. `null` clears it. If unset, the Client chooses
-	// a fallback presentation. This is current display metadata, not the
-	// history of instructions sent to the child.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Client-initiated session mutations permitted for this subagent session.
-	//
-	// Omitted means unchanged. `null` clears the capability set and disables
-	// child mutations. If never supplied, no session mutations are permitted.
-	// Read-only operations retain their normal protocol semantics and capability
-	// requirements. A concrete object replaces the whole capability set.
-	Capabilities wire.Opt[SubagentSessionCapabilities] `json:"capabilities,omitzero"`
-	// Current state snapshot for the child session.
-	//
-	// Omitted means unchanged. `null` clears the current activity without
-	// asserting idle or sending an `unknown` snapshot. A concrete state
-	// replaces the previous state object wholesale. If never supplied, the
-	// current activity is unset/unconfirmed.
-	State wire.Opt[StateUpdate] `json:"state,omitzero"`
-	// The child's working directory. Must be an absolute path.
-	//
-	// Optional and nullable. Omitted means unchanged. `null` clears the
-	// reported value. While unset, the child inherits its immediate parent's
-	// effective working directory. Clients use this value for the child's
-	// root set and as the default terminal working directory.
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Additional workspace roots for the child. Each path must be absolute.
-	//
-	// Optional and nullable. Omitted means unchanged. `null` clears the
-	// reported value. While unset, the child inherits its immediate parent's
-	// effective additional directories, independently of `cwd`. A concrete
-	// array replaces the whole list. `[]` reports no additional directories.
-	// Clients use these values for the child's root set.
-	AdditionalDirectories wire.Opt[[]string] `json:"additionalDirectories,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	// Omitted means unchanged. `null` removes the metadata.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SubagentUpdate) isSessionUpdate() {}
@@ -17062,27 +21837,6 @@ func (x SubagentUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Client-initiated session mutations permitted for a specific subagent session.
-//
-// A mutation requires an explicit per-child capability. Support for the method
-// on ordinary sessions does not grant support on a child.
-type SubagentSessionCapabilities struct {
-	// Permits the client to cancel this child's current work without ending
-	// the session. Omitted or `null` means unsupported. An object (including
-	// `{}`) means supported.
-	Cancel wire.Opt[SessionCancelCapabilities] `json:"cancel,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SubagentSessionCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17207,24 +21961,6 @@ func (x SubagentSessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capability to cancel work in a subagent session without ending that session.
-//
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-type SessionCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17317,29 +22053,6 @@ func (x *SessionCancelCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Current foreground-work state of a reusable child session.
-//
-// Each update is a whole-object snapshot. Idle does not terminate the child.
-// The parent can message it again, transitioning it back to running.
-// Background activity may still emit other session updates while idle.
-//
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate, UnknownStateUpdate; a tag this package does not know decodes to UnknownStateUpdate2, which keeps the JSON as it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate2 struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownStateUpdate2) isStateUpdate() {}
@@ -17500,16 +22213,6 @@ func ValidateStateUpdate(v StateUpdate) error {
 	return c.Err()
 }
 
-// Foreground work is in progress.
-type RunningStateUpdate struct {
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*RunningStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -17604,28 +22307,6 @@ func (x *RunningStateUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The child is ready to process another prompt.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Idle struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
-	//
-	// Optional. Omitted or `null` both mean the agent is not reporting a stop reason; a malformed value is treated the same way.
-	//
-	// See protocol docs: [Current work state](https://agentclientprotocol.com/rfds/subagents#current-work-state)
-	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Idle) isStateUpdate() {}
@@ -17802,34 +22483,6 @@ func (x *Idle) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Idle) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Token usage information for a prompt turn.
-type Usage struct {
-	// Sum of all token types across session.
-	TotalTokens uint64 `json:"totalTokens"`
-	// Total input tokens across all turns.
-	InputTokens uint64 `json:"inputTokens"`
-	// Total output tokens across all turns.
-	OutputTokens uint64 `json:"outputTokens"`
-	// Total thought/reasoning tokens
-	ThoughtTokens wire.Opt[uint64] `json:"thoughtTokens,omitzero"`
-	// Total cache read tokens.
-	CachedReadTokens wire.Opt[uint64] `json:"cachedReadTokens,omitzero"`
-	// Total cache write tokens.
-	CachedWriteTokens wire.Opt[uint64] `json:"cachedWriteTokens,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18070,16 +22723,6 @@ func (x Usage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Foreground work is blocked on user action.
-type RequiresActionStateUpdate struct {
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*RequiresActionStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -18176,28 +22819,6 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// The Agent cannot currently determine foreground activity.
-//
-// Report this when activity becomes unobservable, not merely because the child
-// has been quiet. The Client MUST stop presenting the previous state as confirmed
-// current activity, but may retain it as last known. A later state replaces this
-// snapshot normally.
-//
-// This is not a task outcome or session closure. It does not cancel work, resolve
-// pending requests, or revoke capabilities. Capabilities are updated separately.
-type UnknownStateUpdate struct {
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*UnknownStateUpdate) isStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -18292,45 +22913,6 @@ func (x *UnknownStateUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnknownStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// An upsert for an inter-session message.
-type SessionMessage struct {
-	// Identifier of this message within the enclosing session's transcript.
-	MessageID MessageID `json:"messageId"`
-	// The sending session.
-	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
-	SenderSessionID wire.Opt[SessionID] `json:"senderSessionId,omitzero"`
-	// The receiving session.
-	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it.
-	RecipientSessionID wire.Opt[SessionID] `json:"recipientSessionId,omitzero"`
-	// On an incoming view, the `messageId` of the same message's outgoing view in the
-	// sender's transcript.
-	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
-	// after the message starts streaming.
-	SenderMessageID wire.Opt[MessageID] `json:"senderMessageId,omitzero"`
-	// On an outgoing view, the `messageId` of the same message's incoming view in the
-	// recipient's transcript.
-	//
-	// Omitted leaves the stored value unchanged. `null` clears it. A value replaces it. It can arrive
-	// after the message starts streaming.
-	RecipientMessageID wire.Opt[MessageID] `json:"recipientMessageId,omitzero"`
-	// Omitted leaves content unchanged. `null` or `[]` clears it.
-	// A non-empty array replaces all content.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// Omitted leaves metadata unchanged. `null` removes it.
-	//
-	// Implementations MUST NOT make assumptions about values in `_meta`.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SessionMessage) isSessionUpdate() {}
@@ -18628,27 +23210,6 @@ func (x SessionMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// A streamed content block of an inter-session message.
-//
-// A chunk carries only content. The message's participants and references come from
-// `session_message` upserts, which can arrive before, between, or after its chunks.
-type SessionMessageChunk struct {
-	// Identifier of this message within the enclosing session's transcript.
-	MessageID MessageID `json:"messageId"`
-	// A single content block appended to the message.
-	Content ContentBlock `json:"content"`
-	// Optional and nullable chunk-scoped metadata. Omitted or `null` means none.
-	//
-	// Implementations MUST NOT make assumptions about values in `_meta`.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -18786,24 +23347,6 @@ func (x SessionMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification that a URL-based elicitation has completed.
-//
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)
-type AgentNotificationParamsCompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -18918,35 +23461,6 @@ func (x *AgentNotificationParamsCompleteElicitationNotification) UnmarshalJSON(d
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Notification that the agent's authentication state changed.
-//
-// Only sent by agents that advertise the `auth.status` capability.
-type AgentNotificationParamsAuthStatusUpdateNotification struct {
-	// Whether the agent can start sessions without the user signing in first.
-	//
-	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
-	State AuthState `json:"state"`
-	// The accounts the agent has configured, for display.
-	//
-	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
-	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
-	Accounts []AuthAccount `json:"accounts,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentNotificationParamsAuthStatusUpdateNotification) isAgentNotificationParams() {}
@@ -19106,22 +23620,14 @@ func (x AgentNotificationParamsAuthStatusUpdateNotification) MarshalJSON() ([]by
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// The agent's overall authentication state.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type AuthState string
-
 const (
 	// Credentials are configured. This does not guarantee that they are valid.
 	AuthStateAuthenticated AuthState = "authenticated"
 	// The user needs to sign in. This includes credentials that are missing,
 	// expired, or known to be invalid.
 	AuthStateUnauthenticated AuthState = "unauthenticated"
-	// No authentication is needed, for example because the agent uses a local model.
+	// No authentication is needed, for example because the agent uses a local
+	// model.
 	AuthStateNotRequired AuthState = "not_required"
 	// The agent cannot currently determine the state.
 	AuthStateUnknown AuthState = "unknown"
@@ -19166,48 +23672,6 @@ func (x *AuthState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// An account or credential the agent has configured, such as a signed-in user
-// account or an API key.
-//
-// All fields are display information only. Clients MUST NOT use them as stable
-// account identifiers, and SHOULD NOT log them or send them elsewhere, such as to
-// telemetry.
-type AuthAccount struct {
-	// Human-readable name for the account, suitable for display on its own,
-	// for example `Claude Max`, `OpenAI API key`, or `Vertex AI`.
-	Label string `json:"label"`
-	// Whether the agent currently uses this account by default.
-	//
-	// Several accounts MAY be active, for example one per provider.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not indicate whether this account is in effect.
-	Active wire.Opt[bool] `json:"active,omitzero"`
-	// Display name of the user, such as a username or full name.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no name is reported.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// Email address of the user.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no email is reported.
-	Email wire.Opt[string] `json:"email,omitzero"`
-	// Display name of the organization, team, or workspace the account is using.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no organization is reported.
-	Organization wire.Opt[string] `json:"organization,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19444,18 +23908,6 @@ func (x AuthAccount) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Handles extension notifications from the agent.
-//
-// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type AgentNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -19526,16 +23978,6 @@ func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) erro
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentClientProtocolClientRequest, AgentClientProtocolClientNotification, AgentClientProtocolClientResponse.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolClient interface {
-	isAgentClientProtocolClient()
 }
 
 // DecodeAgentClientProtocolClient decodes a AgentClientProtocolClient from d.
@@ -19643,17 +24085,6 @@ func ValidateAgentClientProtocolClient(v AgentClientProtocolClient) error {
 	var c wire.Checker
 	CheckAgentClientProtocolClient(&c, "", v)
 	return c.Err()
-}
-
-type AgentClientProtocolClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientRequest) isAgentClientProtocolClient() {}
@@ -19786,16 +24217,6 @@ func (x *AgentClientProtocolClientRequest) UnmarshalJSON(data []byte) error {
 func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// All possible requests that a client can send to an agent.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from client to agent.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
@@ -20397,30 +24818,6 @@ func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Request parameters for the initialize method.
-//
-// Sent by the client to establish connection and negotiate capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
-type InitializeRequest struct {
-	// The latest protocol version supported by the client.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the client.
-	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
-	// Information about the Client name and version sent to the Agent.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -20585,12 +24982,6 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
 // DecodeWire decodes the value from d.
 func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
 	var v uint16
@@ -20629,63 +25020,6 @@ func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent about
-// available features and methods.
-//
-// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#client-capabilities)
-type ClientCapabilities struct {
-	// File system capabilities supported by the client.
-	// Determines which file operations the agent can request.
-	Fs *FileSystemCapabilities `json:"fs,omitempty"`
-	// Whether the Client support all `terminal/*` methods.
-	Terminal *bool `json:"terminal,omitempty"`
-	// Session-related capabilities supported by the client.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise any
-	// session-related extensions.
-	Session wire.Opt[ClientSessionCapabilities] `json:"session,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the client understands exposed subagent sessions.
-	//
-	// Optional and nullable. Omitted or `null` both mean the client does not
-	// advertise support.
-	// Supplying `{}` means the client understands child associations, work-state
-	// snapshots, session-directed messages, and restricted-session semantics.
-	Subagents wire.Opt[SubagentCapabilities] `json:"subagents,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the client supports `plan_update` and `plan_removed` session updates.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client can receive both update types.
-	Plan wire.Opt[PlanCapabilities] `json:"plan,omitzero"`
-	// Authentication capabilities supported by the client.
-	// Determines which authentication method types the agent may include
-	// in its `InitializeResponse`.
-	Auth *AuthCapabilities `json:"auth,omitempty"`
-	// Elicitation capabilities supported by the client.
-	// Determines which elicitation modes the agent may use.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise
-	// elicitation support.
-	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20962,24 +25296,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// File system capabilities that a client may support.
-//
-// See protocol docs: [FileSystem](https://agentclientprotocol.com/protocol/v1/draft/initialization#filesystem)
-type FileSystemCapabilities struct {
-	// Whether the Client supports `fs/read_text_file` requests.
-	ReadTextFile *bool `json:"readTextFile,omitempty"`
-	// Whether the Client supports `fs/write_text_file` requests.
-	WriteTextFile *bool `json:"writeTextFile,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *FileSystemCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21112,31 +25428,6 @@ func (x *FileSystemCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x FileSystemCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session-related capabilities supported by the client.
-type ClientSessionCapabilities struct {
-	// Support for ID-addressed context compaction updates. Omitted or `null`
-	// means unsupported. `{}` advertises the complete compaction contract.
-	Compaction CompactionCapabilities `json:"compaction,omitempty"`
-	// Config option capabilities supported by the client.
-	//
-	// Omitted or `null` both mean the client does not advertise support for any
-	// config option extensions.
-	ConfigOptions wire.Opt[SessionConfigOptionsCapabilities] `json:"configOptions,omitzero"`
-	// Support for live user-facing `notice` session updates.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client can present notices to the user.
-	Notices NoticeCapabilities `json:"notices,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21295,9 +25586,6 @@ func (x ClientSessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client support for ID-addressed context compaction updates.
-type CompactionCapabilities json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *CompactionCapabilities) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -21341,25 +25629,6 @@ func (x *CompactionCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session configuration option capabilities supported by the client.
-type SessionConfigOptionsCapabilities struct {
-	// Whether the client supports boolean session configuration options.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means agents may include `type: "boolean"` entries in
-	// `configOptions`, and the client may send `session/set_config_option`
-	// requests with `type: "boolean"` and a boolean `value`.
-	Boolean wire.Opt[BooleanConfigOptionCapabilities] `json:"boolean,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21486,20 +25755,6 @@ func (x SessionConfigOptionsCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for boolean session configuration options.
-//
-// Supplying `{}` means the client supports boolean session configuration options.
-type BooleanConfigOptionCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *BooleanConfigOptionCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21594,9 +25849,6 @@ func (x BooleanConfigOptionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client support for presenting live notices to the user.
-type NoticeCapabilities json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *NoticeCapabilities) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -21640,25 +25892,6 @@ func (x *NoticeCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capability marker for exposing reusable child sessions as restricted ACP sessions.
-//
-// Supplying `{}` advertises support for child association and state updates,
-// session-directed messages, and restricted-session semantics. The client
-// must advertise this capability before the agent sends subagent updates or
-// session-directed messages.
-type SubagentCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21755,22 +25988,6 @@ func (x SubagentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for receiving `plan_update` and `plan_removed` session updates.
-type PlanCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PlanCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21863,28 +26080,6 @@ func (x *PlanCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Authentication capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent which authentication
-// method types the client can handle. This governs opt-in types that require
-// additional client-side support.
-type AuthCapabilities struct {
-	// Whether the client supports `terminal` authentication methods.
-	//
-	// The client should set this to `true` only when it can reproduce the
-	// configured agent invocation in an interactive terminal. When `true`, the
-	// agent may include `terminal` entries in its authentication methods.
-	Terminal *bool `json:"terminal,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21999,30 +26194,6 @@ func (x *AuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Elicitation capabilities supported by the client.
-type ElicitationCapabilities struct {
-	// Whether the client supports form-based elicitation.
-	//
-	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-	// Supplying `{}` explicitly advertises form support.
-	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
-	// Whether the client supports URL-based elicitation.
-	//
-	// Optional. Omitted or `null` both mean the client does not advertise support.
-	// Supplying `{}` means the client supports URL-based elicitation.
-	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22179,22 +26350,6 @@ func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Form-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports form-based elicitation.
-type ElicitationFormCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22289,22 +26444,6 @@ func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// URL-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports URL-based elicitation.
-type ElicitationURLCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22397,31 +26536,6 @@ func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Metadata about the implementation of the client or agent.
-// Describes the name and version of an ACP implementation, with an optional
-// title for UI representation.
-type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
-	// name fallback if title isn't present.
-	Name string `json:"name"`
-	// Intended for UI and end-user contexts and optimized to be human-readable
-	// and easily understood.
-	//
-	// If not provided, the name should be used for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version of the implementation. Can be displayed to the user or used
-	// for debugging or metrics purposes. (e.g. "1.0.0").
-	Version string `json:"version"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22585,23 +26699,6 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for the authenticate method.
-//
-// Specifies which authentication method to use.
-type AuthenticateRequest struct {
-	// The ID of the authentication method to use.
-	// Must be one of the methods advertised in the initialize response.
-	MethodID AuthMethodID `json:"methodId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthenticateRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22716,9 +26813,6 @@ func (x AuthenticateRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Typed identifier used for auth method values on the wire.
-type AuthMethodID string
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -22757,22 +26851,6 @@ func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `providers/list`.
-type ListProvidersRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22867,33 +26945,6 @@ func (x *ListProvidersRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListProvidersRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `providers/set`.
-//
-// Replaces the full configuration for one provider ID.
-type SetProviderRequest struct {
-	// Provider ID to configure.
-	ProviderID ProviderID `json:"providerId"`
-	// Protocol type for this provider.
-	APIType LlmProtocol `json:"apiType"`
-	// Base URL for requests sent through this provider.
-	BaseURL string `json:"baseUrl"`
-	// Full headers map for this provider.
-	// May include authorization, routing, or other integration-specific headers.
-	Headers map[string]string `json:"headers,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23088,13 +27139,6 @@ func (x SetProviderRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Unique identifier for a configurable LLM provider.
-type ProviderID string
-
 // DecodeWire decodes the value from d.
 func (x *ProviderID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -23134,20 +27178,6 @@ func (x *ProviderID) UnmarshalJSON(data []byte) error {
 func (x ProviderID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Well-known API protocol identifiers for LLM providers.
-//
-// Agents and clients MUST handle unknown protocol identifiers gracefully.
-//
-// Protocol names beginning with `_` are free for custom use, like other ACP extension methods.
-// Protocol names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type LlmProtocol string
 
 const (
 	// Anthropic API protocol.
@@ -23201,24 +27231,6 @@ func (x *LlmProtocol) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LlmProtocol) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `providers/disable`.
-type DisableProviderRequest struct {
-	// Provider ID to disable.
-	ProviderID ProviderID `json:"providerId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23335,20 +27347,6 @@ func (x DisableProviderRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for the logout method.
-//
-// Terminates the current authenticated session.
-type LogoutRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23443,27 +27441,6 @@ func (x LogoutRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for the `auth/status` method.
-//
-// Queries the agent's current authentication state without changing it.
-//
-// Agents MUST NOT reject it with `auth_required` (`-32000`), since Clients call it to learn
-// whether authentication is required.
-type AuthStatusRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthStatusRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -23556,40 +27533,6 @@ func (x *AuthStatusRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthStatusRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for creating a new session.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
-type NewSessionRequest struct {
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots for this session. Each path must be absolute.
-	//
-	// These expand the session's filesystem scope without changing `cwd`, which
-	// remains the base for relative paths. When omitted or empty, no
-	// additional roots are activated for the new session.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// List of MCP (Model Context Protocol) servers the agent should connect to.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the new session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent uses its
-	// own default instructions. Clients MUST only send this when the Agent
-	// advertises `sessionCapabilities.systemPrompt`.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23820,26 +27763,6 @@ func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
-//
-// MCP servers provide tools and context that the agent can use when
-// processing prompts.
-//
-// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v1/draft/session-setup#mcp-servers)
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerSSE, MCPServerACP, Stdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was. A value without the tag is a Stdio.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMCPServer) isMCPServer() {}
 
 // DecodeMCPServer decodes a MCPServer from d.
@@ -23994,24 +27917,6 @@ func ValidateMCPServer(v MCPServer) error {
 	var c wire.Checker
 	CheckMCPServer(&c, "", v)
 	return c.Err()
-}
-
-// HTTP transport configuration for MCP.
-type MCPServerHTTP struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// URL to the MCP server.
-	URL string `json:"url"`
-	// HTTP headers to set when making requests to the MCP server.
-	Headers []HTTPHeader `json:"headers"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerHTTP) isMCPServer() {}
@@ -24189,22 +28094,6 @@ func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An HTTP header to set when making requests to the MCP server.
-type HTTPHeader struct {
-	// The name of the HTTP header.
-	Name string `json:"name"`
-	// The value to set for the HTTP header.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -24334,24 +28223,6 @@ func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x HTTPHeader) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// SSE transport configuration for MCP.
-type MCPServerSSE struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// URL to the MCP server.
-	URL string `json:"url"`
-	// HTTP headers to set when making requests to the MCP server.
-	Headers []HTTPHeader `json:"headers"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerSSE) isMCPServer() {}
@@ -24529,32 +28400,6 @@ func (x MCPServerSSE) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// ACP transport configuration for MCP.
-//
-// The MCP server is provided by an ACP component and communicates over the ACP channel
-// using `mcp/message`.
-type MCPServerACP struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// Unique identifier for this MCP server, generated by the component providing it.
-	//
-	// Providers MUST NOT reuse an ID for multiple ACP-transport MCP servers that are visible
-	// on the same ACP connection.
-	ServerID MCPServerACPID `json:"serverId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MCPServerACP) isMCPServer() {}
 
 // DecodeWire decodes the value from d.
@@ -24686,26 +28531,6 @@ func (x *MCPServerACP) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPServerACP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Stdio transport configuration for MCP.
-type MCPServerStdio struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// Absolute path to the MCP server executable.
-	Command string `json:"command"`
-	// Command-line arguments to pass to the MCP server.
-	Args []string `json:"args"`
-	// Environment variables to set when launching the MCP server.
-	Env []EnvVariable `json:"env"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -24920,11 +28745,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Stdio transport configuration
-//
-// All Agents MUST support this transport.
-type Stdio MCPServerStdio
-
 func (*Stdio) isMCPServer() {}
 
 // DecodeWire decodes the value from d.
@@ -24962,43 +28782,6 @@ func (x *Stdio) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Stdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Client-provided system-level instructions for a session.
-//
-// Clients MUST only send this when the Agent advertises
-// `sessionCapabilities.systemPrompt`. Agents that cannot apply it, for example
-// because of an unadvertised mode or an unsupported content block type, MUST
-// return an error instead of creating, loading, resuming, or forking the
-// session.
-type SystemPrompt struct {
-	// How the Agent combines `content` with its own instructions.
-	//
-	// Required. Agents MUST return an error for a mode they do not support rather than
-	// treating it as `append` or `override`.
-	Mode SystemPromptMode `json:"mode"`
-	// The system prompt content.
-	//
-	// Agents advertising the capability MUST accept `text` content blocks.
-	// Clients MUST NOT send other content block types until a future
-	// capability allows them, and Agents MUST return an error for content
-	// blocks they do not support.
-	//
-	// Clients MUST NOT send an empty array. Agents MAY reject one with
-	// `-32602` without creating, loading, resuming, or forking the session.
-	Content []ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25161,32 +28944,22 @@ func (x SystemPrompt) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// How the Agent combines a client-provided system prompt with its own instructions.
-//
-// Unknown modes are preserved so they can be stored,
-// proxied, or forwarded. An Agent MUST return an error for a mode it does not
-// support rather than treating it as `append` or `override`.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SystemPromptMode string
-
 const (
 	// Add the content to the Agent's own instructions rather than replacing them.
 	//
-	// Every Agent that advertises `sessionCapabilities.systemPrompt` supports this mode.
+	// Every Agent that advertises `sessionCapabilities.systemPrompt` supports this
+	// mode.
 	// Agents SHOULD give the content system-level precedence, for example in the
 	// model's system prompt or developer instructions rather than in user-turn
-	// content. Where it is placed and how it is formatted is implementation-defined.
+	// content. Where it is placed and how it is formatted is
+	// implementation-defined.
 	SystemPromptModeAppend SystemPromptMode = "append"
 	// Replace the Agent's built-in default instructions with the content.
 	//
 	// This does not change tool availability, MCP servers, permissions, or session
 	// configuration. Context the Agent supplies from the workspace or environment
-	// MAY still be included. Clients that use this mode take responsibility for any
+	// MAY still be included. Clients that use this mode take responsibility for
+	// any
 	// tool guidance or safety instructions the Agent's default instructions
 	// provided, and MUST only use it when the Agent advertises
 	// `sessionCapabilities.systemPrompt.mode.override`.
@@ -25232,47 +29005,6 @@ func (x *SystemPromptMode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SystemPromptMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for loading an existing session.
-//
-// Only available if the Agent supports the `loadSession` capability.
-//
-// See protocol docs: [Loading Sessions](https://agentclientprotocol.com/protocol/v1/draft/session-setup#loading-sessions)
-type LoadSessionRequest struct {
-	// List of MCP servers to connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the loaded
-	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// The ID of the session to load.
-	SessionID SessionID `json:"sessionId"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the loaded session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-	// system prompt it stored with the session or use its default instructions.
-	// Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-	// when the session was created.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25520,34 +29252,6 @@ func (x LoadSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for listing existing sessions.
-//
-// Only available if the Agent supports the `sessionCapabilities.list` capability.
-type ListSessionsRequest struct {
-	// Filter sessions by working directory. Must be an absolute path.
-	Cwd wire.Opt[string] `json:"cwd,omitzero"`
-	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-	Cursor wire.Opt[string] `json:"cursor,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Filter sessions by archive state.
-	//
-	// Optional. Omitted and `null` are equivalent and mean `exclude`. Only send this when
-	// the Agent advertises the `sessionCapabilities.archive` capability. The filter combines with `cwd` and
-	// applies before pagination. Clients keep the same value when following `nextCursor`.
-	Archived wire.Opt[SessionArchiveFilter] `json:"archived,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -25732,18 +29436,6 @@ func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Which sessions `session/list` returns based on their archive state.
-//
-// Unknown values are preserved so they can be stored, proxied, or forwarded. An Agent MUST
-// return `-32602` for a value it does not support rather than treating it as `exclude`.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionArchiveFilter string
-
 const (
 	// Only sessions that are not archived. This is the default.
 	SessionArchiveFilterExclude SessionArchiveFilter = "exclude"
@@ -25792,22 +29484,6 @@ func (x *SessionArchiveFilter) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionArchiveFilter) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for deleting an existing session from `session/list`.
-//
-// Only available if the Agent supports the `sessionCapabilities.delete` capability.
-type DeleteSessionRequest struct {
-	// The ID of the session to delete.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -25922,51 +29598,6 @@ func (x *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for forking an existing session.
-//
-// Creates a new session based on the context of an existing one, allowing
-// operations like generating summaries without affecting the original session's history.
-//
-// Only available if the Agent supports the `session.fork` capability.
-type ForkSessionRequest struct {
-	// The ID of the session to fork.
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the forked
-	// session.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// List of MCP servers to connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the forked session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-	// system prompt it stored with the source session or use its default
-	// instructions. Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-	// for the source session.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26213,31 +29844,6 @@ func (x ForkSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for archiving a session.
-//
-// Only available if the Agent supports the `sessionCapabilities.archive` capability.
-//
-// Archiving hides the session from default `session/list` results. It keeps the session ID
-// and saved history. If the session is active, the Agent MUST cancel any ongoing work and
-// free the session's resources as if `session/close` had been called, then archive it.
-// Archiving an archived session succeeds. A session that does not exist gets `-32002`.
-type ArchiveSessionRequest struct {
-	// The ID of the session to archive.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArchiveSessionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26350,32 +29956,6 @@ func (x *ArchiveSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ArchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for unarchiving a session.
-//
-// Only available if the Agent supports the `sessionCapabilities.archive` capability.
-//
-// Unarchiving returns the session to default `session/list` results with the same ID and
-// saved history. It never loads or resumes the session. Clients that want to continue an
-// archived session SHOULD unarchive it before calling `session/load` or `session/resume`.
-// Unarchiving a session that is not archived succeeds. A session that does not exist
-// gets `-32002`.
-type UnarchiveSessionRequest struct {
-	// The ID of the session to unarchive.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26492,30 +30072,6 @@ func (x UnarchiveSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for checking the status of a session.
-//
-// Only available if the Agent supports the `sessionCapabilities.status` capability.
-//
-// `session/status` MUST NOT have side effects. The Agent does not load, resume, create,
-// close, or change the session, and does not attach the requesting connection to it.
-// A session the Agent does not know gets `-32002` with the requested `sessionId` in `data`.
-type SessionStatusRequest struct {
-	// The ID of the session to check.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionStatusRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26628,39 +30184,6 @@ func (x *SessionStatusRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionStatusRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for setting the title of a session.
-//
-// Only available if the Agent supports the `sessionCapabilities.title` capability.
-//
-// The session does not need to be active on the connection. Any session the Agent would
-// return from `session/list` can be retitled. A session that does not exist gets `-32002`.
-//
-// The Agent responds only after it has stored the title. After a successful response, the
-// Agent SHOULD NOT replace the title with one it generates automatically.
-type SetSessionTitleRequest struct {
-	// The ID of the session to retitle.
-	SessionID SessionID `json:"sessionId"`
-	// The new title for the session.
-	//
-	// Required and non-null. Omission and explicit `null` are both invalid. The Agent MAY
-	// normalize the title before storing it, for example by trimming whitespace or
-	// truncating it. The Agent rejects a title that fails its validation, including one
-	// that is empty after normalization, with `-32602`.
-	Title string `json:"title"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -26792,48 +30315,6 @@ func (x *SetSessionTitleRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionTitleRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for resuming an existing session.
-//
-// Resumes an existing session without returning previous messages (unlike `session/load`).
-// This is useful for agents that can resume sessions but don't implement full session loading.
-//
-// Only available if the Agent supports the `sessionCapabilities.resume` capability.
-type ResumeSessionRequest struct {
-	// The ID of the session to resume.
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the resumed
-	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// List of MCP servers to connect to for this session.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// System-level instructions for the resumed session.
-	//
-	// Optional. Omitted and `null` are equivalent. The Agent may then keep a
-	// system prompt it stored with the session or use its default instructions.
-	// Clients MUST only send this when the Agent advertises
-	// `sessionCapabilities.systemPrompt`, and SHOULD send the same value they used
-	// when the session was created.
-	SystemPrompt wire.Opt[SystemPrompt] `json:"systemPrompt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27080,26 +30561,6 @@ func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for closing an active session.
-//
-// If supported, the agent **must** cancel any ongoing work related to the session
-// (treat it as if `session/cancel` was called) and then free up any resources
-// associated with the session.
-//
-// Only available if the Agent supports the `sessionCapabilities.close` capability.
-type CloseSessionRequest struct {
-	// The ID of the session to close.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -27212,22 +30673,6 @@ func (x *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for setting a session mode.
-type SetSessionModeRequest struct {
-	// The ID of the session to set the mode for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the mode to set.
-	ModeID SessionModeID `json:"modeId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -27361,21 +30806,6 @@ func (x SetSessionModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for setting a session configuration option.
-//
-// It is a union tagged by the member "type". Its variants are SetSessionConfigOptionRequestBoolean, ValueID; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was. A value without the tag is a ValueID.
-type SetSessionConfigOptionRequest interface {
-	isSetSessionConfigOptionRequest()
-}
-
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSetSessionConfigOptionRequest struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
 
 // DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
@@ -27483,24 +30913,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 	var c wire.Checker
 	CheckSetSessionConfigOptionRequest(&c, "", v)
 	return c.Err()
-}
-
-// A boolean value (`type: "boolean"`).
-type SetSessionConfigOptionRequestBoolean struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The boolean value.
-	Value bool `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SetSessionConfigOptionRequestBoolean) isSetSessionConfigOptionRequest() {}
@@ -27670,28 +31082,6 @@ func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A `SessionConfigValueId` string value.
-//
-// This is the default when `type` is absent on the wire. Unknown `type`
-// values with string payloads also gracefully deserialize into this
-// variant.
-type ValueID struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The value ID.
-	Value SessionConfigValueID `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ValueID) isSetSessionConfigOptionRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -27840,38 +31230,6 @@ func (x *ValueID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for sending a user prompt to the agent.
-//
-// Contains the user's message and any additional context.
-//
-// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#1-user-message)
-type PromptRequest struct {
-	// The ID of the session to send this user message to
-	SessionID SessionID `json:"sessionId"`
-	// The blocks of content that compose the user's message.
-	//
-	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-	// while other variants are optionally enabled via `PromptCapabilities`.
-	//
-	// The Client MUST adapt its interface according to `PromptCapabilities`.
-	//
-	// The client MAY include referenced pieces of context as either
-	// `resource` or `resource_link` content blocks.
-	//
-	// When available, `resource` is preferred
-	// as it avoids extra round-trips and allows the message to include
-	// pieces of context from sources the agent may not have access to.
-	Prompt []ContentBlock `json:"prompt"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28034,12 +31392,6 @@ func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
-type AgentClientProtocolClientResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentClientProtocolClientResponse) isAgentClientProtocolClient() {}
 
 // DecodeWire decodes the value from d.
@@ -28110,15 +31462,6 @@ func (x *AgentClientProtocolClientResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolClientResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type AgentClientProtocolClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientNotification) isAgentClientProtocolClient() {}
@@ -28249,18 +31592,6 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All possible notifications that a client can send to an agent.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsMessageMCPNotification, ClientNotificationParamsCancelNotification, ClientNotificationParamsExtNotification.
-type ClientNotificationParams interface {
-	isClientNotificationParams()
-}
-
 // DecodeClientNotificationParams decodes a ClientNotificationParams from d.
 func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
@@ -28366,30 +31697,6 @@ func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
 	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
-}
-
-// Cancels ongoing operations for a session.
-//
-// This is a notification sent by the client to cancel an ongoing prompt turn.
-//
-// Upon receiving this notification, the Agent SHOULD:
-// - Stop all language model requests as soon as possible
-// - Abort all tool call invocations in progress
-// - Send any pending `session/update` notifications
-// - Respond to the original `session/prompt` request with the `cancelled` stop reason
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-type ClientNotificationParamsCancelNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientNotificationParamsCancelNotification) isClientNotificationParams() {}
@@ -28506,32 +31813,6 @@ func (x *ClientNotificationParamsCancelNotification) UnmarshalJSON(data []byte) 
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsCancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Sends an MCP-over-ACP notification.
-type ClientNotificationParamsMessageMCPNotification struct {
-	// The declared ACP MCP server handling the associated request.
-	ServerID MCPServerACPID `json:"serverId"`
-	// The identifier of the active inner MCP request.
-	RequestID MCPRequestID `json:"requestId"`
-	// The inner MCP method name.
-	Method string `json:"method"`
-	// Optional inner MCP params.
-	//
-	// If omitted or set to `null`, the inner MCP message has no params.
-	Params json.RawMessage `json:"params,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientNotificationParamsMessageMCPNotification) isClientNotificationParams() {}
@@ -28706,17 +31987,6 @@ func (x ClientNotificationParamsMessageMCPNotification) MarshalJSON() ([]byte, e
 	return wire.Marshal(&x)
 }
 
-// Handles extension notifications from the client.
-//
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -28787,21 +32057,6 @@ func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) err
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolProtocolLevel struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28943,22 +32198,6 @@ func (x AgentClientProtocolProtocolLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification to cancel an ongoing request.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/cancellation)
-type CancelRequestNotification struct {
-	// The ID of the request to cancel.
-	RequestID RequestID `json:"requestId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29077,16 +32316,6 @@ func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentClientProtocolProxyRequest, AgentClientProtocolProxyNotification, AgentClientProtocolProxyResponse.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolProxy interface {
-	isAgentClientProtocolProxy()
-}
-
 // DecodeAgentClientProtocolProxy decodes a AgentClientProtocolProxy from d.
 func DecodeAgentClientProtocolProxy(d *wire.Decoder) (AgentClientProtocolProxy, error) {
 	switch d.Kind() {
@@ -29192,17 +32421,6 @@ func ValidateAgentClientProtocolProxy(v AgentClientProtocolProxy) error {
 	var c wire.Checker
 	CheckAgentClientProtocolProxy(&c, "", v)
 	return c.Err()
-}
-
-type AgentClientProtocolProxyRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolProxyRequest) isAgentClientProtocolProxy() {}
@@ -29354,20 +32572,6 @@ func (x AgentClientProtocolProxyRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Requests exchanged between a conductor and its proxies.
-//
-// A conductor sends `proxy/initialize` and `proxy/successor` to a proxy. A proxy sends
-// `proxy/successor` to its conductor.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyRequestParamsInitializeProxyRequest, ProxyRequestParamsProxySuccessorRequest.
-type ProxyRequestParams interface {
-	isProxyRequestParams()
-}
-
 // DecodeProxyRequestParams decodes a ProxyRequestParams from d.
 func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 	switch d.Kind() {
@@ -29456,29 +32660,6 @@ func ValidateProxyRequestParams(v ProxyRequestParams) error {
 	var c wire.Checker
 	CheckProxyRequestParams(&c, "", v)
 	return c.Err()
-}
-
-// Initializes a component as a proxy.
-//
-// Sent by a conductor to each component that has a successor, instead of `initialize`.
-// The params and response are the same as for `initialize`.
-type ProxyRequestParamsInitializeProxyRequest struct {
-	// The latest protocol version supported by the client.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the client.
-	ClientCapabilities *ClientCapabilities `json:"clientCapabilities,omitempty"`
-	// Information about the Client name and version sent to the Agent.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	ClientInfo wire.Opt[Implementation] `json:"clientInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ProxyRequestParamsInitializeProxyRequest) isProxyRequestParams() {}
@@ -29647,34 +32828,6 @@ func (x ProxyRequestParamsInitializeProxyRequest) MarshalJSON() ([]byte, error) 
 	return wire.Marshal(&x)
 }
 
-// Forwards a request to or from a proxy's successor.
-//
-// A proxy sends it to its conductor to forward a request downstream. The conductor sends
-// it to the proxy to deliver a request from the successor. The wrapped request's result
-// or error is returned unchanged.
-type ProxyRequestParamsProxySuccessorRequest struct {
-	// Method name of the wrapped request.
-	Method string `json:"method"`
-	// Params of the wrapped request, forwarded unchanged.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
-	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped request's own `_meta` stays inside these params.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
-	// it unwraps.
-	//
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ProxyRequestParamsProxySuccessorRequest) isProxyRequestParams() {}
 
 // DecodeWire decodes the value from d.
@@ -29807,12 +32960,6 @@ func (x ProxyRequestParamsProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
-type AgentClientProtocolProxyResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentClientProtocolProxyResponse) isAgentClientProtocolProxy() {}
 
 // DecodeWire decodes the value from d.
@@ -29883,15 +33030,6 @@ func (x *AgentClientProtocolProxyResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolProxyResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type AgentClientProtocolProxyNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ProxySuccessorNotification] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolProxyNotification) isAgentClientProtocolProxy() {}
@@ -30016,40 +33154,6 @@ func (x *AgentClientProtocolProxyNotification) UnmarshalJSON(data []byte) error 
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolProxyNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Parameters of a `proxy/successor` notification.
-//
-// A proxy sends it to forward a message to its successor, and the conductor sends it to
-// deliver a message from the successor to the proxy. The envelope wraps one notification: `method`
-// and `params` are the wrapped notification's method and params.
-//
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type ProxySuccessorNotification struct {
-	// Method name of the wrapped notification.
-	Method string `json:"method"`
-	// Params of the wrapped notification, forwarded unchanged.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped notification has no params.
-	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped notification's own `_meta` stays inside these params.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
-	// it unwraps.
-	//
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30182,18 +33286,6 @@ func (x ProxySuccessorNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC request object.
-type AgentRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params AgentRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AgentRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30321,24 +33413,6 @@ func (x *AgentRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Text-based resource contents.
-type TextResourceContents struct {
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30502,24 +33576,6 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Binary resource contents.
-type BlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// MIME type describing the encoded media payload.
-	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *BlobResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30681,23 +33737,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
-//
-// When `toolCallId` is set, the elicitation is tied to a specific tool call.
-// This is useful when an agent receives an elicitation from an MCP server
-// during a tool call and needs to redirect it to the user.
-type ElicitationSessionScope struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30820,15 +33859,6 @@ func (x ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationRequestScope struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30925,13 +33955,6 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Form-based elicitation mode where the client renders a form from the provided schema.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -31020,19 +34043,6 @@ func ValidateElicitationFormMode(v ElicitationFormMode) error {
 	var c wire.Checker
 	CheckElicitationFormMode(&c, "", v)
 	return c.Err()
-}
-
-// Tied to a session, optionally to a specific tool call within that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Session) isElicitationFormMode() {}
@@ -31159,15 +34169,6 @@ func (x Session) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
@@ -31266,13 +34267,6 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
 func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 	switch d.Kind() {
@@ -31361,19 +34355,6 @@ func ValidateElicitationURLMode(v ElicitationURLMode) error {
 	var c wire.Checker
 	CheckElicitationURLMode(&c, "", v)
 	return c.Err()
-}
-
-// Tied to a session, optionally to a specific tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ElicitationURLModeSession) isElicitationURLMode() {}
@@ -31500,15 +34481,6 @@ func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
-	// The request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
 // DecodeWire decodes the value from d.
@@ -31607,13 +34579,6 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
-type AgentResponse interface {
-	isAgentResponse()
-}
-
 // DecodeAgentResponse decodes a AgentResponse from d.
 func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 	switch d.Kind() {
@@ -31702,16 +34667,6 @@ func ValidateAgentResponse(v AgentResponse) error {
 	var c wire.Checker
 	CheckAgentResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type Result struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Result) isAgentResponse() {}
@@ -31828,11 +34783,6 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 func (x Result) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/3 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
@@ -32430,35 +35380,6 @@ func (x ResultResult) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Response to the `initialize` method.
-//
-// Contains the negotiated protocol version and agent capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v1/draft/initialization)
-type InitializeResponse struct {
-	// The protocol version the client specified if supported by the agent,
-	// or the latest protocol version supported by the agent.
-	//
-	// The client should disconnect, if it doesn't support this version.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the agent.
-	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
-	// Authentication methods supported by the agent.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// Information about the Agent name and version sent to the Client.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -32666,42 +35587,6 @@ func (x *InitializeResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities supported by the agent.
-//
-// Advertised during initialization to inform the client about
-// available features and content types.
-//
-// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#agent-capabilities)
-type AgentCapabilities struct {
-	// Whether the agent supports `session/load`.
-	LoadSession *bool `json:"loadSession,omitempty"`
-	// Prompt capabilities supported by the agent.
-	PromptCapabilities *PromptCapabilities `json:"promptCapabilities,omitempty"`
-	// MCP capabilities supported by the agent.
-	MCPCapabilities *MCPCapabilities `json:"mcpCapabilities,omitempty"`
-	// Session lifecycle and prompt capabilities advertised by the agent.
-	SessionCapabilities *SessionCapabilities `json:"sessionCapabilities,omitempty"`
-	// Authentication-related capabilities supported by the agent.
-	Auth *AgentAuthCapabilities `json:"auth,omitempty"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Provider configuration capabilities supported by the agent.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports provider configuration methods.
-	Providers wire.Opt[ProvidersCapabilities] `json:"providers,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -32928,38 +35813,6 @@ func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
-//
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
-//
-// Other variants must be explicitly opted in to.
-// Capabilities for different types of content in prompt requests.
-//
-// Indicates which content types beyond the baseline (text and resource links)
-// the agent can process.
-//
-// See protocol docs: [Prompt Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#prompt-capabilities)
-type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
-	Image *bool `json:"image,omitempty"`
-	// Agent supports `audio` content blocks.
-	Audio *bool `json:"audio,omitempty"`
-	// Agent supports embedded context in `session/prompt` requests.
-	//
-	// When enabled, the Client is allowed to include `resource` content blocks
-	// in prompt requests for pieces of context that are referenced in the message.
-	EmbeddedContext *bool `json:"embeddedContext,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33114,28 +35967,6 @@ func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// MCP capabilities supported by the agent
-type MCPCapabilities struct {
-	// Agent supports `http` MCP servers.
-	HTTP *bool `json:"http,omitempty"`
-	// Agent supports `sse` MCP servers.
-	SSE *bool `json:"sse,omitempty"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Agent supports `acp` MCP servers.
-	ACP *bool `json:"acp,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MCPCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33288,105 +36119,6 @@ func (x *MCPCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session capabilities supported by the agent.
-//
-// As a baseline, all Agents **MUST** support `session/new`, `session/prompt`, `session/cancel`, and `session/update`.
-//
-// Optionally, they **MAY** support other session methods and notifications by specifying additional capabilities.
-//
-// Note: `session/load` is still handled by the top-level `loadSession` capability. This will be unified in future versions of the protocol.
-//
-// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v1/draft/initialization#session-capabilities)
-type SessionCapabilities struct {
-	// Whether the agent supports `session/list`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports listing sessions.
-	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
-	// Whether the agent supports `session/delete`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
-	// supported session lifecycle requests.
-	//
-	// Agents that also support `session/list` may return
-	// `SessionInfo.additionalDirectories` to report the complete ordered
-	// additional-root list associated with a listed session.
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the agent supports `systemPrompt` on session lifecycle requests.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `systemPrompt` in `append` mode.
-	SystemPrompt wire.Opt[SessionSystemPromptCapabilities] `json:"systemPrompt,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the agent supports `session/fork`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports forking sessions.
-	Fork wire.Opt[SessionForkCapabilities] `json:"fork,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the agent supports `session/archive` and `session/unarchive`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports both methods, the `archived` filter on
-	// `session/list`, and `SessionInfo.archived`. Agents that advertise it MUST also advertise `sessionCapabilities.list`.
-	Archive wire.Opt[SessionArchiveCapabilities] `json:"archive,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the agent supports `session/status`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports checking session status.
-	Status wire.Opt[SessionStatusCapabilities] `json:"status,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the agent supports `session/set_title`.
-	//
-	// Agents report titles through `session/list` and `session_info_update` without this
-	// capability. It only advertises that Clients can set titles.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports setting session titles.
-	Title wire.Opt[SessionTitleCapabilities] `json:"title,omitzero"`
-	// Whether the agent supports `session/resume`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports resuming sessions.
-	Resume wire.Opt[SessionResumeCapabilities] `json:"resume,omitzero"`
-	// Whether the agent supports `session/close`.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports closing sessions.
-	Close wire.Opt[SessionCloseCapabilities] `json:"close,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -33783,20 +36515,6 @@ func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for the `session/list` method.
-//
-// Supplying `{}` means the agent supports listing sessions.
-type SessionListCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionListCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33889,20 +36607,6 @@ func (x *SessionListCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionListCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for the `session/delete` method.
-//
-// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -33999,23 +36703,6 @@ func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for additional session directories support.
-//
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
-// supported session lifecycle requests. Agents that also support
-// `session/list` may return `SessionInfo.additionalDirectories` to report the
-// complete ordered additional-root list associated with a listed session.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionAdditionalDirectoriesCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34108,29 +36795,6 @@ func (x *SessionAdditionalDirectoriesCapabilities) UnmarshalJSON(data []byte) er
 // MarshalJSON encodes the value.
 func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for client-provided system prompts.
-//
-// Supplying `{}` means the agent supports `systemPrompt` on session lifecycle
-// requests in `append` mode.
-type SessionSystemPromptCapabilities struct {
-	// Delivery modes the agent supports in addition to `append`.
-	//
-	// Optional. Omitted or `null` both mean the agent supports only `append`.
-	Mode wire.Opt[SessionSystemPromptModeCapabilities] `json:"mode,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -34257,31 +36921,6 @@ func (x SessionSystemPromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// System prompt delivery modes the agent supports in addition to `append`.
-//
-// `append` has no entry because every agent advertising
-// `sessionCapabilities.systemPrompt` supports it.
-type SessionSystemPromptModeCapabilities struct {
-	// Whether the agent supports `override` mode.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports replacing its built-in default
-	// instructions with the client-provided system prompt.
-	Override wire.Opt[SessionSystemPromptOverrideCapabilities] `json:"override,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionSystemPromptModeCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34406,25 +37045,6 @@ func (x SessionSystemPromptModeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for the `override` system prompt mode.
-//
-// Supplying `{}` means the agent supports replacing its built-in default
-// instructions with the client-provided system prompt.
-type SessionSystemPromptOverrideCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionSystemPromptOverrideCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34517,24 +37137,6 @@ func (x *SessionSystemPromptOverrideCapabilities) UnmarshalJSON(data []byte) err
 // MarshalJSON encodes the value.
 func (x SessionSystemPromptOverrideCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for the `session/fork` method.
-//
-// Supplying `{}` means the agent supports forking sessions.
-type SessionForkCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -34631,25 +37233,6 @@ func (x SessionForkCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for `session/archive` and `session/unarchive`.
-//
-// Supplying `{}` means the agent supports both methods, the `archived` filter on
-// `session/list`, and `SessionInfo.archived`.
-type SessionArchiveCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionArchiveCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34742,24 +37325,6 @@ func (x *SessionArchiveCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionArchiveCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for the `session/status` method.
-//
-// Supplying `{}` means the agent supports checking session status.
-type SessionStatusCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -34856,25 +37421,6 @@ func (x SessionStatusCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Capabilities for Client-set session titles.
-//
-// Supplying `{}` means the agent supports `session/set_title`. Agents report titles
-// through `session/list` and `session_info_update` without this capability.
-type SessionTitleCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionTitleCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34967,20 +37513,6 @@ func (x *SessionTitleCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionTitleCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for the `session/resume` method.
-//
-// Supplying `{}` means the agent supports resuming sessions.
-type SessionResumeCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -35077,20 +37609,6 @@ func (x SessionResumeCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for the `session/close` method.
-//
-// Supplying `{}` means the agent supports closing sessions.
-type SessionCloseCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionCloseCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -35183,32 +37701,6 @@ func (x *SessionCloseCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionCloseCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Authentication-related capabilities supported by the agent.
-type AgentAuthCapabilities struct {
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the agent supports the `auth/status` method.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the `auth/status` method.
-	Status wire.Opt[AuthStatusCapabilities] `json:"status,omitzero"`
-	// Whether the agent supports the logout method.
-	//
-	// Optional. Omitted or `null` both mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports the logout method.
-	Logout wire.Opt[LogoutCapabilities] `json:"logout,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -35365,24 +37857,6 @@ func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Auth status capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the `auth/status` method.
-type AuthStatusCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthStatusCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -35475,20 +37949,6 @@ func (x *AuthStatusCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthStatusCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Logout capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the logout method.
-type LogoutCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -35585,24 +38045,6 @@ func (x LogoutCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Provider configuration capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports provider configuration methods.
-type ProvidersCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ProvidersCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -35695,24 +38137,6 @@ func (x *ProvidersCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProvidersCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Describes an available authentication method.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-// When no `type` is present, the method is treated as `agent`.
-//
-// It is a union tagged by the member "type". Its variants are AuthMethodTerminal, Agent; a tag this package does not know decodes to UnknownAuthMethod, which keeps the JSON as it was. A value without the tag is a Agent.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownAuthMethod) isAuthMethod() {}
@@ -35827,35 +38251,6 @@ func ValidateAuthMethod(v AuthMethod) error {
 	var c wire.Checker
 	CheckAuthMethod(&c, "", v)
 	return c.Err()
-}
-
-// Terminal-based authentication method.
-//
-// The client runs the configured agent program as a separate interactive
-// process for the user to authenticate via a TUI. Agents MUST advertise this
-// method only when the client enabled its terminal authentication capability.
-// A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `authenticate`.
-type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
-	ID AuthMethodID `json:"id"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Additional arguments to append to the configured agent invocation for terminal auth.
-	Args []string `json:"args,omitempty"`
-	// Additional environment variables to set on the configured agent invocation for terminal auth.
-	// These values override same-named variables in the base launch configuration.
-	Env map[string]string `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AuthMethodTerminal) isAuthMethod() {}
@@ -36103,26 +38498,6 @@ func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Agent handles authentication itself through `authenticate`.
-//
-// This is the default authentication method type.
-type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
-	ID AuthMethodID `json:"id"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodAgent) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -36284,11 +38659,6 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Agent handles authentication itself through `authenticate`.
-//
-// This is the default when no `type` is specified.
-type Agent AuthMethodAgent
-
 func (*Agent) isAuthMethod() {}
 
 // DecodeWire decodes the value from d.
@@ -36326,18 +38696,6 @@ func (x *Agent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Agent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to the `authenticate` method.
-type AuthenticateResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -36432,24 +38790,6 @@ func (x *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthenticateResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `providers/list`.
-type ListProvidersResponse struct {
-	// Configurable providers with current routing info suitable for UI display.
-	Providers []ProviderInfo `json:"providers"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -36589,32 +38929,6 @@ func (x *ListProvidersResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListProvidersResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Information about a configurable LLM provider.
-type ProviderInfo struct {
-	// Provider identifier, for example "main" or "openai".
-	ProviderID ProviderID `json:"providerId"`
-	// Supported protocol types for this provider.
-	Supported []LlmProtocol `json:"supported"`
-	// Whether this provider is mandatory and cannot be disabled via `providers/disable`.
-	// If true, clients must not call `providers/disable` for this provider ID.
-	Required bool `json:"required"`
-	// Current effective non-secret routing config.
-	// Null or omitted means provider is disabled.
-	Current wire.Opt[ProviderCurrentConfig] `json:"current,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -36820,26 +39134,6 @@ func (x ProviderInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Current effective non-secret routing configuration for a provider.
-type ProviderCurrentConfig struct {
-	// Protocol currently used by this provider.
-	APIType LlmProtocol `json:"apiType"`
-	// Base URL currently used by this provider.
-	BaseURL string `json:"baseUrl"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ProviderCurrentConfig) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -36971,22 +39265,6 @@ func (x ProviderCurrentConfig) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `providers/set`.
-type SetProviderResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetProviderResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -37079,22 +39357,6 @@ func (x *SetProviderResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetProviderResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `providers/disable`.
-type DisableProviderResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -37191,18 +39453,6 @@ func (x DisableProviderResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to the `logout` method.
-type LogoutResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -37295,33 +39545,6 @@ func (x *LogoutResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to the `auth/status` method.
-type AuthStatusResponse struct {
-	// Whether the agent can start sessions without the user signing in first.
-	//
-	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
-	State AuthState `json:"state"`
-	// The accounts the agent has configured, for display.
-	//
-	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
-	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
-	Accounts []AuthAccount `json:"accounts,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -37477,30 +39700,6 @@ func (x *AuthStatusResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthStatusResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from creating a new session.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
-type NewSessionResponse struct {
-	// Unique identifier for the created session.
-	//
-	// Used in all subsequent requests for this conversation.
-	SessionID SessionID `json:"sessionId"`
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -37706,22 +39905,6 @@ func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The set of modes and the one currently active.
-type SessionModeState struct {
-	// The current mode the Agent is in.
-	CurrentModeID SessionModeID `json:"currentModeId"`
-	// The set of modes that the Agent can operate in
-	AvailableModes []SessionMode `json:"availableModes"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionModeState) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -37876,26 +40059,6 @@ func (x *SessionModeState) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionModeState) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A mode the agent can operate in.
-//
-// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-type SessionMode struct {
-	// Stable identifier used to refer to this protocol object in later messages.
-	ID SessionModeID `json:"id"`
-	// Human-readable name shown for this protocol object.
-	Name string `json:"name"`
-	// Optional human-readable details shown with this protocol object.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -38057,24 +40220,6 @@ func (x *SessionMode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from loading an existing session.
-type LoadSessionResponse struct {
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -38260,23 +40405,6 @@ func (x LoadSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from listing sessions.
-type ListSessionsResponse struct {
-	// Array of session information objects
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque cursor token. If present, pass this in the next request's cursor parameter
-	// to fetch the next page. If absent, there are no more results.
-	NextCursor wire.Opt[string] `json:"nextCursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -38444,41 +40572,6 @@ func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Information about a session returned by session/list
-type SessionInfo struct {
-	// Unique identifier for the session
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd string `json:"cwd"`
-	// Additional workspace roots reported for this session. Each path must be absolute.
-	//
-	// When present, this is the complete ordered additional-root list reported
-	// by the Agent. Omitted and empty values are equivalent: the response
-	// reports no additional roots.
-	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
-	// Human-readable title for the session
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// ISO 8601 timestamp of last activity
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Whether the session is archived.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the archive state is not reported.
-	// Agents that advertise the `sessionCapabilities.archive` capability MUST include it on every listed session.
-	Archived wire.Opt[bool] `json:"archived,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -38740,18 +40833,6 @@ func (x SessionInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from deleting a session.
-type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -38844,30 +40925,6 @@ func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from forking an existing session.
-type ForkSessionResponse struct {
-	// Unique identifier for the newly created forked session.
-	SessionID SessionID `json:"sessionId"`
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -39073,22 +41130,6 @@ func (x ForkSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from archiving a session.
-type ArchiveSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ArchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -39183,22 +41224,6 @@ func (x ArchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from unarchiving a session.
-type UnarchiveSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *UnarchiveSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -39291,29 +41316,6 @@ func (x *UnarchiveSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UnarchiveSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from checking the status of a session.
-//
-// The result is a snapshot. A session reported `open` may be closed or evicted before
-// the Client's next request.
-type SessionStatusResponse struct {
-	// Whether the Agent has the session in memory.
-	//
-	// Required. Clients MUST treat a value they do not recognize as `saved`.
-	Status SessionStatus `json:"status"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -39430,24 +41432,18 @@ func (x SessionStatusResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Whether the Agent has a session in memory, as reported by `session/status`.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionStatus string
-
 const (
 	// The Agent has the session in memory, for any connection.
 	//
-	// This does not mean the requesting connection is attached to it. A Client that did
+	// This does not mean the requesting connection is attached to it. A Client
+	// that did
 	// not create or resume the session on its own connection MUST still call
-	// `session/load` or `session/resume` before sending `session/prompt` or expecting
+	// `session/load` or `session/resume` before sending `session/prompt` or
+	// expecting
 	// `session/update` notifications.
 	SessionStatusOpen SessionStatus = "open"
-	// The Agent knows the session and can resume it, but does not have it in memory.
+	// The Agent knows the session and can resume it, but does not have it in
+	// memory.
 	//
 	// The Client can call `session/load` or `session/resume` to start it.
 	SessionStatusSaved SessionStatus = "saved"
@@ -39492,27 +41488,6 @@ func (x *SessionStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response from setting the title of a session.
-type SetSessionTitleResponse struct {
-	// The title the Agent stored.
-	//
-	// This differs from the requested title if the Agent normalized it. Clients SHOULD
-	// display this value rather than the one they sent.
-	Title string `json:"title"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -39627,24 +41602,6 @@ func (x *SetSessionTitleResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionTitleResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from resuming an existing session.
-type ResumeSessionResponse struct {
-	// Initial mode state if supported by the Agent
-	//
-	// See protocol docs: [Session Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
-	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
-	// Initial session configuration options if supported by the Agent.
-	ConfigOptions wire.Opt[[]SessionConfigOption] `json:"configOptions,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -39830,18 +41787,6 @@ func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from closing a session.
-type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -39936,18 +41881,6 @@ func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to `session/set_mode` method.
-type SetSessionModeResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SetSessionModeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -40040,20 +41973,6 @@ func (x *SetSessionModeResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionModeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to `session/set_config_option` method.
-type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -40197,28 +42116,6 @@ func (x *SetSessionConfigOptionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from processing a user prompt.
-//
-// See protocol docs: [Check for Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
-type PromptResponse struct {
-	// Indicates why the agent stopped processing the turn.
-	StopReason StopReason `json:"stopReason"`
-	// **UNSTABLE**
-	//
-	// This capability is not part of the spec yet, and may be removed or changed at any point.
-	//
-	// Token usage for this turn (optional).
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -40365,11 +42262,6 @@ func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Reasons why an agent stops processing a prompt turn.
-//
-// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#stop-reasons)
-type StopReason string
-
 const (
 	// The turn ended successfully.
 	StopReasonEndTurn StopReason = "end_turn"
@@ -40385,7 +42277,8 @@ const (
 	// The turn was cancelled by the client via `session/cancel`.
 	//
 	// This stop reason MUST be returned when the client sends a `session/cancel`
-	// notification, even if the cancellation causes exceptions in underlying operations.
+	// notification, even if the cancellation causes exceptions in underlying
+	// operations.
 	// Agents should catch these exceptions and return this semantically meaningful
 	// response to confirm successful cancellation.
 	StopReasonCancelled StopReason = "cancelled"
@@ -40436,13 +42329,6 @@ func (x StopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ExtResponse json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -40481,16 +42367,6 @@ func (x *ExtResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A failed JSON-RPC response.
-type AgentResponseError struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentResponseError) isAgentResponse() {}
@@ -40606,26 +42482,6 @@ func (x *AgentResponseError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information about the error.
-	// This may include debugging information or context-specific details.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -40753,15 +42609,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
 const (
 	// **Parse error**: Invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
@@ -40774,12 +42621,15 @@ const (
 	ErrorCodeInvalidParams ErrorCode = -32602
 	// **Internal error**: Internal JSON-RPC error.
 	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
+	// **Request cancelled**: Execution of the method was aborted either due to a
+	// cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this operation can be performed.
+	// **Authentication required**: Authentication is required before this
+	// operation can be performed.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
-	// **Resource not found**: A given resource, such as a session or file, was not found.
+	// **Resource not found**: A given resource, such as a session or file, was not
+	// found.
 	ErrorCodeResourceNotFound ErrorCode = -32002
 )
 
@@ -40822,16 +42672,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A single-value selector (dropdown) session configuration option payload.
-type SessionConfigSelect struct {
-	// The currently selected value.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -40947,14 +42787,6 @@ func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A boolean on/off toggle session configuration option payload.
-type SessionConfigBoolean struct {
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -41044,16 +42876,6 @@ func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC notification object.
-type AgentNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -41180,26 +43002,6 @@ func (x *AgentNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Notification containing a session update from the agent.
-//
-// Used to stream real-time progress and results during prompt processing.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#3-agent-reports-output)
-type SessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -41337,21 +43139,6 @@ func (x SessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Details of a failure that ended a child's foreground work.
-type ErrorStopReason struct {
-	// The failure, as a JSON-RPC error object.
-	//
-	// Optional. Omitted or `null` both mean the agent is not reporting failure details.
-	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -41452,23 +43239,6 @@ func (x *ErrorStopReason) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The child is ready to process another prompt.
-//
-// An omitted, `null`, or malformed `stopReason` means not reported.
-//
-// It is a union tagged by the member "stopReason". Its variants are EndTurn, MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None; a tag this package does not know decodes to UnknownIdleStateUpdate, which keeps the JSON as it was. A value without the tag is a None.
-type IdleStateUpdate interface {
-	isIdleStateUpdate()
-}
-
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownIdleStateUpdate struct {
-	// Tag is the value of the member "stopReason".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownIdleStateUpdate) isIdleStateUpdate() {}
@@ -41656,20 +43426,6 @@ func ValidateIdleStateUpdate(v IdleStateUpdate) error {
 	return c.Err()
 }
 
-// The work ended successfully.
-type EndTurn struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EndTurn) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -41814,20 +43570,6 @@ func (x *EndTurn) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EndTurn) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The work ended because the agent reached the maximum number of tokens.
-type MaxTokens struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MaxTokens) isIdleStateUpdate() {}
@@ -41976,21 +43718,6 @@ func (x MaxTokens) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The work ended because the agent reached the maximum number of allowed
-// agent requests.
-type MaxTurnRequests struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MaxTurnRequests) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -42135,20 +43862,6 @@ func (x *MaxTurnRequests) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The work ended because the agent refused to continue.
-type Refusal struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Refusal) isIdleStateUpdate() {}
@@ -42297,20 +44010,6 @@ func (x Refusal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The work was cancelled.
-type Cancelled struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Cancelled) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -42455,25 +44154,6 @@ func (x *Cancelled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The work ended because something failed.
-type IdleStateUpdateError struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The failure, as a JSON-RPC error object.
-	//
-	// Optional. Omitted or `null` both mean the agent is not reporting failure details.
-	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*IdleStateUpdateError) isIdleStateUpdate() {}
@@ -42652,20 +44332,6 @@ func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// No stop reason: `stopReason` is omitted or `null`.
-type None struct {
-	// **UNSTABLE** Token usage for completed foreground work.
-	//
-	// Optional. Omitted or `null` means not reported.
-	Usage wire.Opt[Usage] `json:"usage,omitzero"`
-	// The _meta property is reserved by ACP for additional metadata.
-	// Implementations MUST NOT make assumptions about values at these keys.
-	// Optional. Omitted and `null` mean no metadata for this state snapshot.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*None) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -42792,22 +44458,6 @@ func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
-type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -42920,37 +44570,6 @@ func (x *CompleteElicitationNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Notification sent by the agent when its authentication status changes.
-//
-// Carries the same fields as the `auth/status` response. Agents that advertise the
-// `auth.status` capability MAY send it at any time after `initialize`, and SHOULD only
-// send it when the reported status differs from the last one sent on the connection.
-type AuthStatusUpdateNotification struct {
-	// Whether the agent can start sessions without the user signing in first.
-	//
-	// This is the only field clients should act on. Clients MUST treat values they
-	// do not recognize as `unknown`.
-	State AuthState `json:"state"`
-	// The accounts the agent has configured, for display.
-	//
-	// Optional. Omitted and empty are equivalent and mean no accounts are reported.
-	// Agents that hold credentials for several providers or accounts SHOULD list each
-	// of them and mark the ones in effect with `active`.
-	Accounts []AuthAccount `json:"accounts,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -43108,13 +44727,6 @@ func (x AuthStatusUpdateNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows either side to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-type ExtNotification json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -43153,18 +44765,6 @@ func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC request object.
-type ClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -43296,13 +44896,6 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientResponseResult, ClientResponseError.
-type ClientResponse interface {
-	isClientResponse()
-}
-
 // DecodeClientResponse decodes a ClientResponse from d.
 func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 	switch d.Kind() {
@@ -43391,16 +44984,6 @@ func ValidateClientResponse(v ClientResponse) error {
 	var c wire.Checker
 	CheckClientResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type ClientResponseResult struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ClientResponseResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientResponseResult) isClientResponse() {}
@@ -43517,11 +45100,6 @@ func (x *ClientResponseResult) UnmarshalJSON(data []byte) error {
 func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/0 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/5 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ClientResponseResultResult) DecodeWire(d *wire.Decoder) error {
@@ -43852,18 +45430,6 @@ func (x ClientResponseResultResult) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Response to `fs/write_text_file`
-type WriteTextFileResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *WriteTextFileResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -43956,20 +45522,6 @@ func (x *WriteTextFileResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x WriteTextFileResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response containing the contents of a text file.
-type ReadTextFileResponse struct {
-	// Content payload returned by this response.
-	Content string `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -44084,20 +45636,6 @@ func (x *ReadTextFileResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReadTextFileResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to a permission request.
-type RequestPermissionResponse struct {
-	// The user's decision on the permission request.
-	Outcome RequestPermissionOutcome `json:"outcome"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -44216,21 +45754,6 @@ func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The outcome of a permission request.
-//
-// It is a union tagged by the member "outcome". Its variants are RequestPermissionOutcomeCancelled, SelectedPermissionOutcome; a tag this package does not know decodes to UnknownRequestPermissionOutcome, which keeps the JSON as it was.
-type RequestPermissionOutcome interface {
-	isRequestPermissionOutcome()
-}
-
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionOutcome struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
@@ -44353,18 +45876,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 	return c.Err()
 }
 
-// The prompt turn was cancelled before the user responded.
-//
-// When a client sends a `session/cancel` notification to cancel an ongoing
-// prompt turn, it MUST respond to all pending `session/request_permission`
-// requests with this `cancelled` outcome.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-type RequestPermissionOutcomeCancelled struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*RequestPermissionOutcomeCancelled) isRequestPermissionOutcome() {}
 
 // DecodeWire decodes the value from d.
@@ -44456,20 +45967,6 @@ func (x *RequestPermissionOutcomeCancelled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionOutcomeCancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user selected one of the provided options.
-type SelectedPermissionOutcome struct {
-	// The ID of the option the user selected.
-	OptionID PermissionOptionID `json:"optionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
@@ -44588,20 +46085,6 @@ func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response containing the ID of the created terminal.
-type CreateTerminalResponse struct {
-	// The unique identifier for the created terminal.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CreateTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -44714,24 +46197,6 @@ func (x *CreateTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CreateTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response containing the terminal output and exit status.
-type TerminalOutputResponse struct {
-	// The terminal output captured so far.
-	Output string `json:"output"`
-	// Whether the output was truncated due to byte limits.
-	Truncated bool `json:"truncated"`
-	// Exit status if the command has completed.
-	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -44895,22 +46360,6 @@ func (x TerminalOutputResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Exit status of a terminal command.
-type TerminalExitStatus struct {
-	// The process exit code (may be null if terminated by signal).
-	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
-	// The signal that terminated the process (may be null if exited normally).
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalExitStatus) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -45065,18 +46514,6 @@ func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to terminal/release method
-type ReleaseTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ReleaseTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -45169,22 +46606,6 @@ func (x *ReleaseTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReleaseTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response containing the exit status of a terminal command.
-type WaitForTerminalExitResponse struct {
-	// The process exit code (may be null if terminated by signal).
-	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
-	// The signal that terminated the process (may be null if exited normally).
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -45341,18 +46762,6 @@ func (x WaitForTerminalExitResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to `terminal/kill` method
-type KillTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *KillTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -45445,21 +46854,6 @@ func (x *KillTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x KillTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from the client to an elicitation request.
-//
-// It is a union tagged by the member "action". Its variants are Accept, Decline, Cancel; a tag this package does not know decodes to UnknownCreateElicitationResponse, which keeps the JSON as it was.
-type CreateElicitationResponse interface {
-	isCreateElicitationResponse()
-}
-
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationResponse struct {
-	// Tag is the value of the member "action".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
@@ -45587,22 +46981,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 	var c wire.Checker
 	CheckCreateElicitationResponse(&c, "", v)
 	return c.Err()
-}
-
-// The user accepted and provided content.
-type Accept struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The user-provided content, if any, as an object matching the requested schema.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Accept) isCreateElicitationResponse() {}
@@ -45787,13 +47165,6 @@ func (x Accept) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
-//
-// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueBoolean, ElicitationContentValueInteger, ElicitationContentValueNumber, ElicitationContentValueString, ElicitationContentValueStringArray.
-type ElicitationContentValue interface {
-	isElicitationContentValue()
-}
-
 // DecodeElicitationContentValue decodes a ElicitationContentValue from d.
 func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
 	switch d.Kind() {
@@ -45894,9 +47265,6 @@ func ValidateElicitationContentValue(v ElicitationContentValue) error {
 	return c.Err()
 }
 
-// Boolean value accepted in elicitation response content.
-type ElicitationContentValueBoolean bool
-
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -45938,9 +47306,6 @@ func (x *ElicitationContentValueBoolean) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Integer value accepted in elicitation response content.
-type ElicitationContentValueInteger int64
 
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
 
@@ -45984,9 +47349,6 @@ func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Number value accepted in elicitation response content.
-type ElicitationContentValueNumber float64
-
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -46029,9 +47391,6 @@ func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// String value accepted in elicitation response content.
-type ElicitationContentValueString string
-
 func (ElicitationContentValueString) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -46073,9 +47432,6 @@ func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// String array value accepted in elicitation response content.
-type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 
@@ -46139,20 +47495,6 @@ func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user declined the elicitation.
-type Decline struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Decline) isCreateElicitationResponse() {}
@@ -46271,20 +47613,6 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The elicitation was cancelled.
-type Cancel struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Cancel) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -46401,22 +47729,6 @@ func (x Cancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// The successful outer ACP `mcp/message` response carries exactly one
-// inner MCP outcome: an opaque result (including JSON null), or an MCP error.
-// Outer ACP errors are reserved for binding and runtime failures.
-//
-// Both branches require their carrier key. An error must be a non-null object.
-// Unknown outer fields are ignored. Inner result and error fields are preserved.
-// Carrier `_meta` is optional. Null or invalid values are treated as absent.
-// Senders must include exactly one outcome. Receivers prefer `result` if both are present.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are MessageMCPResponseResult, MessageMCPResponseError.
-type MessageMCPResponse interface {
-	isMessageMCPResponse()
-}
-
 // DecodeMessageMCPResponse decodes a MessageMCPResponse from d.
 func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 	switch d.Kind() {
@@ -46505,16 +47817,6 @@ func ValidateMessageMCPResponse(v MessageMCPResponse) error {
 	var c wire.Checker
 	CheckMessageMCPResponse(&c, "", v)
 	return c.Err()
-}
-
-// An opaque inner MCP result.
-type MessageMCPResponseResult struct {
-	// Required, even if JSON null.
-	Result json.RawMessage `json:"result"`
-	// Optional ACP carrier metadata.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MessageMCPResponseResult) isMessageMCPResponse() {}
@@ -46633,16 +47935,6 @@ func (x MessageMCPResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A structured inner MCP error.
-type MessageMCPResponseError struct {
-	// Required, non-null MCP error object.
-	Error MCPError `json:"error"`
-	// Optional ACP carrier metadata.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MessageMCPResponseError) isMessageMCPResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -46757,23 +48049,6 @@ func (x *MessageMCPResponseError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MessageMCPResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// An inner MCP error, distinct from an outer ACP binding or runtime error.
-//
-// `code` and `message` are required and non-null. `data` is optional.
-// Explicit `null` is preserved separately from an omitted key.
-type MCPError struct {
-	// Inner MCP error code. Never an ACP error code.
-	Code int32 `json:"code"`
-	// Inner MCP error message.
-	Message string `json:"message"`
-	// Optional error data. Explicit null is retained.
-	Data json.RawMessage `json:"data,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -46900,16 +48175,6 @@ func (x MCPError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A failed JSON-RPC response.
-type ClientResponseError struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ClientResponseError) isClientResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -47023,14 +48288,6 @@ func (x *ClientResponseError) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ClientResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user accepted the elicitation and provided content.
-type ElicitationAcceptAction struct {
-	// The user-provided content, if any, as an object matching the requested schema.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -47171,16 +48428,6 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC notification object.
-type ClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -47307,22 +48554,6 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification to cancel ongoing operations for a session.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
-type CancelNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -47435,35 +48666,6 @@ func (x *CancelNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Notification parameters for `mcp/message`.
-//
-// Sent by the provider to the consumer for an active request (including
-// subscription acknowledgements and updates). The outer envelope has no `id`.
-type MessageMCPNotification struct {
-	// The declared ACP MCP server handling the associated request.
-	ServerID MCPServerACPID `json:"serverId"`
-	// The identifier of the active inner MCP request.
-	RequestID MCPRequestID `json:"requestId"`
-	// The inner MCP method name.
-	Method string `json:"method"`
-	// Optional inner MCP params.
-	//
-	// If omitted or set to `null`, the inner MCP message has no params.
-	Params json.RawMessage `json:"params,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -47636,18 +48838,6 @@ func (x MessageMCPNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC request object.
-type ProxyRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params wire.Opt[ProxyRequestParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ProxyRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -47795,64 +48985,6 @@ func (x ProxyRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Request parameters for `proxy/initialize`.
-//
-// A conductor sends `proxy/initialize` instead of `initialize` to every component that has a
-// successor, which tells the component to run as a proxy. The params and the response are
-// the same as for `initialize`. A conductor sends `initialize` to the final agent.
-//
-// The params carry the protocol version the conductor selected: the client's requested
-// version, unless the conductor supports only a lower one. Before answering successfully,
-// the proxy MUST forward an `initialize` request to its successor through `proxy/successor`.
-//
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type InitializeProxyRequest = InitializeRequest
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Parameters of a `proxy/successor` request.
-//
-// A proxy sends it to forward a message to its successor, and the conductor sends it to
-// deliver a message from the successor to the proxy. The envelope wraps one request: `method`
-// and `params` are the wrapped request's method and params.
-//
-// The result or error of the wrapped request is returned unchanged, as the same JSON value,
-// as the result or error of the `proxy/successor` request. Errors the conductor returns
-// itself, for example because the successor has exited, are not wrapped results.
-//
-// To cancel it, the sender sends `$/cancel_request` with the ID of this `proxy/successor`
-// request on the same connection. Cancellation is never forwarded to another hop.
-//
-// See the [Proxy Chains RFD](https://agentclientprotocol.com/rfds/proxy-chains).
-type ProxySuccessorRequest struct {
-	// Method name of the wrapped request.
-	Method string `json:"method"`
-	// Params of the wrapped request, forwarded unchanged.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the wrapped request has no params.
-	// When present, it MUST be a JSON object or array, as JSON-RPC requires.
-	// The wrapped request's own `_meta` stays inside these params.
-	Params json.RawMessage `json:"params,omitempty"`
-	// Metadata for the `proxy/successor` envelope itself, separate from the wrapped
-	// message's `_meta`. It is hop-local: the conductor does not copy it into the message
-	// it unwraps.
-	//
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ProxySuccessorRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -47983,13 +49115,6 @@ func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyResponseResult, ProxyResponseError.
-type ProxyResponse interface {
-	isProxyResponse()
-}
-
 // DecodeProxyResponse decodes a ProxyResponse from d.
 func DecodeProxyResponse(d *wire.Decoder) (ProxyResponse, error) {
 	switch d.Kind() {
@@ -48078,16 +49203,6 @@ func ValidateProxyResponse(v ProxyResponse) error {
 	var c wire.Checker
 	CheckProxyResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type ProxyResponseResult struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ProxyResponseResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ProxyResponseResult) isProxyResponse() {}
@@ -48209,13 +49324,6 @@ func (x ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Method-specific response data.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ProxyResponseResultResultInitializeProxyResponse, ProxyResponseResultResultProxySuccessorResponse.
-type ProxyResponseResultResult interface {
-	isProxyResponseResultResult()
-}
-
 // DecodeProxyResponseResultResult decodes a ProxyResponseResultResult from d.
 func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult, error) {
 	switch d.Kind() {
@@ -48304,31 +49412,6 @@ func ValidateProxyResponseResultResult(v ProxyResponseResultResult) error {
 	var c wire.Checker
 	CheckProxyResponseResultResult(&c, "", v)
 	return c.Err()
-}
-
-// Successful result returned for a `proxy/initialize` request.
-type ProxyResponseResultResultInitializeProxyResponse struct {
-	// The protocol version the client specified if supported by the agent,
-	// or the latest protocol version supported by the agent.
-	//
-	// The client should disconnect, if it doesn't support this version.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Capabilities supported by the agent.
-	AgentCapabilities *AgentCapabilities `json:"agentCapabilities,omitempty"`
-	// Authentication methods supported by the agent.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// Information about the Agent name and version sent to the Client.
-	//
-	// Note: in future versions of the protocol, this will be required.
-	AgentInfo wire.Opt[Implementation] `json:"agentInfo,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Implementations MUST NOT make assumptions about values at
-	// these keys.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ProxyResponseResultResultInitializeProxyResponse) isProxyResponseResultResult() {}
@@ -48542,12 +49625,6 @@ func (x ProxyResponseResultResultInitializeProxyResponse) MarshalJSON() ([]byte,
 	return wire.Marshal(&x)
 }
 
-// Successful result returned for a `proxy/successor` request.
-type ProxyResponseResultResultProxySuccessorResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ProxyResponseResultResultProxySuccessorResponse) isProxyResponseResultResult() {}
 
 // DecodeWire decodes the value from d.
@@ -48618,16 +49695,6 @@ func (x *ProxyResponseResultResultProxySuccessorResponse) UnmarshalJSON(data []b
 // MarshalJSON encodes the value.
 func (x ProxyResponseResultResultProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A failed JSON-RPC response.
-type ProxyResponseError struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ProxyResponseError) isProxyResponse() {}
@@ -48745,24 +49812,6 @@ func (x ProxyResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Response to `proxy/initialize`.
-//
-// The same as the `initialize` response. The proxy builds it from its successor's
-// `initialize` response and answers with the capabilities of the chain from itself onward.
-// It MUST NOT change `protocolVersion`.
-type InitializeProxyResponse = InitializeResponse
-
-// **UNSTABLE**
-//
-// This capability is not part of the spec yet, and may be removed or changed at any point.
-//
-// Result of a `proxy/successor` request: the wrapped request's result, forwarded unchanged.
-type ProxySuccessorResponse json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ProxySuccessorResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -48801,16 +49850,6 @@ func (x *ProxySuccessorResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProxySuccessorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC notification object.
-type ProxyNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ProxySuccessorNotification] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

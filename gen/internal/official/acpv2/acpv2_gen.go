@@ -11,8 +11,5488 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
+// and /anyOf/1 have no tag and require the same members; give every variant a
+// property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Request,
+// Notification, Response.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolAgent interface {
+	isAgentClientProtocolAgent()
+}
+
+type Request struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST
+// NOT be `null`.
+//
+// The receiver MUST reply with the same value in the response. Each side
+// chooses IDs for its own
+// requests, so the same ID can be in use in both directions. A sender MUST NOT
+// reuse an ID while
+// a request with it is still awaiting a response.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDNumber, RequestIDStr.
+type RequestID interface {
+	isRequestID()
+}
+
+// A numeric request ID.
+type RequestIDNumber int64
+
+// A string request ID.
+type RequestIDStr string
+
+// All possible requests that an agent can send to a client.
+//
+// This enum is used internally for routing RPC requests. You typically won't
+// need
+// to use this directly.
+//
+// This enum encompasses all method calls from agent to client.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentRequestParamsRequestPermissionRequest,
+// AgentRequestParamsCreateElicitationRequest, ExtMethodRequest.
+type AgentRequestParams interface {
+	isAgentRequestParams()
+}
+
+// Requests permission from the user for an operation.
+//
+// Called by the agent when it needs user authorization before executing
+// a potentially sensitive operation. The client should present the options
+// to the user and return their decision.
+//
+// After `session/cancel`, the agent stops waiting for requests of the
+// cancelled
+// foreground work and SHOULD cancel them with `$/cancel_request`. The client
+// answers a cancelled request with the `cancelled` outcome.
+//
+// See protocol docs: [Requesting
+// Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
+type AgentRequestParamsRequestPermissionRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Human-readable title for the permission prompt.
+	//
+	// This title is specific to the permission prompt and does not update any
+	// subject's displayed title.
+	Title string `json:"title"`
+	// Optional human-readable explanation of why permission is needed.
+	//
+	// This text is specific to the permission prompt and does not update any
+	// subject's displayed content. Omitted and `null` are equivalent and mean no
+	// separate
+	// permission description was provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional structured context about the operation requiring permission.
+	//
+	// Omitted and `null` are equivalent and mean no structured subject was
+	// provided.
+	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
+	// Available permission options for the user to choose from.
+	// Must contain at least one option.
+	Options []PermissionOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A unique identifier for a conversation session between a client and agent.
+//
+// Each session has its own context, conversation history, and state, so one
+// agent can run several independent sessions.
+//
+// See protocol docs: [Session
+// ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)
+type SessionID string
+
+// The operation requiring permission.
+//
+// It is a union tagged by the member "type". Its variants are
+// ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does
+// not know decodes to UnknownRequestPermissionSubject, which keeps the JSON as
+// it was.
+type RequestPermissionSubject interface {
+	isRequestPermissionSubject()
+}
+
+// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionSubject struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Permission request details for a tool call.
+type ToolCallPermissionSubject struct {
+	// Details about the tool call requiring permission.
+	//
+	// Clients apply this to their stored tool call exactly like a
+	// `tool_call_update`
+	// notification, in the order it was received, before showing the prompt. A
+	// first-seen
+	// `toolCallId` creates the tool call.
+	ToolCall ToolCallUpdate `json:"toolCall"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Represents an upsert for a tool call that the language model has requested.
+//
+// Tool calls are actions that the agent executes on behalf of the language
+// model,
+// such as reading files, executing code, or fetching data from external
+// sources.
+//
+// Only `toolCallId` is required. Other fields have patch semantics:
+// omitted fields leave the existing tool call value unchanged, `null` clears
+// or
+// unsets the value, and concrete values replace the previous value. For
+// collection fields, concrete arrays replace the previous collection, and both
+// `null` and `[]` clear the collection. A concrete `_meta` object instead
+// patches the stored metadata by top-level key. When a client receives a tool
+// call ID it has not seen before, omitted fields start at their protocol
+// defaults.
+//
+// See protocol docs: [Tool
+// Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
+type ToolCallUpdate struct {
+	// Unique identifier for this tool call within the session.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// Programmatic name of the tool being invoked.
+	//
+	// This field is optional and has patch semantics. Omission means no
+	// change, `null` clears the name, and a string replaces it. For a tool
+	// call ID the client has not seen before, omission or `null` means that no
+	// tool name is available.
+	Name wire.Opt[string] `json:"name,omitzero"`
+	// Human-readable title describing what the tool is doing.
+	//
+	// Omission leaves the title unchanged, `null` unsets it, and a string replaces
+	// it.
+	// A new tool call starts without a title.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// The category of tool being invoked.
+	// Helps clients choose appropriate icons and UI treatment.
+	//
+	// Omission leaves the kind unchanged, `null` resets it to `other`, and a value
+	// replaces it.
+	// A new tool call starts as `other`.
+	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
+	// Current execution status of the tool call.
+	//
+	// Omission leaves the status unchanged, `null` resets it to `pending`, and a
+	// value
+	// replaces it. A new tool call starts as `pending`.
+	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
+	// Content produced by the tool call.
+	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
+	// File locations affected by this tool call.
+	// Enables "follow-along" features in clients.
+	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
+	// Raw input parameters sent to the tool.
+	RawInput json.RawMessage `json:"rawInput,omitempty"`
+	// Raw output returned by the tool.
+	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
+	// Client-initiated controls this tool call currently supports, such as
+	// cancellation.
+	//
+	// Omission leaves the capabilities unchanged, `null` clears them, and an
+	// object replaces
+	// the whole previous value. A new tool call starts with none.
+	Capabilities wire.Opt[ToolCallCapabilities] `json:"capabilities,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a tool call within a session.
+type ToolCallID string
+
+// Categories of tools that can be invoked.
+//
+// Tool kinds help clients choose appropriate icons and optimize how they
+// display tool execution progress.
+//
+// See protocol docs:
+// [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ToolKind string
+
+// Execution status of a tool call.
+//
+// Tool calls progress through different statuses during their lifecycle.
+//
+// See protocol docs:
+// [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ToolCallStatus string
+
+// Content produced by a tool call.
+//
+// Tool calls can produce different types of content including standard
+// content blocks (text, images), file diffs, or display-only terminals.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
+//
+// It is a union tagged by the member "type". Its variants are Content, Diff,
+// Terminal; a tag this package does not know decodes to
+// UnknownToolCallContent, which keeps the JSON as it was.
+type ToolCallContent interface {
+	isToolCallContent()
+}
+
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownToolCallContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Standard content block (text, images, resources).
+type Content struct {
+	// The actual content block.
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Content blocks represent displayable information in the Agent Client
+// Protocol.
+//
+// Content blocks appear in:
+//   - User prompts sent via `session/prompt`
+//   - Language model output reported through `session/update` notifications as
+//     message updates or streamed chunks
+//   - Progress updates and results from tool calls
+//
+// This structure is compatible with the Model Context Protocol (MCP), so
+// agents can
+// forward content from MCP tool outputs without transformation.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v2/content)
+//
+// It is a union tagged by the member "type". Its variants are TextContent,
+// ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
+// package does not know decodes to UnknownContentBlock, which keeps the JSON
+// as it was.
+type ContentBlock interface {
+	isContentBlock()
+}
+
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownContentBlock struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Text provided to or from an LLM.
+type TextContent struct {
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	//
+	// Omitted and `null` are equivalent and mean no annotations are provided.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Optional annotations for the client. The client can use annotations to
+// inform how objects are used or displayed
+type Annotations struct {
+	// Intended recipients for this content, such as the user or assistant.
+	//
+	// Omitted and `null` are equivalent and mean no audience is specified.
+	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
+	// Timestamp indicating when the underlying resource was last modified.
+	//
+	// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in
+	// MCP.
+	//
+	// Omitted and `null` are equivalent and mean the modification time is not
+	// reported.
+	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
+	// Relative importance of this content when clients choose what to surface,
+	// from 0 (least
+	// important) to 1 (most important).
+	//
+	// Omitted and `null` are equivalent and mean no priority is specified.
+	Priority wire.Opt[float64] `json:"priority,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The sender or recipient of messages and data in a conversation.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type Role string
+
+// An image provided to or from an LLM.
+type ImageContent struct {
+	// Base64-encoded media payload.
+	Data string `json:"data"`
+	// MIME type describing the encoded media payload.
+	MIMEType MediaType `json:"mimeType"`
+	// URI associated with this resource or media payload.
+	//
+	// Omitted and `null` are equivalent and mean no URI is associated with the
+	// image.
+	URI wire.Opt[string] `json:"uri,omitzero"`
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	//
+	// Omitted and `null` are equivalent and mean no annotations are provided.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An Internet media type identifying the format of protocol content.
+type MediaType string
+
+// Audio provided to or from an LLM.
+type AudioContent struct {
+	// Base64-encoded media payload.
+	Data string `json:"data"`
+	// MIME type describing the encoded media payload.
+	MIMEType MediaType `json:"mimeType"`
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	//
+	// Omitted and `null` are equivalent and mean no annotations are provided.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A link to a resource that the receiver may be able to read, included in a
+// prompt or tool call result.
+type ResourceLink struct {
+	// Human-readable name shown for this protocol object.
+	Name string `json:"name"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// Optional display title for end-user UI.
+	//
+	// Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Optional human-readable details shown with this protocol object.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional set of sized icons that the client can display in a user interface.
+	//
+	// Omitted and `null` are equivalent and mean no icons are provided.
+	Icons wire.Opt[[]Icon] `json:"icons,omitzero"`
+	// MIME type describing the encoded media payload.
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Optional size of the linked resource in bytes, if known.
+	//
+	// Omitted and `null` are equivalent and mean the size is not known.
+	Size wire.Opt[uint64] `json:"size,omitzero"`
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	//
+	// Omitted and `null` are equivalent and mean no annotations are provided.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An optionally-sized icon that can be displayed in a user interface.
+type Icon struct {
+	// A standard URI pointing to an icon resource. MUST be an `https:` or `data:`
+	// URI.
+	// Clients reject other schemes, fetch without credentials, and do not follow
+	// scheme- or origin-changing redirects.
+	Src string `json:"src"`
+	// Optional MIME type override if the source MIME type is missing or generic.
+	//
+	// Omitted and `null` are equivalent and mean the source MIME type is used.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// Optional array of strings that specify sizes at which the icon can be used.
+	// Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
+	// `"any"` for scalable formats like SVG.
+	//
+	// If not provided, the client should assume that the icon can be used at any
+	// size.
+	//
+	// Omitted and `null` are equivalent and mean no sizes are specified.
+	Sizes wire.Opt[[]string] `json:"sizes,omitzero"`
+	// Optional theme this icon is designed for.
+	//
+	// Omitted and `null` are equivalent and mean the icon is not theme-specific.
+	Theme wire.Opt[IconTheme] `json:"theme,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Theme an icon is designed for.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type IconTheme string
+
+// The contents of a resource, embedded into a prompt or tool call result.
+type EmbeddedResource struct {
+	// Embedded resource payload, either text or binary data.
+	Resource EmbeddedResourceResource `json:"resource"`
+	// Optional annotations that help clients decide how to display or route this
+	// content.
+	//
+	// Omitted and `null` are equivalent and mean no annotations are provided.
+	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Resource content that can be embedded in a message.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// EmbeddedResourceResourceTextResourceContents,
+// EmbeddedResourceResourceBlobResourceContents.
+type EmbeddedResourceResource interface {
+	isEmbeddedResourceResource()
+}
+
+// Text resource contents embedded directly in the message.
+type EmbeddedResourceResourceTextResourceContents struct {
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// MIME type describing the encoded media payload.
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Binary resource contents embedded directly in the message.
+type EmbeddedResourceResourceBlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// MIME type describing the encoded media payload.
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// File changes produced by a tool call.
+//
+// `changes` is authoritative for affected absolute paths and operations.
+// `patch` optionally carries renderable text for some or all of those changes
+// and MUST be consistent with `changes`. Agents SHOULD provide `patch`
+// whenever
+// feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
+//
+// See protocol docs:
+// [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
+type Diff struct {
+	// Structured file changes described by this diff.
+	//
+	// Clients can use this field without parsing patch text to determine affected
+	// paths.
+	Changes []DiffChange `json:"changes"`
+	// Renderable patch text for some or all of the structured changes.
+	//
+	// Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
+	// equivalent and mean no renderable patch text was provided.
+	Patch wire.Opt[DiffPatch] `json:"patch,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One file-level change described by a `Diff`.
+//
+// Structured change metadata lets clients identify affected files and
+// operations without parsing the text patch.
+//
+// It is a union tagged by the member "operation". Its variants are Add,
+// Delete, Modify, Move, Copy; a tag this package does not know decodes to
+// UnknownDiffChange, which keeps the JSON as it was.
+type DiffChange interface {
+	isDiffChange()
+}
+
+// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownDiffChange struct {
+	// Tag is the value of the member "operation".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A file was added.
+type Add struct {
+	// File content kind after the operation (for `delete`, of the deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the content kind is unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// MIME type of the file contents after the operation (for `delete`, of the
+	// deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Absolute path for the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Kind of file content represented by a diff change.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type DiffFileType string
+
+// An absolute filesystem path used by the protocol.
+//
+// Uses the native syntax of the machine the Agent runs on, such as
+// `/home/user/project`,
+// `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
+type AbsolutePath string
+
+// A file was deleted.
+type Delete struct {
+	// File content kind after the operation (for `delete`, of the deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the content kind is unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// MIME type of the file contents after the operation (for `delete`, of the
+	// deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Absolute path for the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A file was modified in place.
+type Modify struct {
+	// File content kind after the operation (for `delete`, of the deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the content kind is unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// MIME type of the file contents after the operation (for `delete`, of the
+	// deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Absolute path for the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A file was moved or renamed.
+type Move struct {
+	// File content kind after the operation (for `delete`, of the deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the content kind is unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// MIME type of the file contents after the operation (for `delete`, of the
+	// deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Absolute path before the operation.
+	OldPath AbsolutePath `json:"oldPath"`
+	// Absolute path after the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A file was copied.
+type Copy struct {
+	// File content kind after the operation (for `delete`, of the deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the content kind is unknown.
+	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
+	// MIME type of the file contents after the operation (for `delete`, of the
+	// deleted file).
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is unknown.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Absolute path before the operation.
+	OldPath AbsolutePath `json:"oldPath"`
+	// Absolute path after the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Renderable patch text and its format.
+type DiffPatch struct {
+	// Patch format. The only ACP-defined value is `git_patch`.
+	Format DiffPatchFormat `json:"format"`
+	// Patch text in the format named by `format`.
+	Text string `json:"text"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Text patch format used by `DiffPatch`.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type DiffPatchFormat string
+
+// A display-only reference to an agent-owned terminal.
+//
+// Terminal state and output are delivered separately through
+// `terminal_update` and `terminal_output_chunk` session updates.
+type Terminal struct {
+	// The ID of the terminal to display.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for an agent-owned terminal within a session.
+type TerminalID string
+
+// A file location being accessed or modified by a tool.
+//
+// Enables clients to implement "follow-along" features that track
+// which files the agent is working with in real-time.
+//
+// See protocol docs: [Following the
+// Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
+type ToolCallLocation struct {
+	// The absolute file path being accessed or modified.
+	Path AbsolutePath `json:"path"`
+	// Optional 1-based line number within the file. Omitted and `null` are
+	// equivalent and
+	// mean no specific line. `0` is invalid.
+	Line wire.Opt[uint32] `json:"line,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client-initiated controls a tool call currently supports.
+//
+// A malformed value falls back to no controls, so the Client never sends a
+// request the
+// Agent did not advertise.
+//
+// See protocol docs: [Cancelling Tool
+// Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+type ToolCallCapabilities struct {
+	// Permits the Client to cancel this tool call with `tool_call/cancel`.
+	//
+	// Omitted and `null` are equivalent and mean unsupported. An object (including
+	// `{}`)
+	// means supported. Agents SHOULD stop advertising it once the tool call
+	// reaches a final status.
+	Cancel wire.Opt[ToolCallCancelCapabilities] `json:"cancel,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capability to cancel a tool call with `tool_call/cancel`.
+//
+// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+type ToolCallCancelCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Permission request details for a command.
+type CommandPermissionSubject struct {
+	// The command that would be run if permission is granted.
+	Command string `json:"command"`
+	// The absolute working directory for the command.
+	Cwd AbsolutePath `json:"cwd"`
+	// The associated tool call, when known. Omitted and `null` are equivalent.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// The associated terminal, when already known. Omitted and `null` are
+	// equivalent.
+	TerminalID wire.Opt[TerminalID] `json:"terminalId,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An option presented to the user when requesting permission.
+type PermissionOption struct {
+	// Identifier for this permission option. MUST be unique within the request.
+	OptionID PermissionOptionID `json:"optionId"`
+	// Human-readable label to display to the user.
+	Name string `json:"name"`
+	// Hint about the nature of this permission option.
+	Kind PermissionOptionKind `json:"kind"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a permission option.
+type PermissionOptionID string
+
+// The type of permission option being presented to the user.
+//
+// Helps clients choose appropriate icons and UI treatment.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PermissionOptionKind string
+
+// Requests structured user input via a form or URL.
+//
+// See protocol docs:
+// [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type AgentRequestParamsCreateElicitationRequest struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Handles extension method requests from the agent.
+//
+// Allows the Agent to send an arbitrary request that is not part of the ACP
+// spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtMethodRequest struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Response struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type Notification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible notifications that an agent can send to a client.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentNotificationParamsUpdateSessionNotification,
+// AgentNotificationParamsCompleteElicitationNotification,
+// AgentNotificationParamsExtNotification.
+type AgentNotificationParams interface {
+	isAgentNotificationParams()
+}
+
+// Handles session update notifications from the agent.
+//
+// This is a notification endpoint (no response expected) that receives
+// updates about session activity, including message updates, message chunks,
+// tool calls, and execution plans.
+//
+// Note: Clients SHOULD continue accepting tool call updates even after
+// sending a `session/cancel` notification, as the agent may send final
+// updates before reporting an idle `state_update` with the cancelled
+// stop reason.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+type AgentNotificationParamsUpdateSessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Different types of updates that can be sent while a session exists.
+//
+// These updates report messages, progress, and other session activity.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+//
+// It is a union tagged by the member "sessionUpdate". Its variants are
+// UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage,
+// AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate,
+// ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk,
+// PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate,
+// UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this
+// package does not know decodes to UnknownSessionUpdate, which keeps the JSON
+// as it was.
+type SessionUpdate interface {
+	isSessionUpdate()
+}
+
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionUpdate struct {
+	// Tag is the value of the member "sessionUpdate".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A streamed item of message content.
+type ContentChunk struct {
+	// A unique identifier for the message this chunk belongs to.
+	//
+	// All chunks belonging to the same message share the same `messageId`.
+	// Chunks for different messages can interleave.
+	MessageID MessageID `json:"messageId"`
+	// A single item of content
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Identifier for a message, unique among messages of the same type within a
+// session.
+//
+// Each message type, such as user messages, agent messages, and agent
+// thoughts,
+// has its own ID space: messages of different types may share an ID and remain
+// distinct messages.
+type MessageID string
+
+// A chunk of the user's message being streamed.
+type UserMessageChunk ContentChunk
+
+// A user message upsert.
+//
+// Only `messageId` is required. `content` has patch semantics:
+// an omitted field leaves existing message content unchanged, `null` clears
+// the
+// value, and a concrete array replaces the previous value. For a new
+// `messageId`, omitted `content` starts empty. `content` is replaced as a
+// whole array. Send `[]` or `null` to clear it.
+//
+// Message updates and chunks are applied in the order they are received. When
+// a `user_message` update includes `content`, that array replaces any content
+// previously accumulated for the message, including content from earlier
+// chunks. Later chunks with the same `messageId` append to the current
+// content.
+type UserMessage struct {
+	// A unique identifier for the message.
+	MessageID MessageID `json:"messageId"`
+	// Complete replacement content for this message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A chunk of the agent's response being streamed.
+type AgentMessageChunk ContentChunk
+
+// An agent message upsert.
+//
+// Only `messageId` is required. `content` has patch semantics:
+// an omitted field leaves existing message content unchanged, `null` clears
+// the
+// value, and a concrete array replaces the previous value. For a new
+// `messageId`, omitted `content` starts empty. `content` is replaced as a
+// whole array. Send `[]` or `null` to clear it.
+//
+// Message updates and chunks are applied in the order they are received. When
+// an `agent_message` update includes `content`, that array replaces any
+// content previously accumulated for the message, including content from
+// earlier chunks. Later chunks with the same `messageId` append to the current
+// content.
+type AgentMessage struct {
+	// A unique identifier for the message.
+	MessageID MessageID `json:"messageId"`
+	// Complete replacement content for this message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A chunk of the agent's internal reasoning being streamed.
+type AgentThoughtChunk ContentChunk
+
+// An agent thought or reasoning message upsert.
+//
+// Only `messageId` is required. `content` has patch semantics:
+// an omitted field leaves existing thought content unchanged, `null` clears
+// the
+// value, and a concrete array replaces the previous value. For a new
+// `messageId`, omitted `content` starts empty. `content` is replaced as a
+// whole array. Send `[]` or `null` to clear it.
+//
+// Message updates and chunks are applied in the order they are received. When
+// an `agent_thought` update includes `content`, that array replaces any
+// content previously accumulated for the thought, including content from
+// earlier chunks. Later chunks with the same `messageId` append to the current
+// content.
+type AgentThought struct {
+	// A unique identifier for the thought message.
+	MessageID MessageID `json:"messageId"`
+	// Complete replacement content for this thought message.
+	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A snapshot of the session's aggregate foreground activity.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type SessionUpdateStateUpdate struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A streamed item of tool-call content.
+//
+// Tool-call content chunks append one `ToolCallContent` item to the current
+// content for the matching `toolCallId`. Agents can send a `tool_call_update`
+// with `content` when they need to replace the whole content collection
+// instead.
+type ToolCallContentChunk struct {
+	// The ID of the tool call this content belongs to.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// A single item of content produced by the tool call.
+	Content ToolCallContent `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An upsert for the stored state of an agent-owned terminal.
+//
+// Only `terminalId` is required. Other fields have patch
+// semantics: omitted fields leave the stored value unchanged, `null` clears
+// it, and concrete values replace it. A concrete `_meta` object instead
+// patches the stored metadata by top-level key. When the terminal ID is new,
+// omitted fields start unknown.
+type TerminalUpdate struct {
+	// Unique identifier for this terminal within the session.
+	TerminalID TerminalID `json:"terminalId"`
+	// The command being run.
+	Command wire.Opt[string] `json:"command,omitzero"`
+	// The absolute working directory of the command.
+	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
+	// An authoritative replacement snapshot of terminal output bytes.
+	Output wire.Opt[TerminalOutput] `json:"output,omitzero"`
+	// Exit information. A concrete object marks the terminal as exited.
+	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
+	// The terminal size the command runs with, when known.
+	//
+	// Clients can render output at this size so that column layouts, progress
+	// bars,
+	// and cursor-positioned output display as the program wrote them.
+	Size wire.Opt[TerminalSize] `json:"size,omitzero"`
+	// Client-initiated controls this terminal currently supports, such as
+	// cancellation.
+	//
+	// Omission leaves the capabilities unchanged, `null` clears them, and an
+	// object replaces
+	// the whole previous value. A new terminal starts with none.
+	Capabilities wire.Opt[TerminalCapabilities] `json:"capabilities,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An authoritative replacement snapshot of terminal output bytes.
+type TerminalOutput struct {
+	// Base64-encoded replacement terminal output bytes.
+	Data string `json:"data"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Exit information for an agent-owned terminal.
+//
+// The presence of this object marks the terminal as exited, even when neither
+// an exit code nor a signal is known.
+type TerminalExitStatus struct {
+	// Process exit code as the platform reports it, when known. Negative values
+	// are
+	// allowed, for example signed Windows exit codes. Omitted and `null` are
+	// equivalent.
+	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
+	// Signal that terminated the process, when known.
+	//
+	// Agents should use the conventional platform signal name. POSIX examples
+	// include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
+	// platform-specific name. Omitted and `null` are equivalent.
+	Signal wire.Opt[string] `json:"signal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The size of an agent-owned terminal in character cells.
+type TerminalSize struct {
+	// Number of columns.
+	Cols uint16 `json:"cols"`
+	// Number of rows.
+	Rows uint16 `json:"rows"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Client-initiated controls a terminal currently supports.
+//
+// A malformed value falls back to no controls, so the Client never sends a
+// request the
+// Agent did not advertise.
+//
+// See protocol docs: [Cancelling
+// Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+type TerminalCapabilities struct {
+	// Permits the Client to cancel this terminal with `terminal/cancel`.
+	//
+	// Omitted and `null` are equivalent and mean unsupported. An object (including
+	// `{}`)
+	// means supported. Agents SHOULD stop advertising it once the terminal reports
+	// `exitStatus`.
+	Cancel wire.Opt[TerminalCancelCapabilities] `json:"cancel,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capability to cancel a terminal with `terminal/cancel`.
+//
+// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
+type TerminalCancelCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A chunk of bytes appended to an agent-owned terminal's output.
+type TerminalOutputChunk struct {
+	// The terminal receiving these bytes.
+	TerminalID TerminalID `json:"terminalId"`
+	// Independently base64-encoded terminal output bytes.
+	Data string `json:"data"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A content update for a plan identified by ID.
+type PlanUpdate struct {
+	// The updated plan content.
+	Plan PlanUpdateContent `json:"plan"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Updated content for a plan.
+//
+// It is a union tagged by the member "type". Its variants are PlanItems; a tag
+// this package does not know decodes to UnknownPlanUpdateContent, which keeps
+// the JSON as it was.
+type PlanUpdateContent interface {
+	isPlanUpdateContent()
+}
+
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPlanUpdateContent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A plan represented as structured entries.
+type PlanItems struct {
+	// The plan ID to update.
+	PlanID PlanID `json:"planId"`
+	// The list of tasks to be accomplished.
+	//
+	// When updating an item-based plan, the agent must send a complete list of all
+	// entries
+	// with their current status. The client replaces that plan with each update.
+	Entries []PlanEntry `json:"entries"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a plan within a session.
+type PlanID string
+
+// A single entry in the execution plan.
+//
+// Represents a task or goal that the assistant intends to accomplish
+// as part of fulfilling the user's request.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+type PlanEntry struct {
+	// Human-readable description of what this task aims to accomplish.
+	Content string `json:"content"`
+	// The relative importance of this task.
+	// Used to indicate which tasks are most critical to the overall goal.
+	Priority PlanEntryPriority `json:"priority"`
+	// Current execution status of this task.
+	Status PlanEntryStatus `json:"status"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Priority levels for plan entries.
+//
+// Used to indicate the relative importance or urgency of different
+// tasks in the execution plan.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PlanEntryPriority string
+
+// Status of a plan entry in the execution flow.
+//
+// Tracks the lifecycle of each task from planning through completion.
+// See protocol docs: [Plan
+// Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
+//
+// The set is open: values not listed here are valid and kept as they are.
+type PlanEntryStatus string
+
+// Available commands are ready or have changed
+type AvailableCommandsUpdate struct {
+	// Commands the agent can execute.
+	AvailableCommands []AvailableCommand `json:"availableCommands"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A command the agent advertises to the client.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+//
+// It is a union tagged by the member "type". Its variants are Command; a tag
+// this package does not know decodes to UnknownAvailableCommand, which keeps
+// the JSON as it was.
+type AvailableCommand interface {
+	isAvailableCommand()
+}
+
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAvailableCommand struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A slash command the user can invoke by including it in a prompt.
+//
+// The `type` discriminator value is `command`.
+type Command struct {
+	// Command name without the leading `/` (e.g., `create_plan`,
+	// `research_codebase`).
+	//
+	// MUST NOT contain whitespace and MUST be unique within the command list.
+	Name string `json:"name"`
+	// Human-readable description of what the command does.
+	Description string `json:"description"`
+	// Input for the command if required
+	//
+	// Omitted and `null` are equivalent and mean the command takes no input.
+	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The input specification for a command.
+//
+// It is a union tagged by the member "type". Its variants are
+// TextCommandInput; a tag this package does not know decodes to
+// UnknownAvailableCommandInput, which keeps the JSON as it was.
+type AvailableCommandInput interface {
+	isAvailableCommandInput()
+}
+
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAvailableCommandInput struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// All text that was typed after the command name is provided as input.
+type TextCommandInput struct {
+	// A hint to display when the input hasn't been provided yet
+	Hint string `json:"hint"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session configuration options have been updated.
+type ConfigOptionUpdate struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A session configuration option selector and its current state.
+//
+// It is a union tagged by the member "type". Its variants are Select, Boolean;
+// a tag this package does not know decodes to UnknownSessionConfigOption,
+// which keeps the JSON as it was.
+type SessionConfigOption interface {
+	isSessionConfigOption()
+}
+
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSessionConfigOption struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Single-value selector (dropdown).
+type Select struct {
+	// Unique identifier for the configuration option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	//
+	// Omitted and `null` are equivalent and mean no category is provided.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The currently selected value. MUST be one of the `value`s in `options`.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options. MUST contain at least one value, and each
+	// `value` MUST be
+	// unique within the option, including across groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a session configuration option.
+type SessionConfigID string
+
+// Semantic category for a session configuration option.
+//
+// This is intended to help Clients distinguish broadly common selectors (e.g.
+// model selector vs
+// session mode selector vs thought/reasoning level) for UX purposes (keyboard
+// shortcuts, icons,
+// placement). It MUST NOT be required for correctness. Clients MUST handle
+// missing or unknown
+// categories gracefully.
+//
+// Category names beginning with `_` are free for custom use, like other ACP
+// extension methods.
+// Category names that do not begin with `_` are reserved for the ACP spec.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type SessionConfigOptionCategory string
+
+// Unique identifier for a session configuration option value.
+type SessionConfigValueID string
+
+// Possible values for a session configuration option.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
+type SessionConfigSelectOptions interface {
+	isSessionConfigSelectOptions()
+}
+
+// A possible value for a session configuration option.
+type SessionConfigSelectOption struct {
+	// Unique identifier for this option value.
+	Value SessionConfigValueID `json:"value"`
+	// Human-readable label for this option value.
+	Name string `json:"name"`
+	// Optional description for this option value.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A flat list of options with no grouping.
+type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
+
+// A group of possible values for a session configuration option.
+type SessionConfigSelectGroup struct {
+	// Unique identifier for this group.
+	GroupID SessionConfigGroupID `json:"groupId"`
+	// Human-readable label for this group.
+	Name string `json:"name"`
+	// The set of option values in this group. MUST contain at least one value.
+	Options []SessionConfigSelectOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a session configuration option value group.
+type SessionConfigGroupID string
+
+// A list of options grouped under headers.
+type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
+
+// Boolean on/off toggle.
+type Boolean struct {
+	// Unique identifier for the configuration option.
+	ConfigID SessionConfigID `json:"configId"`
+	// Human-readable label for the option.
+	Name string `json:"name"`
+	// Optional description for the Client to display to the user.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional semantic category for this option (UX only).
+	//
+	// Omitted and `null` are equivalent and mean no category is provided.
+	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Update to session metadata. All fields are optional to support partial
+// updates.
+//
+// Agents send this notification to update session information like title or
+// custom metadata.
+// Clients can use it to keep session titles and state current.
+//
+// Omitted fields leave the existing session info unchanged. `null` clears the
+// corresponding value. A concrete `_meta` object patches the stored metadata
+// by
+// top-level key.
+type SessionInfoUpdate struct {
+	// Human-readable title for the session. Set to null to clear.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// RFC 3339 timestamp of last activity. Set to null to clear.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Context window and cost update for a session.
+type UsageUpdate struct {
+	// Tokens currently in context.
+	Used uint64 `json:"used"`
+	// Total context window size in tokens.
+	Size uint64 `json:"size"`
+	// Cumulative session cost.
+	//
+	// Omitted leaves the last reported cost unchanged. `null` clears it. A value
+	// replaces it.
+	Cost wire.Opt[Cost] `json:"cost,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Cost information for a session.
+type Cost struct {
+	// Total cumulative cost for session.
+	Amount float64 `json:"amount"`
+	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money,
+	// or another
+	// unit such as "credits".
+	Currency string `json:"currency"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Fire-and-forget information for the user.
+//
+// Notices are live events rather than session history. Agents must not rely on
+// a notice being received, displayed, or seen by the user.
+// No Client capability is required, and unsupported Clients may ignore
+// notices.
+//
+// See protocol docs: [Session
+// Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
+type Notice struct {
+	// Presentation severity hint.
+	Severity NoticeSeverity `json:"severity"`
+	// Required non-empty plain-text title that can stand alone.
+	Title string `json:"title"`
+	// Optional plain-text detail or guidance.
+	//
+	// Omitted and `null` are equivalent and mean no description was supplied.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Severity hint for a session notice.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type NoticeSeverity string
+
+// A context compaction upsert. The first notification fixes the compaction's
+// timeline position. Later updates with the same ID patch that entity in
+// place.
+//
+// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
+// stored value unchanged, `null` clears it, and a concrete value replaces it.
+// `summary: []` also clears the summary. A concrete `_meta` object patches the
+// stored metadata by top-level key instead of replacing it.
+type CompactionUpdate struct {
+	// The Agent-owned ID of this compaction, unique within the session.
+	CompactionID CompactionID `json:"compactionId"`
+	// Current lifecycle status.
+	Status CompactionStatus `json:"status"`
+	// Complete replacement user-displayable summary content for the compaction.
+	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
+	// Human-readable error details for the compaction.
+	Error wire.Opt[string] `json:"error,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted leaves the stored metadata
+	// unchanged. `null`
+	// clears it. An object patches the stored metadata by top-level key: keys it
+	// omits are
+	// unchanged, a key set to `null` is removed, and any other value replaces that
+	// key's
+	// stored value without merging nested objects. Beyond this patch rule,
+	// implementations
+	// MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs: [Metadata
+	// Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for a context compaction within a session.
+type CompactionID string
+
+// Lifecycle state of a context compaction.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type CompactionStatus string
+
+// A content block appended to a compaction's summary. A first-seen ID creates
+// an in-progress compaction. Chunks append in receive order.
+type CompactionSummaryChunk struct {
+	// ID of the compaction whose summary receives this content.
+	CompactionID CompactionID `json:"compactionId"`
+	// One content block to append.
+	Content ContentBlock `json:"content"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	// This metadata is scoped to the chunk and does not patch stored metadata.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification that a URL-based elicitation has completed.
+//
+// See protocol docs:
+// [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
+type AgentNotificationParamsCompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Unique identifier for an elicitation.
+type ElicitationID string
+
+// Handles extension notifications from the agent.
+//
+// Allows the Agent to send an arbitrary notification that is not part of the
+// ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type AgentNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// AgentClientProtocolClientRequest, AgentClientProtocolClientNotification,
+// AgentClientProtocolClientResponse.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolClient interface {
+	isAgentClientProtocolClient()
+}
+
+type AgentClientProtocolClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible requests that a client can send to an agent.
+//
+// This enum is used internally for routing RPC requests. You typically won't
+// need
+// to use this directly.
+//
+// This enum encompasses all method calls from client to agent.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and
+// /$defs/ClientRequest/properties/params/anyOf/0/anyOf/4 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientRequestParams json.RawMessage
+
+// Request parameters for the initialize method.
+//
+// Sent by the client to establish connection and negotiate capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
+type InitializeRequest struct {
+	// The latest protocol version supported by the client.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Information about the implementation sending this initialize request.
+	Info Implementation `json:"info"`
+	// Capabilities supported by the client.
+	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Protocol version identifier.
+//
+// This version is only bumped for breaking changes.
+// Non-breaking changes should be introduced via capabilities.
+type ProtocolVersion uint16
+
+// Metadata about the implementation of the client or agent.
+// Describes the name and version of an ACP implementation, with an optional
+// title for UI representation.
+type Implementation struct {
+	// Intended for programmatic or logical use, but can be used as a display
+	// name fallback if title isn't present.
+	Name string `json:"name"`
+	// Intended for UI and end-user contexts and optimized to be human-readable
+	// and easily understood.
+	//
+	// If not provided, the name should be used for display.
+	//
+	// Omitted and `null` are equivalent and mean the `name` is used for display.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Version of the implementation. Can be displayed to the user or used
+	// for debugging or metrics purposes. (e.g. "1.0.0").
+	Version string `json:"version"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent about
+// available features and methods.
+//
+// See protocol docs: [Client
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
+type ClientCapabilities struct {
+	// Authentication capabilities supported by the client.
+	// Determines which authentication method types the agent may include
+	// in its `InitializeResponse`.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not
+	// advertise any
+	// authentication-method extensions.
+	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
+	// Elicitation capabilities supported by the client.
+	// Determines which elicitation modes the agent may use.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not
+	// advertise
+	// elicitation support.
+	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Authentication capabilities supported by the client.
+//
+// Advertised during initialization to inform the agent which authentication
+// method types the client can handle. This governs opt-in types that require
+// additional client-side support.
+type ClientAuthCapabilities struct {
+	// Whether the client supports `terminal` authentication methods.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not
+	// advertise support.
+	// The client should supply `{}` only when it can reproduce the configured
+	// agent invocation in an interactive terminal. Supplying `{}` means the
+	// agent may include `terminal` entries in its authentication methods.
+	Terminal wire.Opt[TerminalAuthCapabilities] `json:"terminal,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for terminal authentication methods.
+//
+// Supplying `{}` means the client can reproduce the configured agent
+// invocation in an interactive terminal and supports terminal authentication
+// methods.
+type TerminalAuthCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Elicitation capabilities supported by the client.
+type ElicitationCapabilities struct {
+	// Whether the client supports form-based elicitation.
+	//
+	// Optional. Omitted and `null` are equivalent and mean form support is not
+	// advertised.
+	// Supplying `{}` explicitly advertises form support.
+	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
+	// Whether the client supports URL-based elicitation.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the client does not
+	// advertise support.
+	// Supplying `{}` means the client supports URL-based elicitation.
+	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Form-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports form-based elicitation.
+type ElicitationFormCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL-based elicitation capabilities.
+//
+// Supplying `{}` means the client supports URL-based elicitation.
+type ElicitationURLCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for the `auth/login` method.
+//
+// Specifies which authentication method to use.
+//
+// Agents MUST support this method when their `initialize` response included
+// a non-empty `authMethods` list. Clients MUST NOT call this method
+// when `authMethods` was omitted or empty.
+type LoginAuthRequest struct {
+	// The ID of the authentication method to use.
+	// Must be one of the methods advertised in the initialize response.
+	MethodID AuthMethodID `json:"methodId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Typed identifier used for auth method values on the wire.
+type AuthMethodID string
+
+// Request parameters for the `auth/logout` method.
+//
+// Terminates the current authenticated session.
+//
+// Agents MUST support this method when their `initialize` response included
+// a non-empty `authMethods` list. Clients MUST NOT call this method
+// when `authMethods` was omitted or empty.
+type LogoutAuthRequest struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for creating a new session.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
+type NewSessionRequest struct {
+	// The working directory for this session. Must be an absolute path.
+	Cwd AbsolutePath `json:"cwd"`
+	// Additional workspace roots for this session. Each path must be absolute.
+	//
+	// These expand the session's workspace scope without changing `cwd`, which
+	// remains the base for relative paths. When omitted or empty, no
+	// additional roots are activated for the new session.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// List of MCP (Model Context Protocol) servers the agent should connect to.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Configuration for connecting to an MCP (Model Context Protocol) server.
+//
+// MCP servers provide tools and context that the agent can use when
+// processing prompts.
+//
+// See protocol docs: [MCP
+// Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
+//
+// It is a union tagged by the member "type". Its variants are MCPServerHTTP,
+// MCPServerStdio; a tag this package does not know decodes to
+// UnknownMCPServer, which keeps the JSON as it was.
+type MCPServer interface {
+	isMCPServer()
+}
+
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMCPServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// HTTP transport configuration for MCP.
+type MCPServerHTTP struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// URL to the MCP server.
+	URL string `json:"url"`
+	// HTTP headers to set when making requests to the MCP server. Headers the MCP
+	// transport
+	// defines are owned by the transport, and Agents use the transport's values
+	// for them.
+	Headers []HTTPHeader `json:"headers,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An HTTP header to set when making requests to the MCP server.
+type HTTPHeader struct {
+	// The name of the HTTP header.
+	Name string `json:"name"`
+	// The value to set for the HTTP header.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Stdio transport configuration for MCP.
+type MCPServerStdio struct {
+	// Human-readable name identifying this MCP server.
+	Name string `json:"name"`
+	// Absolute path to the MCP server executable.
+	Command AbsolutePath `json:"command"`
+	// Command-line arguments to pass to the MCP server.
+	Args []string `json:"args,omitempty"`
+	// Environment variables to set when launching the MCP server. Names SHOULD be
+	// unique.
+	// Agents MAY reject duplicates with `-32602`, and otherwise the last entry
+	// wins.
+	Env []EnvVariable `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An environment variable to set when launching a process.
+type EnvVariable struct {
+	// The name of the environment variable.
+	Name string `json:"name"`
+	// The value to set for the environment variable.
+	Value string `json:"value"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for listing existing sessions.
+type ListSessionsRequest struct {
+	// Filter sessions by working directory. Must be an absolute path.
+	//
+	// Only sessions whose `cwd` is this same directory match. Subdirectories and
+	// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
+	//
+	// Omitted and `null` are equivalent and mean sessions are not filtered by
+	// working directory.
+	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
+	// Opaque cursor token from a previous response's nextCursor field for
+	// cursor-based pagination
+	//
+	// Omitted and `null` are equivalent and mean the first page is requested.
+	Cursor wire.Opt[SessionListCursor] `json:"cursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// An opaque cursor used to paginate `session/list` results.
+type SessionListCursor string
+
+// Request parameters for deleting an existing session from `session/list`.
+//
+// Only available if the Agent supports the `session.delete` capability.
+type DeleteSessionRequest struct {
+	// The ID of the session to delete.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for resuming an existing session.
+//
+// Resumes an existing session and optionally replays retained conversation
+// history according to `replayFrom`.
+type ResumeSessionRequest struct {
+	// The ID of the session to resume.
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	//
+	// Clients MUST send the session's working directory. Agents MAY reject a
+	// different directory
+	// with `-32602`, and MAY normalize paths when comparing.
+	Cwd AbsolutePath `json:"cwd"`
+	// Additional workspace roots to activate for this session. Each path must be
+	// absolute.
+	//
+	// When omitted or empty, no additional roots are activated. When non-empty,
+	// this is the complete resulting additional-root list for the resumed
+	// session. It may differ from any previously used or reported list as long as
+	// the request `cwd` matches the session's `cwd`.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// List of MCP servers to connect to for this session.
+	//
+	// The complete set of Client-provided servers. Omitted and `[]` mean none.
+	// Agents SHOULD
+	// NOT restore servers from earlier requests.
+	MCPServers []MCPServer `json:"mcpServers,omitempty"`
+	// Inclusive cursor describing where conversation replay should begin.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent should resume
+	// without
+	// replaying previous conversation history. Replay cursors are inclusive:
+	// replay includes the position identified by the cursor. Supplying
+	// `{ "type": "start" }` means the Agent should replay all retained
+	// conversation history before responding.
+	//
+	// Agents MUST reject unsupported cursor types or malformed cursor values
+	// with `-32602` (Invalid params), rather than substituting another cursor
+	// or resuming without replay.
+	ReplayFrom wire.Opt[ReplayFrom] `json:"replayFrom,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Inclusive cursor describing where replayed session history should begin.
+//
+// Replay includes the position identified by the cursor.
+//
+// It is a union tagged by the member "type". Its variants are ReplayFromStart;
+// a tag this package does not know decodes to UnknownReplayFrom, which keeps
+// the JSON as it was.
+type ReplayFrom interface {
+	isReplayFrom()
+}
+
+// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownReplayFrom struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Inclusive replay cursor requesting replay from the start of retained
+// conversation history.
+type ReplayFromStart struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for closing an active session.
+//
+// The Agent MUST cancel any ongoing work related to the session as if
+// `session/cancel`
+// was called, then free the resources associated with the session. Unlike
+// `session/cancel`,
+// closing also stops the session's background work. After the close response,
+// the Agent
+// sends no other messages for the session on that connection.
+//
+// Closing a session that does not exist or is not active SHOULD succeed, and
+// Clients SHOULD
+// treat a `-32002` response as a successful close.
+//
+// When closing cancels active foreground work, the Agent MUST send the final
+// updates for that work and the idle `state_update` with `stopReason:
+// "cancelled"`
+// before responding successfully to `session/close`. Closing an idle session
+// does not itself require another idle update.
+//
+// Closing also cancels pending `session/prompt` requests whose messages have
+// not
+// been inserted, including held prompts. If closing prevents a prompt's user
+// message from being inserted, the
+// Agent MUST answer that request with `-32800` (Request Cancelled). If the
+// message
+// has already been inserted, the Agent MUST respond successfully with its
+// `messageId`. Prompt responses need not precede the close response.
+type CloseSessionRequest struct {
+	// The ID of the session to close.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for cancelling one tool call.
+//
+// Clients MUST NOT send it unless the tool call currently advertises
+// `capabilities.cancel`.
+//
+// The Agent responds once it has accepted the cancellation. The response does
+// not mean
+// the work has stopped. The Agent confirms it with a `tool_call_update` to a
+// final
+// status: normally `cancelled`, or `completed` or `failed` if the work
+// finished first.
+//
+// The Agent responds with `-32602` if the tool call is unknown, already final,
+// or not
+// cancellable. Cancelling a tool call does not change the foreground state by
+// itself.
+//
+// See protocol docs: [Cancelling Tool
+// Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
+type CancelToolCallRequest struct {
+	// The ID of the session that owns the tool call.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the tool call to cancel.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for cancelling one terminal.
+//
+// Clients MUST NOT send it unless the terminal currently advertises
+// `capabilities.cancel`.
+//
+// The Agent responds once it has accepted the cancellation. The response does
+// not mean
+// the work has stopped. The Agent confirms it with a `terminal_update` that
+// sets
+// `exitStatus`. Cancelling stops the process but does not release the
+// terminal, and does
+// not change the status of a tool call that references it.
+//
+// The Agent responds with `-32602` if the terminal is unknown, has already
+// exited, or is not
+// cancellable. Cancelling a terminal does not change the foreground state by
+// itself.
+//
+// See protocol docs: [Cancelling
+// Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
+type CancelTerminalRequest struct {
+	// The ID of the session that owns the terminal.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the terminal to cancel.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for setting a session configuration option.
+//
+// Agents MUST support this method for any session where they advertise config
+// options.
+// Agents MUST reject an unknown `configId` or invalid value with `-32602` and
+// leave the
+// configuration unchanged.
+//
+// See protocol docs: [Session Config
+// Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
+//
+// It is a union tagged by the member "type". Its variants are ID,
+// SetSessionConfigOptionRequestBoolean; a tag this package does not know
+// decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it
+// was.
+type SetSessionConfigOptionRequest interface {
+	isSetSessionConfigOptionRequest()
+}
+
+// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownSetSessionConfigOptionRequest struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A `SessionConfigValueId` string value (`type: "id"`).
+type ID struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The value ID.
+	Value SessionConfigValueID `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A boolean value (`type: "boolean"`).
+type SetSessionConfigOptionRequestBoolean struct {
+	// The ID of the session to set the configuration option for.
+	SessionID SessionID `json:"sessionId"`
+	// The ID of the configuration option to set.
+	ConfigID SessionConfigID `json:"configId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The boolean value.
+	Value bool `json:"value"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request parameters for sending a user prompt to the agent.
+//
+// Contains the user's message and any additional context.
+//
+// See protocol docs: [User
+// Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
+type PromptRequest struct {
+	// The ID of the session to send this user message to
+	SessionID SessionID `json:"sessionId"`
+	// The blocks of content that compose the user's message.
+	//
+	// As a baseline, the Agent MUST support `text` and `resource_link` content
+	// blocks,
+	// while other variants are optionally enabled via `PromptCapabilities`.
+	//
+	// The Client MUST adapt its interface according to `PromptCapabilities`.
+	//
+	// The client MAY include referenced pieces of context as either
+	// `resource` or `resource_link` content blocks.
+	//
+	// When available, `resource` is preferred
+	// as it avoids extra round-trips and allows the message to include
+	// pieces of context from sources the agent may not have access to.
+	//
+	// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602`
+	// without
+	// inserting it.
+	Prompt []ContentBlock `json:"prompt"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allows for sending an arbitrary request that is not part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtRequest json.RawMessage
+
+// Validate does not check: anyOf/oneOf of a merged schema.
+type AgentClientProtocolClientResponse struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type AgentClientProtocolClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// All possible notifications that a client can send to an agent.
+//
+// This enum is used internally for routing RPC notifications. You typically
+// won't need
+// to use this directly.
+//
+// Notifications do not expect a response.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientNotificationParamsCancelSessionNotification,
+// ClientNotificationParamsExtNotification.
+type ClientNotificationParams interface {
+	isClientNotificationParams()
+}
+
+// Cancels a session's foreground work and its prompts not yet inserted.
+//
+// Work in the latest `background` list is not covered and keeps running. The
+// Agent MAY stop background activity it does not list.
+//
+// Upon receiving this notification, the Agent SHOULD stop all language model
+// requests and all tool call invocations of the cancelled foreground work as
+// soon
+// as possible.
+//
+// The Agent MUST stop waiting for pending `session/request_permission`
+// requests of
+// the cancelled work and treat them as not approved. It SHOULD cancel each of
+// them
+// with `$/cancel_request`.
+//
+// After all ongoing operations have been successfully aborted and pending
+// updates have been sent, the Agent MUST send an idle `state_update` session
+// update with the `cancelled` stop reason if cancellation ended active
+// foreground work. No additional completion update is required if no
+// foreground work was active.
+//
+// After cancellation completes, the Agent SHOULD ignore late answers rather
+// than use them to resume the cancelled work.
+//
+// Agents MUST catch errors caused by aborting cancelled work and report the
+// `cancelled` stop reason, not `error`.
+//
+// The Agent MAY send content or tool call updates after receiving
+// `session/cancel`, but MUST send them before the idle `state_update` that
+// reports cancellation.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
+type ClientNotificationParamsCancelSessionNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Handles extension notifications from the client.
+//
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ClientNotificationParamsExtNotification struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A message (request, response, or notification) with `"jsonrpc": "2.0"`
+// specified as
+// [required by JSON-RPC 2.0 Specification][1].
+//
+// The member "jsonrpc" is always "2.0"; it is written on encoding and checked
+// on decoding.
+//
+// [1]: https://www.jsonrpc.org/specification#compatibility
+type AgentClientProtocolProtocolLevel struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification to cancel an ongoing request.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
+type CancelRequestNotification struct {
+	// The ID of the request to cancel: a request that the sender of this
+	// notification issued.
+	// Receivers match it only against requests they received from that sender.
+	RequestID RequestID `json:"requestId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC request object.
+type AgentRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request for user permission to proceed with an operation.
+//
+// Sent when the agent needs authorization before performing a sensitive
+// operation.
+//
+// See protocol docs: [Requesting
+// Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
+type RequestPermissionRequest struct {
+	// The session ID for this request.
+	SessionID SessionID `json:"sessionId"`
+	// Human-readable title for the permission prompt.
+	//
+	// This title is specific to the permission prompt and does not update any
+	// subject's displayed title.
+	Title string `json:"title"`
+	// Optional human-readable explanation of why permission is needed.
+	//
+	// This text is specific to the permission prompt and does not update any
+	// subject's displayed content. Omitted and `null` are equivalent and mean no
+	// separate
+	// permission description was provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Optional structured context about the operation requiring permission.
+	//
+	// Omitted and `null` are equivalent and mean no structured subject was
+	// provided.
+	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
+	// Available permission options for the user to choose from.
+	// Must contain at least one option.
+	Options []PermissionOption `json:"options"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Text-based resource contents.
+type TextResourceContents struct {
+	// Text payload carried by this content block.
+	Text string `json:"text"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// MIME type describing the encoded media payload.
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Binary resource contents.
+type BlobResourceContents struct {
+	// Base64-encoded bytes for a binary resource payload.
+	Blob string `json:"blob"`
+	// URI associated with this resource or media payload.
+	URI string `json:"uri"`
+	// MIME type describing the encoded media payload.
+	//
+	// Omitted and `null` are equivalent and mean the MIME type is not specified.
+	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Operation metadata for add, delete, and modify changes.
+type DiffPathChange struct {
+	// Absolute path for the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Operation metadata for move and copy changes.
+type DiffPathPairChange struct {
+	// Absolute path before the operation.
+	OldPath AbsolutePath `json:"oldPath"`
+	// Absolute path after the operation.
+	Path AbsolutePath `json:"path"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request from the agent to elicit structured user input.
+//
+// The agent sends this to the client to request information from the user,
+// either via a form or by directing them to a URL.
+// Elicitations are tied to a session (optionally a tool call) or a request.
+//
+// A session-scoped request follows the aggregate foreground-state contract:
+// agents SHOULD report `requires_action` when the whole foreground workflow is
+// blocked on user action. Once reported, they MUST report `running` when
+// progress
+// resumes, or `idle` if work ends without resuming. Independent background
+// requests
+// and request-scoped elicitations do not themselves change session state.
+// Accepting a URL does not mean the external interaction completed.
+//
+// Agents SHOULD cancel pending elicitations no longer needed by cancelled
+// work.
+// The request's scope alone does not establish that dependency.
+//
+// See protocol docs:
+// [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
+//
+// It is a union tagged by the member "mode". Its variants are Form, URL; a tag
+// this package does not know decodes to UnknownCreateElicitationRequest, which
+// keeps the JSON as it was.
+type CreateElicitationRequest interface {
+	isCreateElicitationRequest()
+}
+
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationRequest struct {
+	// Tag is the value of the member "mode".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Form-based elicitation where the client renders a form from the provided
+// schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Form struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// A JSON Schema describing the form fields to present to the user.
+	RequestedSchema ElicitationSchema `json:"requestedSchema"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Type-safe elicitation schema for requesting structured user input.
+//
+// This represents a JSON Schema object with primitive-typed properties,
+// as required by the elicitation specification.
+type ElicitationSchema struct {
+	// Type discriminator. Always `"object"`. Any other value is rejected.
+	Type ElicitationSchemaType `json:"type"`
+	// Optional title for the schema.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Property definitions (must be primitive types).
+	Properties map[string]ElicitationPropertySchema `json:"properties"`
+	// List of required property names.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no property names are
+	// required.
+	Required wire.Opt[[]string] `json:"required,omitzero"`
+	// Optional description of what this schema represents.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no schema description
+	// is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Type discriminator for elicitation schemas.
+type ElicitationSchemaType string
+
+// Property schema for elicitation form fields.
+//
+// Each variant corresponds to a JSON Schema `"type"` value.
+// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
+// Multi-select enums use `type: "array"`.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
+// BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does
+// not know decodes to UnknownElicitationPropertySchema, which keeps the JSON
+// as it was.
+type ElicitationPropertySchema interface {
+	isElicitationPropertySchema()
+}
+
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownElicitationPropertySchema struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Schema for string properties in an elicitation form.
+//
+// When `enum` or `oneOf` is set, this represents a single-select enum
+// with `"type": "string"`.
+//
+// Validate does not check: pattern: format regex.
+type StringPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// length constraint.
+	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
+	// Maximum string length.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// length constraint.
+	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
+	// Pattern the string must match, in ECMA-262 regular expression syntax.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no pattern
+	// constraint.
+	Pattern wire.Opt[string] `json:"pattern,omitzero"`
+	// String format.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no format
+	// constraint.
+	Format wire.Opt[StringFormat] `json:"format,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[string] `json:"default,omitzero"`
+	// Enum values for untitled single-select enums.
+	// Must contain at least one value when present.
+	// Optional. Omitted and `null` are equivalent and mean no untitled
+	// single-select choices are
+	// declared by `enum`.
+	Enum wire.Opt[[]string] `json:"enum,omitzero"`
+	// Titled enum options for titled single-select enums.
+	// Must contain at least one option when present.
+	// Optional. Omitted and `null` are equivalent and mean no titled single-select
+	// choices are
+	// declared by `oneOf`.
+	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// String format types for string properties in elicitation schemas.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type StringFormat string
+
+// A titled enum option with a const value, human-readable title, and optional
+// description.
+type EnumOption struct {
+	// The constant value for this option.
+	Const string `json:"const"`
+	// Human-readable title for this option.
+	Title string `json:"title"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for number (floating-point) properties in an elicitation form.
+type NumberPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[float64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for integer properties in an elicitation form.
+type IntegerPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// lower bound.
+	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
+	// Maximum value (inclusive).
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no inclusive
+	// upper bound.
+	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[int64] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for boolean properties in an elicitation form.
+type BooleanPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Default value.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default value is
+	// provided.
+	Default wire.Opt[bool] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Schema for multi-select (array) properties in an elicitation form.
+type MultiSelectPropertySchema struct {
+	// Optional title for the property.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// Human-readable description.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no description is
+	// provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Minimum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no minimum
+	// selection count.
+	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
+	// Maximum number of items to select.
+	//
+	// Optional. Omitted and `null` are equivalent and mean there is no maximum
+	// selection count.
+	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
+	// The items definition describing allowed values.
+	Items MultiSelectItems `json:"items"`
+	// Default selected values.
+	//
+	// Optional. Omitted and `null` are equivalent and mean no default selections
+	// are provided.
+	Default wire.Opt[[]string] `json:"default,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Items for a multi-select (array) property schema.
+//
+// It is a union tagged by the member "type". Its variants are
+// StringMultiSelectItems, Titled; a tag this package does not know decodes to
+// UnknownMultiSelectItems, which keeps the JSON as it was. A value without the
+// tag is a Titled.
+type MultiSelectItems interface {
+	isMultiSelectItems()
+}
+
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownMultiSelectItems struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// String item schema for multi-select enum properties.
+type StringMultiSelectItems struct {
+	// Allowed enum values. Must contain at least one value.
+	Enum []string `json:"enum"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Items definition for titled multi-select enum properties.
+type TitledMultiSelectItems struct {
+	// Titled enum options. Must contain at least one option.
+	AnyOf []EnumOption `json:"anyOf"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Titled multi-select items with human-readable labels.
+//
+// As in MCP, titled items omit `type` and are identified by `anyOf`.
+type Titled TitledMultiSelectItems
+
+// URL-based elicitation where the client directs the user to a URL.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type URL struct {
+	// A human-readable message describing what input is needed.
+	Message string `json:"message"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The unique identifier for this elicitation.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The URL to direct the user to.
+	URL string `json:"url"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session-scoped elicitation, optionally tied to a specific tool call.
+//
+// When `toolCallId` is set, the elicitation is tied to a specific tool call.
+// This is useful when an agent receives an elicitation from an MCP server
+// during a tool call and needs to redirect it to the user.
+type ElicitationSessionScope struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
+// session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationRequestScope struct {
+	// The pending Client-to-Agent request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Form-based elicitation mode where the client renders a form from the
+// provided schema.
+//
+// Validate does not check: oneOf: an object may fit both
+// /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Session,
+// ElicitationFormModeRequest.
+type ElicitationFormMode interface {
+	isElicitationFormMode()
+}
+
+// Tied to a session, optionally to a specific tool call within that session.
+type Session struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationFormModeRequest struct {
+	// The pending Client-to-Agent request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// URL-based elicitation mode where the client directs the user to a URL.
+//
+// Validate does not check: oneOf: an object may fit both
+// /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ElicitationURLModeSession, ElicitationURLModeRequest.
+type ElicitationURLMode interface {
+	isElicitationURLMode()
+}
+
+// Tied to a session, optionally to a specific tool call within that session.
+type ElicitationURLModeSession struct {
+	// The session this elicitation is tied to.
+	SessionID SessionID `json:"sessionId"`
+	// Optional tool call within the session.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the elicitation is
+	// scoped to the
+	// session without a specific tool call.
+	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Tied to a specific JSON-RPC request outside of a session
+// (e.g., during auth/configuration phases before any session is started).
+type ElicitationURLModeRequest struct {
+	// The pending Client-to-Agent request this elicitation is tied to.
+	RequestID RequestID `json:"requestId"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Result,
+// AgentResponseError.
+type AgentResponse interface {
+	isAgentResponse()
+}
+
+// A successful JSON-RPC response.
+type Result struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ResultResult json.RawMessage
+
+// Response to the `initialize` method.
+//
+// Contains the negotiated protocol version and agent capabilities.
+//
+// See protocol docs:
+// [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
+type InitializeResponse struct {
+	// The highest protocol version supported by the agent that is at or below
+	// the version requested by the client. If no such version exists,
+	// initialization fails with error code -32022.
+	//
+	// The client must check that it supports this version and should disconnect
+	// if it does not.
+	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
+	// Information about the implementation sending this initialize response.
+	Info Implementation `json:"info"`
+	// Capabilities supported by the agent.
+	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
+	// Authentication methods supported by the agent.
+	//
+	// Optional. Omitted or empty means the agent does not advertise the
+	// `auth/login` and `auth/logout` methods. Supplying one or more methods means
+	// the agent MUST support both `auth/login` and `auth/logout`.
+	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities supported by the agent.
+//
+// Advertised during initialization to inform the client about
+// available features and content types.
+//
+// See protocol docs: [Agent
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
+type AgentCapabilities struct {
+	// Session capabilities supported by the agent.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// support the
+	// `session/*` methods. Supplying `{}` means the agent supports the
+	// baseline session methods: `session/new`, `session/list`,
+	// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
+	// and `session/update`.
+	Session wire.Opt[SessionCapabilities] `json:"session,omitzero"`
+	// Authentication-related extension capabilities supported by the agent.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise any
+	// authentication-related extensions. This field does not advertise support
+	// for `auth/login` or `auth/logout`. Those methods are advertised by a
+	// non-empty `authMethods` list in the `initialize` response.
+	Auth wire.Opt[AgentAuthCapabilities] `json:"auth,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Session capabilities supported by the agent.
+//
+// Supplying `{}` means the agent supports the baseline session methods:
+// `session/new`, `session/list`, `session/resume`, `session/close`,
+// `session/prompt`, `session/cancel`, and `session/update`.
+//
+// Agents that support sessions **MAY** support additional session methods,
+// prompt content types, and MCP transports by specifying additional
+// capabilities.
+//
+// See protocol docs: [Session
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
+type SessionCapabilities struct {
+	// Prompt capabilities supported by the agent in `session/prompt` requests.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise any
+	// prompt extensions beyond the baseline text and resource-link content
+	// required by `session/prompt`.
+	Prompt wire.Opt[PromptCapabilities] `json:"prompt,omitzero"`
+	// MCP capabilities supported by the agent for session lifecycle requests.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise MCP
+	// server transport support for sessions.
+	MCP wire.Opt[MCPCapabilities] `json:"mcp,omitzero"`
+	// Whether the agent supports `session/delete`.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports deleting sessions from
+	// `session/list`.
+	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
+	// Whether the agent supports `additionalDirectories` on supported session
+	// lifecycle requests.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports `additionalDirectories` on
+	// supported session lifecycle requests.
+	//
+	// Agents may return `SessionInfo.additionalDirectories` to report the
+	// complete ordered additional-root list associated with a listed session.
+	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Prompt capabilities supported by the agent in `session/prompt` requests.
+//
+// Baseline agent functionality requires support for `text`
+// and `resource_link` content blocks in prompt requests.
+//
+// Other variants must be explicitly opted in to.
+// Capabilities for different types of content in prompt requests.
+//
+// Indicates which content types beyond the baseline (text and resource links)
+// the agent can process.
+//
+// See protocol docs: [Session Prompt
+// Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
+type PromptCapabilities struct {
+	// Agent supports `image` content blocks.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports image content in prompts.
+	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
+	// Agent supports `audio` content blocks.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports audio content in prompts.
+	Audio wire.Opt[PromptAudioCapabilities] `json:"audio,omitzero"`
+	// Agent supports embedded context in `session/prompt` requests.
+	//
+	// When enabled, the Client is allowed to include `resource` content blocks
+	// in prompt requests for pieces of context that are referenced in the message.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports embedded context in prompts.
+	EmbeddedContext wire.Opt[PromptEmbeddedContextCapabilities] `json:"embeddedContext,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for image content in prompt requests.
+//
+// Supplying `{}` means the agent supports image content in prompts.
+type PromptImageCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for audio content in prompt requests.
+//
+// Supplying `{}` means the agent supports audio content in prompts.
+type PromptAudioCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for embedded context in prompt requests.
+//
+// Supplying `{}` means the agent supports embedded context in prompts.
+type PromptEmbeddedContextCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// MCP capabilities supported by the agent for session lifecycle requests.
+type MCPCapabilities struct {
+	// Agent supports `stdio` MCP servers.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports stdio MCP server transports.
+	Stdio wire.Opt[MCPStdioCapabilities] `json:"stdio,omitzero"`
+	// Agent supports `http` MCP servers.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent does not
+	// advertise support.
+	// Supplying `{}` means the agent supports HTTP MCP server transports.
+	HTTP wire.Opt[MCPHTTPCapabilities] `json:"http,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for stdio MCP server transports.
+//
+// Supplying `{}` means the agent supports stdio MCP server transports.
+type MCPStdioCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for HTTP MCP server transports.
+//
+// Supplying `{}` means the agent supports HTTP MCP server transports.
+type MCPHTTPCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for the `session/delete` method.
+//
+// Supplying `{}` means the agent supports deleting sessions from
+// `session/list`.
+type SessionDeleteCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Capabilities for additional session directories support.
+//
+// Supplying `{}` means the agent supports the `additionalDirectories` field on
+// supported session lifecycle requests. Agents may return
+// `SessionInfo.additionalDirectories` in `session/list` to report the
+// complete ordered additional-root list associated with a listed session.
+type SessionAdditionalDirectoriesCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Authentication-related extension capabilities supported by the agent.
+//
+// This object does not advertise support for `auth/login` or `auth/logout`.
+// Those methods are advertised by a non-empty `authMethods` list in the
+// `initialize` response.
+type AgentAuthCapabilities struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Describes an available authentication method.
+//
+// The `type` field acts as the discriminator in the serialized JSON form.
+//
+// It is a union tagged by the member "type". Its variants are
+// AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
+// decodes to UnknownAuthMethod, which keeps the JSON as it was.
+type AuthMethod interface {
+	isAuthMethod()
+}
+
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownAuthMethod struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Terminal-based authentication method.
+//
+// The client runs the configured agent program as a separate interactive
+// process for the user to authenticate via a TUI. Agents MUST advertise this
+// method only when the client enabled its terminal authentication capability.
+// A zero exit status signals success. Any other termination signals failure.
+// The client MUST NOT pass this method to `auth/login`.
+type AuthMethodTerminal struct {
+	// Unique identifier for this authentication method.
+	MethodID AuthMethodID `json:"methodId"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// Additional arguments to append to the configured agent invocation for
+	// terminal auth.
+	Args []string `json:"args,omitempty"`
+	// Additional environment variables to set on the configured agent invocation
+	// for terminal auth.
+	// Names MUST be unique. These values override same-named variables in the
+	// base launch configuration.
+	Env []EnvVariable `json:"env,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Agent handles authentication itself through `auth/login`.
+//
+// The `type` discriminator value is `agent`.
+type AuthMethodAgent struct {
+	// Unique identifier for this authentication method.
+	MethodID AuthMethodID `json:"methodId"`
+	// Human-readable name of the authentication method.
+	Name string `json:"name"`
+	// Optional human-readable description of this authentication method.
+	//
+	// Omitted and `null` are equivalent and mean no description is provided.
+	Description wire.Opt[string] `json:"description,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to the `auth/login` method.
+type LoginAuthResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to the `auth/logout` method.
+type LogoutAuthResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from creating a new session.
+//
+// New sessions default to `idle` until a state update reports otherwise.
+// Updates may arrive before or after this response. Clients MUST NOT overwrite
+// an already-reported state when the response arrives.
+//
+// See protocol docs: [Creating a
+// Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
+type NewSessionResponse struct {
+	// Unique identifier for the created session.
+	//
+	// Used in all subsequent requests for this conversation.
+	SessionID SessionID `json:"sessionId"`
+	// Initial session configuration options.
+	//
+	// Optional. Omitted or empty means no config options are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `config_option_update` notifications replace this list.
+	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
+	// Initial commands the agent can execute in this session.
+	//
+	// Optional. Omitted or empty means no initial commands are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `available_commands_update` notifications replace this list.
+	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from listing sessions.
+type ListSessionsResponse struct {
+	// Array of session information objects.
+	Sessions []SessionInfo `json:"sessions"`
+	// Opaque cursor token. If present, pass this in the next request's cursor
+	// parameter
+	// to fetch the next page. Omitted and `null` are equivalent and mean there are
+	// no more
+	// results. An empty string is a valid cursor, not the end of results.
+	NextCursor wire.Opt[SessionListCursor] `json:"nextCursor,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Information about a session returned by session/list
+type SessionInfo struct {
+	// Unique identifier for the session
+	SessionID SessionID `json:"sessionId"`
+	// The working directory for this session. Must be an absolute path.
+	Cwd AbsolutePath `json:"cwd"`
+	// Additional workspace roots reported for this session. Each path must be
+	// absolute.
+	//
+	// When present, this is the complete ordered additional-root list reported
+	// by the Agent. Omitted and empty values are equivalent: the response
+	// reports no additional roots.
+	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
+	// Human-readable title for the session
+	//
+	// Omitted and `null` are equivalent and mean no title is provided.
+	Title wire.Opt[string] `json:"title,omitzero"`
+	// RFC 3339 timestamp of last activity.
+	//
+	// Omitted and `null` are equivalent and mean the last activity time is not
+	// reported.
+	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from deleting a session.
+type DeleteSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from resuming an existing session.
+//
+// The agent MUST send a current `state_update` after any requested history
+// replay and before this response, even without replay. The update reports
+// foreground state after resuming. The response alone does not imply `idle`.
+//
+// See protocol docs: [Current-State
+// Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
+type ResumeSessionResponse struct {
+	// Initial session configuration options.
+	//
+	// Optional. Omitted or empty means no config options are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `config_option_update` notifications replace this list.
+	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
+	// Initial commands the agent can execute in this session.
+	//
+	// Optional. Omitted or empty means no initial commands are advertised.
+	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
+	// Later `available_commands_update` notifications replace this list.
+	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from closing a session.
+type CloseSessionResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from cancelling a tool call.
+type CancelToolCallResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from cancelling a terminal.
+type CancelTerminalResponse struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response to `session/set_config_option` method.
+type SetSessionConfigOptionResponse struct {
+	// The full set of configuration options and their current values.
+	ConfigOptions []SessionConfigOption `json:"configOptions"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response acknowledging that a user prompt was inserted into the ACP
+// conversation.
+//
+// This response does not indicate that the prompt was merely received or held,
+// nor that the
+// agent has finished processing it.
+// Processing and completion are reported through `state_update` session
+// updates.
+//
+// Insertion is the logical addition of a user message with a message ID and a
+// position
+// relative to other messages in the ACP conversation.
+//
+// See protocol docs: [Prompt
+// Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
+type PromptResponse struct {
+	// Identifies the user message inserted into the ACP conversation.
+	//
+	// Required and non-null. Omission and explicit `null` are both invalid.
+	//
+	// The corresponding user-message session update carries this same identifier
+	// and may arrive
+	// before or after this response. Agents must echo the message during the live
+	// session, but are
+	// not required to retain it. If retained and replayed, the message keeps this
+	// identifier.
+	MessageID MessageID `json:"messageId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allows for sending an arbitrary response to an extension request that is not
+// part of the ACP spec.
+// Extension methods provide a way to add custom functionality while
+// maintaining
+// protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtResponse json.RawMessage
+
+// A failed JSON-RPC response.
+type AgentResponseError struct {
+	// The id of the request this response answers.
+	//
+	// Required. `null` only when the request's id could not be determined, such as
+	// for a parse error or an invalid request.
+	ID AgentResponseErrorID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The id of the request this response answers.
+//
+// Required. `null` only when the request's id could not be determined, such as
+// for a parse error or an invalid request.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// AgentResponseErrorIDNull, AgentResponseErrorIDNumber,
+// AgentResponseErrorIDStr.
+type AgentResponseErrorID interface {
+	isAgentResponseErrorID()
+}
+
+type AgentResponseErrorIDNull struct{}
+
+// A numeric request ID.
+type AgentResponseErrorIDNumber int64
+
+// A string request ID.
+type AgentResponseErrorIDStr string
+
+// JSON-RPC error object.
+//
+// Represents an error that occurred during method execution, following the
+// JSON-RPC 2.0 error object specification with optional additional data.
+//
+// See protocol docs: [JSON-RPC Error
+// Object](https://www.jsonrpc.org/specification#error_object)
+type Error struct {
+	// A number indicating the error type that occurred.
+	// This must be an integer as defined in the JSON-RPC specification.
+	Code ErrorCode `json:"code"`
+	// A string providing a short description of the error.
+	// The message should be limited to a concise single sentence.
+	Message string `json:"message"`
+	// Optional primitive or structured value that contains additional information
+	// about the error.
+	// This may include debugging information or context-specific details.
+	//
+	// Omitted and `null` are equivalent and mean no additional data is provided.
+	// Some codes
+	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
+	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
+	Data wire.Opt[ErrorData] `json:"data,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Predefined error codes for common JSON-RPC and ACP-specific errors.
+//
+// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
+// JSON-RPC
+// server-error range (-32000 to -32099), and request cancellation uses -32800
+// from the
+// range LSP reserves (-32899 to -32800).
+//
+// The set is open: values not listed here are valid and kept as they are.
+type ErrorCode int32
+
+// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// UnsupportedProtocolVersion, SessionNotFound. Any other value is a
+// ErrorDataOther, kept as raw JSON.
+type ErrorData interface {
+	isErrorData()
+}
+
+type ErrorDataOther json.RawMessage
+
+type UnsupportedProtocolVersion struct {
+	// The protocol version the Client requested.
+	Requested ProtocolVersion `json:"requested"`
+	// The protocol versions the Agent supports.
+	Supported []ProtocolVersion `json:"supported"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+type SessionNotFound struct {
+	// The session ID from the request.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A single-value selector (dropdown) session configuration option payload.
+type SessionConfigSelect struct {
+	// The currently selected value. MUST be one of the `value`s in `options`.
+	CurrentValue SessionConfigValueID `json:"currentValue"`
+	// The set of selectable options. MUST contain at least one value, and each
+	// `value` MUST be
+	// unique within the option, including across groups.
+	Options SessionConfigSelectOptions `json:"options"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A boolean on/off toggle session configuration option payload.
+type SessionConfigBoolean struct {
+	// The current value of the boolean option.
+	CurrentValue bool `json:"currentValue"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Data for the `-32022` (Unsupported protocol version) error.
+//
+// See protocol docs: [Version
+// Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
+type UnsupportedProtocolVersionErrorData struct {
+	// The protocol version the Client requested.
+	Requested ProtocolVersion `json:"requested"`
+	// The protocol versions the Agent supports.
+	Supported []ProtocolVersion `json:"supported"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Data for the `-32002` (Resource not found) error when a session-scoped
+// request names a
+// session that does not exist or is not active.
+//
+// See protocol docs: [Unknown
+// Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
+type SessionNotFoundErrorData struct {
+	// The session ID from the request.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC notification object.
+type AgentNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification containing a session update from the agent.
+//
+// Agents can send session updates at any point while the session exists.
+//
+// See protocol docs: [Agent Reports
+// Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
+type UpdateSessionNotification struct {
+	// The ID of the session this update pertains to.
+	SessionID SessionID `json:"sessionId"`
+	// The actual update content.
+	Update SessionUpdate `json:"update"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// One piece of work running independently of the session's foreground work.
+//
+// Items reference entities the Client already tracks. The Agent MUST announce
+// each item
+// before the first snapshot that lists it, and MUST report a terminal's
+// `exitStatus` or a
+// tool call's final status before the snapshot that removes it. Each piece of
+// work is
+// listed once: process-backed work is listed as its terminal, not also as its
+// tool call.
+//
+// See protocol docs: [Background
+// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+//
+// It is a union tagged by the member "type". Its variants are
+// BackgroundTerminal, BackgroundToolCall; a tag this package does not know
+// decodes to UnknownBackgroundWork, which keeps the JSON as it was.
+type BackgroundWork interface {
+	isBackgroundWork()
+}
+
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownBackgroundWork struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// A listed terminal running in the background.
+type BackgroundTerminal struct {
+	// The ID of the listed terminal.
+	TerminalID TerminalID `json:"terminalId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A listed tool call whose work continues in the background.
+type BackgroundToolCall struct {
+	// The ID of the listed tool call.
+	ToolCallID ToolCallID `json:"toolCallId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Foreground work is in progress.
+type RunningStateUpdate struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Details of a failure that ended active work.
+type ErrorStopReason struct {
+	// The failure, as a JSON-RPC error object.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting failure details.
+	// Agents SHOULD include it.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// No foreground work is active. Background activity may continue.
+//
+// Agents SHOULD include a `stopReason` when the idle transition ends
+// foreground
+// work. An idle update that does not end foreground work need not include one.
+// Receivers treat an omitted, `null`, or malformed `stopReason` as the agent
+// not
+// reporting one.
+// Repeated or resume snapshots may carry the last stop reason for context.
+// They MUST NOT be counted as new completions, cancellations, or additional
+// usage.
+//
+// It is a union tagged by the member "stopReason". Its variants are EndTurn,
+// MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None;
+// a tag this package does not know decodes to UnknownIdleStateUpdate, which
+// keeps the JSON as it was. A value without the tag is a None.
+type IdleStateUpdate interface {
+	isIdleStateUpdate()
+}
+
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownIdleStateUpdate struct {
+	// Tag is the value of the member "stopReason".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The active work ended successfully.
+// Includes locally handled commands that required no model call.
+type EndTurn struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The active work ended because the agent reached the maximum number of
+// tokens.
+type MaxTokens struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The active work ended because the agent reached the maximum number of
+// model requests for the foreground work.
+type MaxTurnRequests struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The active work ended because the agent refused to continue.
+type Refusal struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user or client chose to stop the work: via `session/cancel`, by
+// closing the session, or through an interaction the agent offers, such
+// as a permission option that tells the agent to stop. Work the agent
+// stops for its own reasons uses another reason, such as `error` for an
+// internal timeout.
+//
+// Agents MUST report this stop reason on an idle `state_update` when
+// cancellation ends active foreground work, even if aborting causes
+// exceptions. Agents MUST catch these errors and report `cancelled`, not
+// `error`.
+type Cancelled struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The active work ended because something failed.
+//
+// This includes pre-insertion foreground work. A prompt failure before
+// insertion also requires an error response to `session/prompt`. After
+// insertion, the prompt's response remains successful.
+type IdleStateUpdateError struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The failure, as a JSON-RPC error object.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting failure details.
+	// Agents SHOULD include it.
+	Error wire.Opt[Error] `json:"error,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// No stop reason: `stopReason` is omitted or `null`.
+type None struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The foreground workflow as a whole is blocked on user action.
+//
+// Agents SHOULD report this state when foreground work cannot progress without
+// user action. Pending permissions or elicitations alone do not imply this
+// state if other foreground work can progress, or if the requests belong only
+// to independent background activity. Once reported, agents MUST report
+// `running` when progress resumes, or `idle` if the work ends without
+// resuming.
+// Responding to one request does not itself imply `running`.
+type RequiresActionStateUpdate struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A snapshot of the session's aggregate foreground activity.
+//
+// Foreground work is the agent's active response or workflow in the session,
+// including model processing, tool execution, and waiting for user action
+// needed
+// to continue that work. It can start with a prompt or be agent-initiated, for
+// example to pursue an ongoing goal or follow up on a completed background
+// task.
+// Either way, the agent MUST report `running` when foreground work starts,
+// or `requires_action` if it starts blocked on user action, and `idle` when it
+// ends. The agent SHOULD include a stop reason on that idle update.
+// Agent-initiated work does not require a prompt request or a synthetic user
+// message.
+//
+// `running` may precede user-message insertion, for example during a
+// foreground
+// hook. It is not acknowledgment of insertion, and rejecting a prompt does not
+// itself end foreground work.
+//
+// Background activity can continue and emit other `session/update`
+// notifications
+// while `idle`. Those notifications, including a detached task's progress or
+// completion, do not by themselves change this state. A permission request
+// only
+// warrants `requires_action` when foreground work is blocked on user action.
+//
+// The agent SHOULD report `requires_action` when the foreground workflow as a
+// whole cannot progress without user action, including permissions or
+// elicitations.
+// Once reported, it MUST report `running` when progress resumes, or `idle`
+// when
+// work ends without resuming.
+// If other foreground work can progress, the state remains `running`.
+// Resolving
+// one of several requests does not itself change the state. Agents SHOULD
+// ignore
+// responses for work that has already ended rather than use them to resume it.
+//
+// A new session defaults to idle until a state update reports otherwise.
+// Resume MUST send a current-state snapshot after any replay and before its
+// response. The snapshot reports foreground state after resuming.
+// The response alone does not imply idle.
+// Repeated snapshots are idempotent, not additional work, completions, or
+// usage.
+// A repeated state may carry updated information without another state
+// transition.
+// The agent MUST report `idle` when no foreground activity remains. Completing
+// an individual activity while other foreground work continues does not
+// require
+// an idle boundary. Local commands use the same lifecycle even without model
+// work.
+//
+// See protocol docs: [Session
+// States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
+//
+// It is a union tagged by the member "state". Its variants are
+// RunningStateUpdate, Idle, RequiresActionStateUpdate; a tag this package does
+// not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
+type StateUpdate interface {
+	isStateUpdate()
+}
+
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownStateUpdate struct {
+	// Tag is the value of the member "state".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// No foreground work is active. Background activity may continue.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
+type Idle struct {
+	// Work running independently of foreground work, as a complete snapshot.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the Agent is not
+	// reporting
+	// background work, not that nothing is running. `[]` means no background work
+	// is
+	// running. An Agent that reports background work MUST include it on every
+	// state
+	// update for the session. A malformed list is treated as not reported.
+	//
+	// See protocol docs: [Background
+	// Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
+	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Why foreground work stopped. The value selects one of this type's variants,
+	// which may add fields of their own.
+	//
+	// Optional. Omitted and `null` are equivalent and mean the agent is not
+	// reporting a stop reason; a malformed value is treated the same way.
+	//
+	// See protocol docs: [Stop
+	// Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
+	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification sent by the agent when a URL-based elicitation is complete.
+//
+// This notification is not a foreground state update.
+type CompleteElicitationNotification struct {
+	// The ID of the elicitation that completed.
+	ElicitationID ElicitationID `json:"elicitationId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allows either side to send an arbitrary notification that is not part of the
+// ACP spec.
+// Extension notifications provide a way to send one-way messages for custom
+// functionality
+// while maintaining protocol compatibility.
+//
+// See protocol docs:
+// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+type ExtNotification json.RawMessage
+
+// A JSON-RPC request object.
+type ClientRequest struct {
+	// The request id used to correlate the matching response.
+	ID RequestID `json:"id"`
+	// The method name to invoke.
+	Method string `json:"method"`
+	// Method-specific request parameters.
+	Params ClientRequestParams `json:"params,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC response object.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are
+// ClientResponseResult, ClientResponseError.
+type ClientResponse interface {
+	isClientResponse()
+}
+
+// A successful JSON-RPC response.
+type ClientResponseResult struct {
+	// The id of the request this response answers.
+	ID RequestID `json:"id"`
+	// Method-specific response data.
+	Result ClientResponseResultResult `json:"result"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Method-specific response data.
+//
+// It is kept as raw JSON, with an accessor per alternative (As…, From…):
+// the alternatives cannot be told apart from the JSON alone (variants
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and
+// /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and
+// require the same members; give every variant a property with a distinct
+// const (a tag)).
+type ClientResponseResultResult json.RawMessage
+
+// Response to a permission request.
+type RequestPermissionResponse struct {
+	// The user's decision on the permission request.
+	Outcome RequestPermissionOutcome `json:"outcome"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The outcome of a permission request.
+//
+// It is a union tagged by the member "outcome". Its variants are
+// CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
+// does not know decodes to UnknownRequestPermissionOutcome, which keeps the
+// JSON as it was.
+type RequestPermissionOutcome interface {
+	isRequestPermissionOutcome()
+}
+
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownRequestPermissionOutcome struct {
+	// Tag is the value of the member "outcome".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The request was not approved and no option was selected.
+type CancelledPermissionOutcome struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The user selected one of the provided options.
+type SelectedPermissionOutcome struct {
+	// The ID of the option the user selected.
+	OptionID PermissionOptionID `json:"optionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Response from the client to an elicitation request.
+//
+// It is a union tagged by the member "action". Its variants are Accept,
+// Decline, Cancel; a tag this package does not know decodes to
+// UnknownCreateElicitationResponse, which keeps the JSON as it was.
+type CreateElicitationResponse interface {
+	isCreateElicitationResponse()
+}
+
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownCreateElicitationResponse struct {
+	// Tag is the value of the member "action".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// The user accepted and provided content.
+type Accept struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	//
+	// Omitted and `null` are equivalent and mean no content is provided.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Allowed wire representations for `ElicitationContentValue`.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ElicitationContentValueBoolean, ElicitationContentValueInteger,
+// ElicitationContentValueNumber, ElicitationContentValueString,
+// ElicitationContentValueStringArray. Any other value is a
+// ElicitationContentValueOther, kept as raw JSON.
+type ElicitationContentValue interface {
+	isElicitationContentValue()
+}
+
+// Any other JSON value, such as the value of a custom or future property type.
+//
+// Preserved as sent. Agents validate it against the requested schema like any
+// other value.
+type ElicitationContentValueOther json.RawMessage
+
+// Boolean value accepted in elicitation response content.
+type ElicitationContentValueBoolean bool
+
+// Integer value accepted in elicitation response content.
+type ElicitationContentValueInteger int64
+
+// Number value accepted in elicitation response content.
+type ElicitationContentValueNumber float64
+
+// String value accepted in elicitation response content.
+type ElicitationContentValueString string
+
+// String array value accepted in elicitation response content.
+type ElicitationContentValueStringArray []string
+
+// The user declined the elicitation.
+type Decline struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The elicitation was cancelled.
+type Cancel struct {
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A failed JSON-RPC response.
+type ClientResponseError struct {
+	// The id of the request this response answers.
+	//
+	// Required. `null` only when the request's id could not be determined, such as
+	// for a parse error or an invalid request.
+	ID ClientResponseErrorID `json:"id"`
+	// Method-specific error data.
+	Error Error `json:"error"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// The id of the request this response answers.
+//
+// Required. `null` only when the request's id could not be determined, such as
+// for a parse error or an invalid request.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// ClientResponseErrorIDNull, ClientResponseErrorIDNumber,
+// ClientResponseErrorIDStr.
+type ClientResponseErrorID interface {
+	isClientResponseErrorID()
+}
+
+type ClientResponseErrorIDNull struct{}
+
+// A numeric request ID.
+type ClientResponseErrorIDNumber int64
+
+// A string request ID.
+type ClientResponseErrorIDStr string
+
+// The user accepted the elicitation and provided content.
+type ElicitationAcceptAction struct {
+	// The user-provided content, if any, as an object matching the requested
+	// schema.
+	//
+	// Omitted and `null` are equivalent and mean no content is provided.
+	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A JSON-RPC notification object.
+type ClientNotification struct {
+	// The notification method name.
+	Method string `json:"method"`
+	// Method-specific notification parameters.
+	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Notification to cancel a session's foreground work and its prompts not yet
+// inserted.
+//
+// See protocol docs:
+// [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
+type CancelSessionNotification struct {
+	// The ID of the session to cancel operations for.
+	SessionID SessionID `json:"sessionId"`
+	// The _meta property is reserved by ACP to allow clients and agents to attach
+	// additional
+	// metadata to their interactions. Omitted and `null` are equivalent and mean
+	// no metadata.
+	// Implementations MUST NOT assign meaning to keys they do not recognize.
+	//
+	// See protocol docs:
+	// [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
 
 // DecodeWire decodes the value from d.
 func (x *AgentClientProtocol) DecodeWire(d *wire.Decoder) error {
@@ -131,16 +5611,6 @@ func (x *AgentClientProtocol) FromProtocolLevel(v AgentClientProtocolProtocolLev
 	return nil
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Request, Notification, Response.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolAgent interface {
-	isAgentClientProtocolAgent()
-}
-
 // DecodeAgentClientProtocolAgent decodes a AgentClientProtocolAgent from d.
 func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, error) {
 	switch d.Kind() {
@@ -246,17 +5716,6 @@ func ValidateAgentClientProtocolAgent(v AgentClientProtocolAgent) error {
 	var c wire.Checker
 	CheckAgentClientProtocolAgent(&c, "", v)
 	return c.Err()
-}
-
-type Request struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Request) isAgentClientProtocolAgent() {}
@@ -408,17 +5867,6 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST NOT be `null`.
-//
-// The receiver MUST reply with the same value in the response. Each side chooses IDs for its own
-// requests, so the same ID can be in use in both directions. A sender MUST NOT reuse an ID while
-// a request with it is still awaiting a response.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDNumber, RequestIDStr.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -485,9 +5933,6 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// A numeric request ID.
-type RequestIDNumber int64
-
 func (RequestIDNumber) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -530,9 +5975,6 @@ func (x RequestIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string request ID.
-type RequestIDStr string
-
 func (RequestIDStr) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -573,18 +6015,6 @@ func (x *RequestIDStr) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// All possible requests that an agent can send to a client.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from agent to client.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentRequestParamsRequestPermissionRequest, AgentRequestParamsCreateElicitationRequest, ExtMethodRequest.
-type AgentRequestParams interface {
-	isAgentRequestParams()
 }
 
 // DecodeAgentRequestParams decodes a AgentRequestParams from d.
@@ -692,48 +6122,6 @@ func ValidateAgentRequestParams(v AgentRequestParams) error {
 	var c wire.Checker
 	CheckAgentRequestParams(&c, "", v)
 	return c.Err()
-}
-
-// Requests permission from the user for an operation.
-//
-// Called by the agent when it needs user authorization before executing
-// a potentially sensitive operation. The client should present the options
-// to the user and return their decision.
-//
-// After `session/cancel`, the agent stops waiting for requests of the cancelled
-// foreground work and SHOULD cancel them with `$/cancel_request`. The client
-// answers a cancelled request with the `cancelled` outcome.
-//
-// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-type AgentRequestParamsRequestPermissionRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Human-readable title for the permission prompt.
-	//
-	// This title is specific to the permission prompt and does not update any
-	// subject's displayed title.
-	Title string `json:"title"`
-	// Optional human-readable explanation of why permission is needed.
-	//
-	// This text is specific to the permission prompt and does not update any
-	// subject's displayed content. Omitted and `null` are equivalent and mean no separate
-	// permission description was provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional structured context about the operation requiring permission.
-	//
-	// Omitted and `null` are equivalent and mean no structured subject was provided.
-	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
-	// Available permission options for the user to choose from.
-	// Must contain at least one option.
-	Options []PermissionOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentRequestParamsRequestPermissionRequest) isAgentRequestParams() {}
@@ -978,14 +6366,6 @@ func (x AgentRequestParamsRequestPermissionRequest) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// A unique identifier for a conversation session between a client and agent.
-//
-// Each session has its own context, conversation history, and state, so one
-// agent can run several independent sessions.
-//
-// See protocol docs: [Session ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)
-type SessionID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1024,21 +6404,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The operation requiring permission.
-//
-// It is a union tagged by the member "type". Its variants are ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does not know decodes to UnknownRequestPermissionSubject, which keeps the JSON as it was.
-type RequestPermissionSubject interface {
-	isRequestPermissionSubject()
-}
-
-// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionSubject struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionSubject) isRequestPermissionSubject() {}
@@ -1162,24 +6527,6 @@ func ValidateRequestPermissionSubject(v RequestPermissionSubject) error {
 	return c.Err()
 }
 
-// Permission request details for a tool call.
-type ToolCallPermissionSubject struct {
-	// Details about the tool call requiring permission.
-	//
-	// Clients apply this to their stored tool call exactly like a `tool_call_update`
-	// notification, in the order it was received, before showing the prompt. A first-seen
-	// `toolCallId` creates the tool call.
-	ToolCall ToolCallUpdate `json:"toolCall"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ToolCallPermissionSubject) isRequestPermissionSubject() {}
 
 // DecodeWire decodes the value from d.
@@ -1294,73 +6641,6 @@ func (x *ToolCallPermissionSubject) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallPermissionSubject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Represents an upsert for a tool call that the language model has requested.
-//
-// Tool calls are actions that the agent executes on behalf of the language model,
-// such as reading files, executing code, or fetching data from external sources.
-//
-// Only `toolCallId` is required. Other fields have patch semantics:
-// omitted fields leave the existing tool call value unchanged, `null` clears or
-// unsets the value, and concrete values replace the previous value. For
-// collection fields, concrete arrays replace the previous collection, and both
-// `null` and `[]` clear the collection. A concrete `_meta` object instead
-// patches the stored metadata by top-level key. When a client receives a tool
-// call ID it has not seen before, omitted fields start at their protocol defaults.
-//
-// See protocol docs: [Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls)
-type ToolCallUpdate struct {
-	// Unique identifier for this tool call within the session.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// Programmatic name of the tool being invoked.
-	//
-	// This field is optional and has patch semantics. Omission means no
-	// change, `null` clears the name, and a string replaces it. For a tool
-	// call ID the client has not seen before, omission or `null` means that no
-	// tool name is available.
-	Name wire.Opt[string] `json:"name,omitzero"`
-	// Human-readable title describing what the tool is doing.
-	//
-	// Omission leaves the title unchanged, `null` unsets it, and a string replaces it.
-	// A new tool call starts without a title.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// The category of tool being invoked.
-	// Helps clients choose appropriate icons and UI treatment.
-	//
-	// Omission leaves the kind unchanged, `null` resets it to `other`, and a value replaces it.
-	// A new tool call starts as `other`.
-	Kind wire.Opt[ToolKind] `json:"kind,omitzero"`
-	// Current execution status of the tool call.
-	//
-	// Omission leaves the status unchanged, `null` resets it to `pending`, and a value
-	// replaces it. A new tool call starts as `pending`.
-	Status wire.Opt[ToolCallStatus] `json:"status,omitzero"`
-	// Content produced by the tool call.
-	Content wire.Opt[[]ToolCallContent] `json:"content,omitzero"`
-	// File locations affected by this tool call.
-	// Enables "follow-along" features in clients.
-	Locations wire.Opt[[]ToolCallLocation] `json:"locations,omitzero"`
-	// Raw input parameters sent to the tool.
-	RawInput json.RawMessage `json:"rawInput,omitempty"`
-	// Raw output returned by the tool.
-	RawOutput json.RawMessage `json:"rawOutput,omitempty"`
-	// Client-initiated controls this tool call currently supports, such as cancellation.
-	//
-	// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-	// the whole previous value. A new tool call starts with none.
-	Capabilities wire.Opt[ToolCallCapabilities] `json:"capabilities,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallUpdate) isSessionUpdate() {}
@@ -1775,9 +7055,6 @@ func (x ToolCallUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a tool call within a session.
-type ToolCallID string
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -1818,16 +7095,6 @@ func (x ToolCallID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Categories of tools that can be invoked.
-//
-// Tool kinds help clients choose appropriate icons and optimize how they
-// display tool execution progress.
-//
-// See protocol docs: [Reporting](https://agentclientprotocol.com/protocol/v2/tool-calls#reporting)
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ToolKind string
-
 const (
 	// Reading files or data.
 	ToolKindRead ToolKind = "read"
@@ -1845,7 +7112,9 @@ const (
 	ToolKindThink ToolKind = "think"
 	// Retrieving external data.
 	ToolKindFetch ToolKind = "fetch"
-	// Changing the session's mode, a [config option](https://agentclientprotocol.com/protocol/v2/session-config-options) with the `mode` category.
+	// Changing the session's mode, a [config
+	// option](https://agentclientprotocol.com/protocol/v2/session-config-options)
+	// with the `mode` category.
 	ToolKindSwitchMode ToolKind = "switch_mode"
 	// Other tool types (default).
 	ToolKindOther ToolKind = "other"
@@ -1891,15 +7160,6 @@ func (x *ToolKind) UnmarshalJSON(data []byte) error {
 func (x ToolKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Execution status of a tool call.
-//
-// Tool calls progress through different statuses during their lifecycle.
-//
-// See protocol docs: [Status](https://agentclientprotocol.com/protocol/v2/tool-calls#status)
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ToolCallStatus string
 
 const (
 	// The tool call hasn't started running yet, for example because its input is
@@ -1957,26 +7217,6 @@ func (x *ToolCallStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Content produced by a tool call.
-//
-// Tool calls can produce different types of content including standard
-// content blocks (text, images), file diffs, or display-only terminals.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-//
-// It is a union tagged by the member "type". Its variants are Content, Diff, Terminal; a tag this package does not know decodes to UnknownToolCallContent, which keeps the JSON as it was.
-type ToolCallContent interface {
-	isToolCallContent()
-}
-
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownToolCallContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownToolCallContent) isToolCallContent() {}
@@ -2121,20 +7361,6 @@ func ValidateToolCallContent(v ToolCallContent) error {
 	return c.Err()
 }
 
-// Standard content block (text, images, resources).
-type Content struct {
-	// The actual content block.
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Content) isToolCallContent() {}
 
 // DecodeWire decodes the value from d.
@@ -2253,32 +7479,6 @@ func (x *Content) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Content) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Content blocks represent displayable information in the Agent Client Protocol.
-//
-// Content blocks appear in:
-//   - User prompts sent via `session/prompt`
-//   - Language model output reported through `session/update` notifications as
-//     message updates or streamed chunks
-//   - Progress updates and results from tool calls
-//
-// This structure is compatible with the Model Context Protocol (MCP), so agents can
-// forward content from MCP tool outputs without transformation.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/content)
-//
-// It is a union tagged by the member "type". Its variants are TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this package does not know decodes to UnknownContentBlock, which keeps the JSON as it was.
-type ContentBlock interface {
-	isContentBlock()
-}
-
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownContentBlock struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownContentBlock) isContentBlock() {}
@@ -2465,24 +7665,6 @@ func ValidateContentBlock(v ContentBlock) error {
 	return c.Err()
 }
 
-// Text provided to or from an LLM.
-type TextContent struct {
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// Optional annotations that help clients decide how to display or route this content.
-	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*TextContent) isContentBlock() {}
 
 // DecodeWire decodes the value from d.
@@ -2627,33 +7809,6 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-type Annotations struct {
-	// Intended recipients for this content, such as the user or assistant.
-	//
-	// Omitted and `null` are equivalent and mean no audience is specified.
-	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
-	// Timestamp indicating when the underlying resource was last modified.
-	//
-	// Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z"), as in MCP.
-	//
-	// Omitted and `null` are equivalent and mean the modification time is not reported.
-	LastModified wire.Opt[string] `json:"lastModified,omitzero"`
-	// Relative importance of this content when clients choose what to surface, from 0 (least
-	// important) to 1 (most important).
-	//
-	// Omitted and `null` are equivalent and mean no priority is specified.
-	Priority wire.Opt[float64] `json:"priority,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -2874,11 +8029,6 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The sender or recipient of messages and data in a conversation.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type Role string
-
 const (
 	// The assistant side of a conversation.
 	RoleAssistant Role = "assistant"
@@ -2925,30 +8075,6 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An image provided to or from an LLM.
-type ImageContent struct {
-	// Base64-encoded media payload.
-	Data string `json:"data"`
-	// MIME type describing the encoded media payload.
-	MIMEType MediaType `json:"mimeType"`
-	// URI associated with this resource or media payload.
-	//
-	// Omitted and `null` are equivalent and mean no URI is associated with the image.
-	URI wire.Opt[string] `json:"uri,omitzero"`
-	// Optional annotations that help clients decide how to display or route this content.
-	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ImageContent) isContentBlock() {}
@@ -3150,9 +8276,6 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An Internet media type identifying the format of protocol content.
-type MediaType string
-
 // DecodeWire decodes the value from d.
 func (x *MediaType) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -3191,26 +8314,6 @@ func (x *MediaType) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MediaType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Audio provided to or from an LLM.
-type AudioContent struct {
-	// Base64-encoded media payload.
-	Data string `json:"data"`
-	// MIME type describing the encoded media payload.
-	MIMEType MediaType `json:"mimeType"`
-	// Optional annotations that help clients decide how to display or route this content.
-	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AudioContent) isContentBlock() {}
@@ -3374,46 +8477,6 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A link to a resource that the receiver may be able to read, included in a prompt or tool call result.
-type ResourceLink struct {
-	// Human-readable name shown for this protocol object.
-	Name string `json:"name"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// Optional display title for end-user UI.
-	//
-	// Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Optional human-readable details shown with this protocol object.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional set of sized icons that the client can display in a user interface.
-	//
-	// Omitted and `null` are equivalent and mean no icons are provided.
-	Icons wire.Opt[[]Icon] `json:"icons,omitzero"`
-	// MIME type describing the encoded media payload.
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Optional size of the linked resource in bytes, if known.
-	//
-	// Omitted and `null` are equivalent and mean the size is not known.
-	Size wire.Opt[uint64] `json:"size,omitzero"`
-	// Optional annotations that help clients decide how to display or route this content.
-	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ResourceLink) isContentBlock() {}
@@ -3760,38 +8823,6 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An optionally-sized icon that can be displayed in a user interface.
-type Icon struct {
-	// A standard URI pointing to an icon resource. MUST be an `https:` or `data:` URI.
-	// Clients reject other schemes, fetch without credentials, and do not follow
-	// scheme- or origin-changing redirects.
-	Src string `json:"src"`
-	// Optional MIME type override if the source MIME type is missing or generic.
-	//
-	// Omitted and `null` are equivalent and mean the source MIME type is used.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// Optional array of strings that specify sizes at which the icon can be used.
-	// Each string should be in `WxH` format (e.g., `"48x48"`, `"96x96"`) or
-	// `"any"` for scalable formats like SVG.
-	//
-	// If not provided, the client should assume that the icon can be used at any size.
-	//
-	// Omitted and `null` are equivalent and mean no sizes are specified.
-	Sizes wire.Opt[[]string] `json:"sizes,omitzero"`
-	// Optional theme this icon is designed for.
-	//
-	// Omitted and `null` are equivalent and mean the icon is not theme-specific.
-	Theme wire.Opt[IconTheme] `json:"theme,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Icon) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4024,11 +9055,6 @@ func (x Icon) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Theme an icon is designed for.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type IconTheme string
-
 const (
 	// Icon designed for light backgrounds.
 	IconThemeLight IconTheme = "light"
@@ -4075,24 +9101,6 @@ func (x *IconTheme) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x IconTheme) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The contents of a resource, embedded into a prompt or tool call result.
-type EmbeddedResource struct {
-	// Embedded resource payload, either text or binary data.
-	Resource EmbeddedResourceResource `json:"resource"`
-	// Optional annotations that help clients decide how to display or route this content.
-	//
-	// Omitted and `null` are equivalent and mean no annotations are provided.
-	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResource) isContentBlock() {}
@@ -4245,13 +9253,6 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Resource content that can be embedded in a message.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are EmbeddedResourceResourceTextResourceContents, EmbeddedResourceResourceBlobResourceContents.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
-}
-
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -4340,26 +9341,6 @@ func ValidateEmbeddedResourceResource(v EmbeddedResourceResource) error {
 	var c wire.Checker
 	CheckEmbeddedResourceResource(&c, "", v)
 	return c.Err()
-}
-
-// Text resource contents embedded directly in the message.
-type EmbeddedResourceResourceTextResourceContents struct {
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// MIME type describing the encoded media payload.
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*EmbeddedResourceResourceTextResourceContents) isEmbeddedResourceResource() {}
@@ -4531,26 +9512,6 @@ func (x EmbeddedResourceResourceTextResourceContents) MarshalJSON() ([]byte, err
 	return wire.Marshal(&x)
 }
 
-// Binary resource contents embedded directly in the message.
-type EmbeddedResourceResourceBlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// MIME type describing the encoded media payload.
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EmbeddedResourceResourceBlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeWire decodes the value from d.
@@ -4718,34 +9679,6 @@ func (x *EmbeddedResourceResourceBlobResourceContents) UnmarshalJSON(data []byte
 // MarshalJSON encodes the value.
 func (x EmbeddedResourceResourceBlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// File changes produced by a tool call.
-//
-// `changes` is authoritative for affected absolute paths and operations.
-// `patch` optionally carries renderable text for some or all of those changes
-// and MUST be consistent with `changes`. Agents SHOULD provide `patch` whenever
-// feasible. Clients MUST handle diffs where `patch` is omitted or `null`.
-//
-// See protocol docs: [Content](https://agentclientprotocol.com/protocol/v2/tool-calls#content)
-type Diff struct {
-	// Structured file changes described by this diff.
-	//
-	// Clients can use this field without parsing patch text to determine affected paths.
-	Changes []DiffChange `json:"changes"`
-	// Renderable patch text for some or all of the structured changes.
-	//
-	// Agents SHOULD provide patch text whenever feasible. Omitted and `null` are
-	// equivalent and mean no renderable patch text was provided.
-	Patch wire.Opt[DiffPatch] `json:"patch,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Diff) isToolCallContent() {}
@@ -4923,24 +9856,6 @@ func (x Diff) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One file-level change described by a `Diff`.
-//
-// Structured change metadata lets clients identify affected files and
-// operations without parsing the text patch.
-//
-// It is a union tagged by the member "operation". Its variants are Add, Delete, Modify, Move, Copy; a tag this package does not know decodes to UnknownDiffChange, which keeps the JSON as it was.
-type DiffChange interface {
-	isDiffChange()
-}
-
-// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownDiffChange struct {
-	// Tag is the value of the member "operation".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownDiffChange) isDiffChange() {}
 
 // DecodeDiffChange decodes a DiffChange from d.
@@ -5098,28 +10013,6 @@ func ValidateDiffChange(v DiffChange) error {
 	var c wire.Checker
 	CheckDiffChange(&c, "", v)
 	return c.Err()
-}
-
-// A file was added.
-type Add struct {
-	// File content kind after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the content kind is unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// MIME type of the file contents after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Absolute path for the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Add) isDiffChange() {}
@@ -5315,11 +10208,6 @@ func (x Add) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Kind of file content represented by a diff change.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type DiffFileType string
-
 const (
 	// Text content.
 	DiffFileTypeText DiffFileType = "text"
@@ -5372,12 +10260,6 @@ func (x DiffFileType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An absolute filesystem path used by the protocol.
-//
-// Uses the native syntax of the machine the Agent runs on, such as `/home/user/project`,
-// `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
-type AbsolutePath string
-
 // DecodeWire decodes the value from d.
 func (x *AbsolutePath) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -5416,28 +10298,6 @@ func (x *AbsolutePath) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AbsolutePath) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A file was deleted.
-type Delete struct {
-	// File content kind after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the content kind is unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// MIME type of the file contents after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Absolute path for the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Delete) isDiffChange() {}
@@ -5633,28 +10493,6 @@ func (x Delete) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A file was modified in place.
-type Modify struct {
-	// File content kind after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the content kind is unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// MIME type of the file contents after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Absolute path for the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Modify) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
@@ -5846,30 +10684,6 @@ func (x *Modify) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Modify) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A file was moved or renamed.
-type Move struct {
-	// File content kind after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the content kind is unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// MIME type of the file contents after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Absolute path before the operation.
-	OldPath AbsolutePath `json:"oldPath"`
-	// Absolute path after the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Move) isDiffChange() {}
@@ -6082,30 +10896,6 @@ func (x Move) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A file was copied.
-type Copy struct {
-	// File content kind after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the content kind is unknown.
-	FileType wire.Opt[DiffFileType] `json:"fileType,omitzero"`
-	// MIME type of the file contents after the operation (for `delete`, of the deleted file).
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is unknown.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Absolute path before the operation.
-	OldPath AbsolutePath `json:"oldPath"`
-	// Absolute path after the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Copy) isDiffChange() {}
 
 // DecodeWire decodes the value from d.
@@ -6316,22 +11106,6 @@ func (x Copy) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Renderable patch text and its format.
-type DiffPatch struct {
-	// Patch format. The only ACP-defined value is `git_patch`.
-	Format DiffPatchFormat `json:"format"`
-	// Patch text in the format named by `format`.
-	Text string `json:"text"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DiffPatch) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -6463,11 +11237,6 @@ func (x DiffPatch) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Text patch format used by `DiffPatch`.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type DiffPatchFormat string
-
 const (
 	// One or more `diff --git` sections in Git's `--patch` (`-p`) text format.
 	//
@@ -6478,7 +11247,8 @@ const (
 	// names the missing side of an added or deleted file in the `---` and
 	// `+++` lines, and paths with unusual characters are quoted as Git quotes
 	// them. Each path, once unquoted, is the same native absolute path string as
-	// the matching `changes` entry. Surrounding commit metadata and email envelopes MUST NOT be
+	// the matching `changes` entry. Surrounding commit metadata and email
+	// envelopes MUST NOT be
 	// included.
 	DiffPatchFormatGitPatch DiffPatchFormat = "git_patch"
 )
@@ -6522,23 +11292,6 @@ func (x *DiffPatchFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffPatchFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A display-only reference to an agent-owned terminal.
-//
-// Terminal state and output are delivered separately through
-// `terminal_update` and `terminal_output_chunk` session updates.
-type Terminal struct {
-	// The ID of the terminal to display.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Terminal) isToolCallContent() {}
@@ -6657,9 +11410,6 @@ func (x Terminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for an agent-owned terminal within a session.
-type TerminalID string
-
 // DecodeWire decodes the value from d.
 func (x *TerminalID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -6698,28 +11448,6 @@ func (x *TerminalID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A file location being accessed or modified by a tool.
-//
-// Enables clients to implement "follow-along" features that track
-// which files the agent is working with in real-time.
-//
-// See protocol docs: [Following the Agent](https://agentclientprotocol.com/protocol/v2/tool-calls#following-the-agent)
-type ToolCallLocation struct {
-	// The absolute file path being accessed or modified.
-	Path AbsolutePath `json:"path"`
-	// Optional 1-based line number within the file. Omitted and `null` are equivalent and
-	// mean no specific line. `0` is invalid.
-	Line wire.Opt[uint32] `json:"line,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -6872,28 +11600,6 @@ func (x ToolCallLocation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client-initiated controls a tool call currently supports.
-//
-// A malformed value falls back to no controls, so the Client never sends a request the
-// Agent did not advertise.
-//
-// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-type ToolCallCapabilities struct {
-	// Permits the Client to cancel this tool call with `tool_call/cancel`.
-	//
-	// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-	// means supported. Agents SHOULD stop advertising it once the tool call reaches a final status.
-	Cancel wire.Opt[ToolCallCancelCapabilities] `json:"cancel,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7018,20 +11724,6 @@ func (x ToolCallCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capability to cancel a tool call with `tool_call/cancel`.
-//
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-type ToolCallCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ToolCallCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7124,26 +11816,6 @@ func (x *ToolCallCancelCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Permission request details for a command.
-type CommandPermissionSubject struct {
-	// The command that would be run if permission is granted.
-	Command string `json:"command"`
-	// The absolute working directory for the command.
-	Cwd AbsolutePath `json:"cwd"`
-	// The associated tool call, when known. Omitted and `null` are equivalent.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// The associated terminal, when already known. Omitted and `null` are equivalent.
-	TerminalID wire.Opt[TerminalID] `json:"terminalId,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CommandPermissionSubject) isRequestPermissionSubject() {}
@@ -7339,24 +12011,6 @@ func (x CommandPermissionSubject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An option presented to the user when requesting permission.
-type PermissionOption struct {
-	// Identifier for this permission option. MUST be unique within the request.
-	OptionID PermissionOptionID `json:"optionId"`
-	// Human-readable label to display to the user.
-	Name string `json:"name"`
-	// Hint about the nature of this permission option.
-	Kind PermissionOptionKind `json:"kind"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOption) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7505,9 +12159,6 @@ func (x PermissionOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a permission option.
-type PermissionOptionID string
-
 // DecodeWire decodes the value from d.
 func (x *PermissionOptionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -7547,13 +12198,6 @@ func (x *PermissionOptionID) UnmarshalJSON(data []byte) error {
 func (x PermissionOptionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// The type of permission option being presented to the user.
-//
-// Helps clients choose appropriate icons and UI treatment.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PermissionOptionKind string
 
 const (
 	// Allow this operation only this time.
@@ -7605,24 +12249,6 @@ func (x *PermissionOptionKind) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PermissionOptionKind) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Requests structured user input via a form or URL.
-//
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type AgentRequestParamsCreateElicitationRequest struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentRequestParamsCreateElicitationRequest) isAgentRequestParams() {}
@@ -7741,18 +12367,6 @@ func (x AgentRequestParamsCreateElicitationRequest) MarshalJSON() ([]byte, error
 	return wire.Marshal(&x)
 }
 
-// Handles extension method requests from the agent.
-//
-// Allows the Agent to send an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtMethodRequest struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ExtMethodRequest) isAgentRequestParams() {}
 
 // DecodeWire decodes the value from d.
@@ -7825,12 +12439,6 @@ func (x ExtMethodRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Response struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Response) isAgentClientProtocolAgent() {}
 
 // DecodeWire decodes the value from d.
@@ -7901,15 +12509,6 @@ func (x *Response) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Response) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type Notification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notification) isAgentClientProtocolAgent() {}
@@ -8040,18 +12639,6 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All possible notifications that an agent can send to a client.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentNotificationParamsUpdateSessionNotification, AgentNotificationParamsCompleteElicitationNotification, AgentNotificationParamsExtNotification.
-type AgentNotificationParams interface {
-	isAgentNotificationParams()
-}
-
 // DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
 func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
@@ -8157,33 +12744,6 @@ func ValidateAgentNotificationParams(v AgentNotificationParams) error {
 	var c wire.Checker
 	CheckAgentNotificationParams(&c, "", v)
 	return c.Err()
-}
-
-// Handles session update notifications from the agent.
-//
-// This is a notification endpoint (no response expected) that receives
-// updates about session activity, including message updates, message chunks,
-// tool calls, and execution plans.
-//
-// Note: Clients SHOULD continue accepting tool call updates even after
-// sending a `session/cancel` notification, as the agent may send final
-// updates before reporting an idle `state_update` with the cancelled
-// stop reason.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-type AgentNotificationParamsUpdateSessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentNotificationParamsUpdateSessionNotification) isAgentNotificationParams() {}
@@ -8321,25 +12881,6 @@ func (x *AgentNotificationParamsUpdateSessionNotification) UnmarshalJSON(data []
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsUpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Different types of updates that can be sent while a session exists.
-//
-// These updates report messages, progress, and other session activity.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-//
-// It is a union tagged by the member "sessionUpdate". Its variants are UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage, AgentThoughtChunk, AgentThought, SessionUpdateStateUpdate, ToolCallContentChunk, ToolCallUpdate, TerminalUpdate, TerminalOutputChunk, PlanUpdate, AvailableCommandsUpdate, ConfigOptionUpdate, SessionInfoUpdate, UsageUpdate, Notice, CompactionUpdate, CompactionSummaryChunk; a tag this package does not know decodes to UnknownSessionUpdate, which keeps the JSON as it was.
-type SessionUpdate interface {
-	isSessionUpdate()
-}
-
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionUpdate struct {
-	// Tag is the value of the member "sessionUpdate".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownSessionUpdate) isSessionUpdate() {}
@@ -8800,26 +13341,6 @@ func ValidateSessionUpdate(v SessionUpdate) error {
 	return c.Err()
 }
 
-// A streamed item of message content.
-type ContentChunk struct {
-	// A unique identifier for the message this chunk belongs to.
-	//
-	// All chunks belonging to the same message share the same `messageId`.
-	// Chunks for different messages can interleave.
-	MessageID MessageID `json:"messageId"`
-	// A single item of content
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ContentChunk) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -8955,13 +13476,6 @@ func (x ContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Identifier for a message, unique among messages of the same type within a session.
-//
-// Each message type, such as user messages, agent messages, and agent thoughts,
-// has its own ID space: messages of different types may share an ID and remain
-// distinct messages.
-type MessageID string
-
 // DecodeWire decodes the value from d.
 func (x *MessageID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -9001,9 +13515,6 @@ func (x *MessageID) UnmarshalJSON(data []byte) error {
 func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A chunk of the user's message being streamed.
-type UserMessageChunk ContentChunk
 
 func (*UserMessageChunk) isSessionUpdate() {}
 
@@ -9054,37 +13565,6 @@ func (x *UserMessageChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x UserMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A user message upsert.
-//
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing message content unchanged, `null` clears the
-// value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
-//
-// Message updates and chunks are applied in the order they are received. When
-// a `user_message` update includes `content`, that array replaces any content
-// previously accumulated for the message, including content from earlier
-// chunks. Later chunks with the same `messageId` append to the current
-// content.
-type UserMessage struct {
-	// A unique identifier for the message.
-	MessageID MessageID `json:"messageId"`
-	// Complete replacement content for this message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UserMessage) isSessionUpdate() {}
@@ -9262,9 +13742,6 @@ func (x UserMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of the agent's response being streamed.
-type AgentMessageChunk ContentChunk
-
 func (*AgentMessageChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_message_chunk".
@@ -9314,37 +13791,6 @@ func (x *AgentMessageChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentMessageChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An agent message upsert.
-//
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing message content unchanged, `null` clears the
-// value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
-//
-// Message updates and chunks are applied in the order they are received. When
-// an `agent_message` update includes `content`, that array replaces any
-// content previously accumulated for the message, including content from
-// earlier chunks. Later chunks with the same `messageId` append to the current
-// content.
-type AgentMessage struct {
-	// A unique identifier for the message.
-	MessageID MessageID `json:"messageId"`
-	// Complete replacement content for this message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentMessage) isSessionUpdate() {}
@@ -9522,9 +13968,6 @@ func (x AgentMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of the agent's internal reasoning being streamed.
-type AgentThoughtChunk ContentChunk
-
 func (*AgentThoughtChunk) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d; the tag "sessionUpdate", if present, must be "agent_thought_chunk".
@@ -9574,37 +14017,6 @@ func (x *AgentThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An agent thought or reasoning message upsert.
-//
-// Only `messageId` is required. `content` has patch semantics:
-// an omitted field leaves existing thought content unchanged, `null` clears the
-// value, and a concrete array replaces the previous value. For a new
-// `messageId`, omitted `content` starts empty. `content` is replaced as a
-// whole array. Send `[]` or `null` to clear it.
-//
-// Message updates and chunks are applied in the order they are received. When
-// an `agent_thought` update includes `content`, that array replaces any
-// content previously accumulated for the thought, including content from
-// earlier chunks. Later chunks with the same `messageId` append to the current
-// content.
-type AgentThought struct {
-	// A unique identifier for the thought message.
-	MessageID MessageID `json:"messageId"`
-	// Complete replacement content for this thought message.
-	Content wire.Opt[[]ContentBlock] `json:"content,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentThought) isSessionUpdate() {}
@@ -9782,14 +14194,6 @@ func (x AgentThought) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A snapshot of the session's aggregate foreground activity.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type SessionUpdateStateUpdate struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionUpdateStateUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -9881,28 +14285,6 @@ func (x *SessionUpdateStateUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionUpdateStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A streamed item of tool-call content.
-//
-// Tool-call content chunks append one `ToolCallContent` item to the current
-// content for the matching `toolCallId`. Agents can send a `tool_call_update`
-// with `content` when they need to replace the whole content collection
-// instead.
-type ToolCallContentChunk struct {
-	// The ID of the tool call this content belongs to.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// A single item of content produced by the tool call.
-	Content ToolCallContent `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ToolCallContentChunk) isSessionUpdate() {}
@@ -10040,47 +14422,6 @@ func (x *ToolCallContentChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ToolCallContentChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An upsert for the stored state of an agent-owned terminal.
-//
-// Only `terminalId` is required. Other fields have patch
-// semantics: omitted fields leave the stored value unchanged, `null` clears
-// it, and concrete values replace it. A concrete `_meta` object instead
-// patches the stored metadata by top-level key. When the terminal ID is new,
-// omitted fields start unknown.
-type TerminalUpdate struct {
-	// Unique identifier for this terminal within the session.
-	TerminalID TerminalID `json:"terminalId"`
-	// The command being run.
-	Command wire.Opt[string] `json:"command,omitzero"`
-	// The absolute working directory of the command.
-	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
-	// An authoritative replacement snapshot of terminal output bytes.
-	Output wire.Opt[TerminalOutput] `json:"output,omitzero"`
-	// Exit information. A concrete object marks the terminal as exited.
-	ExitStatus wire.Opt[TerminalExitStatus] `json:"exitStatus,omitzero"`
-	// The terminal size the command runs with, when known.
-	//
-	// Clients can render output at this size so that column layouts, progress bars,
-	// and cursor-positioned output display as the program wrote them.
-	Size wire.Opt[TerminalSize] `json:"size,omitzero"`
-	// Client-initiated controls this terminal currently supports, such as cancellation.
-	//
-	// Omission leaves the capabilities unchanged, `null` clears them, and an object replaces
-	// the whole previous value. A new terminal starts with none.
-	Capabilities wire.Opt[TerminalCapabilities] `json:"capabilities,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TerminalUpdate) isSessionUpdate() {}
@@ -10379,20 +14720,6 @@ func (x TerminalUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An authoritative replacement snapshot of terminal output bytes.
-type TerminalOutput struct {
-	// Base64-encoded replacement terminal output bytes.
-	Data string `json:"data"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalOutput) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10505,30 +14832,6 @@ func (x *TerminalOutput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalOutput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Exit information for an agent-owned terminal.
-//
-// The presence of this object marks the terminal as exited, even when neither
-// an exit code nor a signal is known.
-type TerminalExitStatus struct {
-	// Process exit code as the platform reports it, when known. Negative values are
-	// allowed, for example signed Windows exit codes. Omitted and `null` are equivalent.
-	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
-	// Signal that terminated the process, when known.
-	//
-	// Agents should use the conventional platform signal name. POSIX examples
-	// include `SIGTERM`, `SIGKILL`, and `SIGINT`. Other platforms may use a
-	// platform-specific name. Omitted and `null` are equivalent.
-	Signal wire.Opt[string] `json:"signal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -10685,22 +14988,6 @@ func (x TerminalExitStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The size of an agent-owned terminal in character cells.
-type TerminalSize struct {
-	// Number of columns.
-	Cols uint16 `json:"cols"`
-	// Number of rows.
-	Rows uint16 `json:"rows"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalSize) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10844,28 +15131,6 @@ func (x TerminalSize) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Client-initiated controls a terminal currently supports.
-//
-// A malformed value falls back to no controls, so the Client never sends a request the
-// Agent did not advertise.
-//
-// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-type TerminalCapabilities struct {
-	// Permits the Client to cancel this terminal with `terminal/cancel`.
-	//
-	// Omitted and `null` are equivalent and mean unsupported. An object (including `{}`)
-	// means supported. Agents SHOULD stop advertising it once the terminal reports `exitStatus`.
-	Cancel wire.Opt[TerminalCancelCapabilities] `json:"cancel,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -10990,20 +15255,6 @@ func (x TerminalCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capability to cancel a terminal with `terminal/cancel`.
-//
-// Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
-type TerminalCancelCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalCancelCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -11096,23 +15347,6 @@ func (x *TerminalCancelCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A chunk of bytes appended to an agent-owned terminal's output.
-type TerminalOutputChunk struct {
-	// The terminal receiving these bytes.
-	TerminalID TerminalID `json:"terminalId"`
-	// Independently base64-encoded terminal output bytes.
-	Data string `json:"data"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TerminalOutputChunk) isSessionUpdate() {}
@@ -11248,20 +15482,6 @@ func (x TerminalOutputChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A content update for a plan identified by ID.
-type PlanUpdate struct {
-	// The updated plan content.
-	Plan PlanUpdateContent `json:"plan"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*PlanUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -11382,21 +15602,6 @@ func (x PlanUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Updated content for a plan.
-//
-// It is a union tagged by the member "type". Its variants are PlanItems; a tag this package does not know decodes to UnknownPlanUpdateContent, which keeps the JSON as it was.
-type PlanUpdateContent interface {
-	isPlanUpdateContent()
-}
-
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPlanUpdateContent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownPlanUpdateContent) isPlanUpdateContent() {}
 
 // DecodePlanUpdateContent decodes a PlanUpdateContent from d.
@@ -11495,25 +15700,6 @@ func ValidatePlanUpdateContent(v PlanUpdateContent) error {
 	var c wire.Checker
 	CheckPlanUpdateContent(&c, "", v)
 	return c.Err()
-}
-
-// A plan represented as structured entries.
-type PlanItems struct {
-	// The plan ID to update.
-	PlanID PlanID `json:"planId"`
-	// The list of tasks to be accomplished.
-	//
-	// When updating an item-based plan, the agent must send a complete list of all entries
-	// with their current status. The client replaces that plan with each update.
-	Entries []PlanEntry `json:"entries"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*PlanItems) isPlanUpdateContent() {}
@@ -11674,9 +15860,6 @@ func (x PlanItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a plan within a session.
-type PlanID string
-
 // DecodeWire decodes the value from d.
 func (x *PlanID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -11715,29 +15898,6 @@ func (x *PlanID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A single entry in the execution plan.
-//
-// Represents a task or goal that the assistant intends to accomplish
-// as part of fulfilling the user's request.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-type PlanEntry struct {
-	// Human-readable description of what this task aims to accomplish.
-	Content string `json:"content"`
-	// The relative importance of this task.
-	// Used to indicate which tasks are most critical to the overall goal.
-	Priority PlanEntryPriority `json:"priority"`
-	// Current execution status of this task.
-	Status PlanEntryStatus `json:"status"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -11888,15 +16048,6 @@ func (x PlanEntry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Priority levels for plan entries.
-//
-// Used to indicate the relative importance or urgency of different
-// tasks in the execution plan.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PlanEntryPriority string
-
 const (
 	// High priority task - critical to the overall goal.
 	PlanEntryPriorityHigh PlanEntryPriority = "high"
@@ -11946,14 +16097,6 @@ func (x *PlanEntryPriority) UnmarshalJSON(data []byte) error {
 func (x PlanEntryPriority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Status of a plan entry in the execution flow.
-//
-// Tracks the lifecycle of each task from planning through completion.
-// See protocol docs: [Plan Entries](https://agentclientprotocol.com/protocol/v2/agent-plan#plan-entries)
-//
-// The set is open: values not listed here are valid and kept as they are.
-type PlanEntryStatus string
 
 const (
 	// The task has not started yet.
@@ -12005,20 +16148,6 @@ func (x *PlanEntryStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PlanEntryStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Available commands are ready or have changed
-type AvailableCommandsUpdate struct {
-	// Commands the agent can execute.
-	AvailableCommands []AvailableCommand `json:"availableCommands"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AvailableCommandsUpdate) isSessionUpdate() {}
@@ -12166,23 +16295,6 @@ func (x AvailableCommandsUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A command the agent advertises to the client.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-//
-// It is a union tagged by the member "type". Its variants are Command; a tag this package does not know decodes to UnknownAvailableCommand, which keeps the JSON as it was.
-type AvailableCommand interface {
-	isAvailableCommand()
-}
-
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAvailableCommand struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownAvailableCommand) isAvailableCommand() {}
 
 // DecodeAvailableCommand decodes a AvailableCommand from d.
@@ -12281,30 +16393,6 @@ func ValidateAvailableCommand(v AvailableCommand) error {
 	var c wire.Checker
 	CheckAvailableCommand(&c, "", v)
 	return c.Err()
-}
-
-// A slash command the user can invoke by including it in a prompt.
-//
-// The `type` discriminator value is `command`.
-type Command struct {
-	// Command name without the leading `/` (e.g., `create_plan`, `research_codebase`).
-	//
-	// MUST NOT contain whitespace and MUST be unique within the command list.
-	Name string `json:"name"`
-	// Human-readable description of what the command does.
-	Description string `json:"description"`
-	// Input for the command if required
-	//
-	// Omitted and `null` are equivalent and mean the command takes no input.
-	Input wire.Opt[AvailableCommandInput] `json:"input,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Command) isAvailableCommand() {}
@@ -12474,21 +16562,6 @@ func (x Command) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The input specification for a command.
-//
-// It is a union tagged by the member "type". Its variants are TextCommandInput; a tag this package does not know decodes to UnknownAvailableCommandInput, which keeps the JSON as it was.
-type AvailableCommandInput interface {
-	isAvailableCommandInput()
-}
-
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAvailableCommandInput struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownAvailableCommandInput) isAvailableCommandInput() {}
 
 // DecodeAvailableCommandInput decodes a AvailableCommandInput from d.
@@ -12587,20 +16660,6 @@ func ValidateAvailableCommandInput(v AvailableCommandInput) error {
 	var c wire.Checker
 	CheckAvailableCommandInput(&c, "", v)
 	return c.Err()
-}
-
-// All text that was typed after the command name is provided as input.
-type TextCommandInput struct {
-	// A hint to display when the input hasn't been provided yet
-	Hint string `json:"hint"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*TextCommandInput) isAvailableCommandInput() {}
@@ -12717,20 +16776,6 @@ func (x *TextCommandInput) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextCommandInput) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session configuration options have been updated.
-type ConfigOptionUpdate struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ConfigOptionUpdate) isSessionUpdate() {}
@@ -12878,21 +16923,6 @@ func (x ConfigOptionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A session configuration option selector and its current state.
-//
-// It is a union tagged by the member "type". Its variants are Select, Boolean; a tag this package does not know decodes to UnknownSessionConfigOption, which keeps the JSON as it was.
-type SessionConfigOption interface {
-	isSessionConfigOption()
-}
-
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSessionConfigOption struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSessionConfigOption) isSessionConfigOption() {}
 
 // DecodeSessionConfigOption decodes a SessionConfigOption from d.
@@ -13002,35 +17032,6 @@ func ValidateSessionConfigOption(v SessionConfigOption) error {
 	var c wire.Checker
 	CheckSessionConfigOption(&c, "", v)
 	return c.Err()
-}
-
-// Single-value selector (dropdown).
-type Select struct {
-	// Unique identifier for the configuration option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	//
-	// Omitted and `null` are equivalent and mean no category is provided.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The currently selected value. MUST be one of the `value`s in `options`.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
-	// unique within the option, including across groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Select) isSessionConfigOption() {}
@@ -13281,9 +17282,6 @@ func (x Select) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option.
-type SessionConfigID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -13323,19 +17321,6 @@ func (x *SessionConfigID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Semantic category for a session configuration option.
-//
-// This is intended to help Clients distinguish broadly common selectors (e.g. model selector vs
-// session mode selector vs thought/reasoning level) for UX purposes (keyboard shortcuts, icons,
-// placement). It MUST NOT be required for correctness. Clients MUST handle missing or unknown
-// categories gracefully.
-//
-// Category names beginning with `_` are free for custom use, like other ACP extension methods.
-// Category names that do not begin with `_` are reserved for the ACP spec.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type SessionConfigOptionCategory string
 
 const (
 	// Session mode selector.
@@ -13389,9 +17374,6 @@ func (x SessionConfigOptionCategory) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option value.
-type SessionConfigValueID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigValueID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -13430,13 +17412,6 @@ func (x *SessionConfigValueID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigValueID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Possible values for a session configuration option.
-//
-// It is a union decided by the JSON type of the value. Its variants are SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
-type SessionConfigSelectOptions interface {
-	isSessionConfigSelectOptions()
 }
 
 // DecodeSessionConfigSelectOptions decodes a SessionConfigSelectOptions from d.
@@ -13517,26 +17492,6 @@ func ValidateSessionConfigSelectOptions(v SessionConfigSelectOptions) error {
 	var c wire.Checker
 	CheckSessionConfigSelectOptions(&c, "", v)
 	return c.Err()
-}
-
-// A possible value for a session configuration option.
-type SessionConfigSelectOption struct {
-	// Unique identifier for this option value.
-	Value SessionConfigValueID `json:"value"`
-	// Human-readable label for this option value.
-	Name string `json:"name"`
-	// Optional description for this option value.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13700,9 +17655,6 @@ func (x SessionConfigSelectOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A flat list of options with no grouping.
-type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
-
 func (SessionConfigSelectOptionsUngrouped) isSessionConfigSelectOptions() {}
 
 // DecodeWire decodes the value from d.
@@ -13770,24 +17722,6 @@ func (x *SessionConfigSelectOptionsUngrouped) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsUngrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A group of possible values for a session configuration option.
-type SessionConfigSelectGroup struct {
-	// Unique identifier for this group.
-	GroupID SessionConfigGroupID `json:"groupId"`
-	// Human-readable label for this group.
-	Name string `json:"name"`
-	// The set of option values in this group. MUST contain at least one value.
-	Options []SessionConfigSelectOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -13966,9 +17900,6 @@ func (x SessionConfigSelectGroup) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a session configuration option value group.
-type SessionConfigGroupID string
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigGroupID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -14008,9 +17939,6 @@ func (x *SessionConfigGroupID) UnmarshalJSON(data []byte) error {
 func (x SessionConfigGroupID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// A list of options grouped under headers.
-type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 func (SessionConfigSelectOptionsGrouped) isSessionConfigSelectOptions() {}
 
@@ -14079,32 +18007,6 @@ func (x *SessionConfigSelectOptionsGrouped) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigSelectOptionsGrouped) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Boolean on/off toggle.
-type Boolean struct {
-	// Unique identifier for the configuration option.
-	ConfigID SessionConfigID `json:"configId"`
-	// Human-readable label for the option.
-	Name string `json:"name"`
-	// Optional description for the Client to display to the user.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional semantic category for this option (UX only).
-	//
-	// Omitted and `null` are equivalent and mean no category is provided.
-	Category wire.Opt[SessionConfigOptionCategory] `json:"category,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Boolean) isSessionConfigOption() {}
@@ -14334,32 +18236,6 @@ func (x Boolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Update to session metadata. All fields are optional to support partial updates.
-//
-// Agents send this notification to update session information like title or custom metadata.
-// Clients can use it to keep session titles and state current.
-//
-// Omitted fields leave the existing session info unchanged. `null` clears the
-// corresponding value. A concrete `_meta` object patches the stored metadata by
-// top-level key.
-type SessionInfoUpdate struct {
-	// Human-readable title for the session. Set to null to clear.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// RFC 3339 timestamp of last activity. Set to null to clear.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionInfoUpdate) isSessionUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -14520,26 +18396,6 @@ func (x *SessionInfoUpdate) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionInfoUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Context window and cost update for a session.
-type UsageUpdate struct {
-	// Tokens currently in context.
-	Used uint64 `json:"used"`
-	// Total context window size in tokens.
-	Size uint64 `json:"size"`
-	// Cumulative session cost.
-	//
-	// Omitted leaves the last reported cost unchanged. `null` clears it. A value replaces it.
-	Cost wire.Opt[Cost] `json:"cost,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UsageUpdate) isSessionUpdate() {}
@@ -14705,23 +18561,6 @@ func (x UsageUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Cost information for a session.
-type Cost struct {
-	// Total cumulative cost for session.
-	Amount float64 `json:"amount"`
-	// Unit of `amount`: an ISO 4217 currency code (e.g., "USD", "EUR") for money, or another
-	// unit such as "credits".
-	Currency string `json:"currency"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Cost) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -14851,32 +18690,6 @@ func (x *Cost) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cost) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Fire-and-forget information for the user.
-//
-// Notices are live events rather than session history. Agents must not rely on
-// a notice being received, displayed, or seen by the user.
-// No Client capability is required, and unsupported Clients may ignore notices.
-//
-// See protocol docs: [Session Notices](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-notices)
-type Notice struct {
-	// Presentation severity hint.
-	Severity NoticeSeverity `json:"severity"`
-	// Required non-empty plain-text title that can stand alone.
-	Title string `json:"title"`
-	// Optional plain-text detail or guidance.
-	//
-	// Omitted and `null` are equivalent and mean no description was supplied.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Notice) isSessionUpdate() {}
@@ -15048,11 +18861,6 @@ func (x Notice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Severity hint for a session notice.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type NoticeSeverity string
-
 const (
 	// Informational notice.
 	NoticeSeverityInfo NoticeSeverity = "info"
@@ -15101,35 +18909,6 @@ func (x *NoticeSeverity) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x NoticeSeverity) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A context compaction upsert. The first notification fixes the compaction's
-// timeline position. Later updates with the same ID patch that entity in place.
-//
-// `summary`, `error`, and `_meta` have patch semantics: omission leaves the
-// stored value unchanged, `null` clears it, and a concrete value replaces it.
-// `summary: []` also clears the summary. A concrete `_meta` object patches the
-// stored metadata by top-level key instead of replacing it.
-type CompactionUpdate struct {
-	// The Agent-owned ID of this compaction, unique within the session.
-	CompactionID CompactionID `json:"compactionId"`
-	// Current lifecycle status.
-	Status CompactionStatus `json:"status"`
-	// Complete replacement user-displayable summary content for the compaction.
-	Summary wire.Opt[[]ContentBlock] `json:"summary,omitzero"`
-	// Human-readable error details for the compaction.
-	Error wire.Opt[string] `json:"error,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted leaves the stored metadata unchanged. `null`
-	// clears it. An object patches the stored metadata by top-level key: keys it omits are
-	// unchanged, a key set to `null` is removed, and any other value replaces that key's
-	// stored value without merging nested objects. Beyond this patch rule, implementations
-	// MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Metadata Patches](https://agentclientprotocol.com/protocol/v2/extensibility#metadata-patches)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionUpdate) isSessionUpdate() {}
@@ -15354,9 +19133,6 @@ func (x CompactionUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for a context compaction within a session.
-type CompactionID string
-
 // DecodeWire decodes the value from d.
 func (x *CompactionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -15396,11 +19172,6 @@ func (x *CompactionID) UnmarshalJSON(data []byte) error {
 func (x CompactionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Lifecycle state of a context compaction.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type CompactionStatus string
 
 const (
 	// Compaction has started and has not finished.
@@ -15452,24 +19223,6 @@ func (x *CompactionStatus) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CompactionStatus) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A content block appended to a compaction's summary. A first-seen ID creates
-// an in-progress compaction. Chunks append in receive order.
-type CompactionSummaryChunk struct {
-	// ID of the compaction whose summary receives this content.
-	CompactionID CompactionID `json:"compactionId"`
-	// One content block to append.
-	Content ContentBlock `json:"content"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	// This metadata is scoped to the chunk and does not patch stored metadata.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CompactionSummaryChunk) isSessionUpdate() {}
@@ -15609,22 +19362,6 @@ func (x CompactionSummaryChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification that a URL-based elicitation has completed.
-//
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
-type AgentNotificationParamsCompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AgentNotificationParamsCompleteElicitationNotification) isAgentNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -15741,9 +19478,6 @@ func (x AgentNotificationParamsCompleteElicitationNotification) MarshalJSON() ([
 	return wire.Marshal(&x)
 }
 
-// Unique identifier for an elicitation.
-type ElicitationID string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -15782,18 +19516,6 @@ func (x *ElicitationID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Handles extension notifications from the agent.
-//
-// Allows the Agent to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type AgentNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentNotificationParamsExtNotification) isAgentNotificationParams() {}
@@ -15866,16 +19588,6 @@ func (x *AgentNotificationParamsExtNotification) UnmarshalJSON(data []byte) erro
 // MarshalJSON encodes the value.
 func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are AgentClientProtocolClientRequest, AgentClientProtocolClientNotification, AgentClientProtocolClientResponse.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolClient interface {
-	isAgentClientProtocolClient()
 }
 
 // DecodeAgentClientProtocolClient decodes a AgentClientProtocolClient from d.
@@ -15983,17 +19695,6 @@ func ValidateAgentClientProtocolClient(v AgentClientProtocolClient) error {
 	var c wire.Checker
 	CheckAgentClientProtocolClient(&c, "", v)
 	return c.Err()
-}
-
-type AgentClientProtocolClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientRequest) isAgentClientProtocolClient() {}
@@ -16126,16 +19827,6 @@ func (x *AgentClientProtocolClientRequest) UnmarshalJSON(data []byte) error {
 func (x AgentClientProtocolClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// All possible requests that a client can send to an agent.
-//
-// This enum is used internally for routing RPC requests. You typically won't need
-// to use this directly.
-//
-// This enum encompasses all method calls from client to agent.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientRequest/properties/params/anyOf/0/anyOf/2 and /$defs/ClientRequest/properties/params/anyOf/0/anyOf/4 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientRequestParams json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ClientRequestParams) DecodeWire(d *wire.Decoder) error {
@@ -16512,28 +20203,6 @@ func (x ClientRequestParams) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Request parameters for the initialize method.
-//
-// Sent by the client to establish connection and negotiate capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-type InitializeRequest struct {
-	// The latest protocol version supported by the client.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Information about the implementation sending this initialize request.
-	Info Implementation `json:"info"`
-	// Capabilities supported by the client.
-	Capabilities *ClientCapabilities `json:"capabilities,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InitializeRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -16685,12 +20354,6 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Protocol version identifier.
-//
-// This version is only bumped for breaking changes.
-// Non-breaking changes should be introduced via capabilities.
-type ProtocolVersion uint16
-
 // DecodeWire decodes the value from d.
 func (x *ProtocolVersion) DecodeWire(d *wire.Decoder) error {
 	var v uint16
@@ -16729,33 +20392,6 @@ func (x *ProtocolVersion) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Metadata about the implementation of the client or agent.
-// Describes the name and version of an ACP implementation, with an optional
-// title for UI representation.
-type Implementation struct {
-	// Intended for programmatic or logical use, but can be used as a display
-	// name fallback if title isn't present.
-	Name string `json:"name"`
-	// Intended for UI and end-user contexts and optimized to be human-readable
-	// and easily understood.
-	//
-	// If not provided, the name should be used for display.
-	//
-	// Omitted and `null` are equivalent and mean the `name` is used for display.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Version of the implementation. Can be displayed to the user or used
-	// for debugging or metrics purposes. (e.g. "1.0.0").
-	Version string `json:"version"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -16919,36 +20555,6 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent about
-// available features and methods.
-//
-// See protocol docs: [Client Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#client-capabilities)
-type ClientCapabilities struct {
-	// Authentication capabilities supported by the client.
-	// Determines which authentication method types the agent may include
-	// in its `InitializeResponse`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise any
-	// authentication-method extensions.
-	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
-	// Elicitation capabilities supported by the client.
-	// Determines which elicitation modes the agent may use.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise
-	// elicitation support.
-	Elicitation wire.Opt[ElicitationCapabilities] `json:"elicitation,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17103,29 +20709,6 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Authentication capabilities supported by the client.
-//
-// Advertised during initialization to inform the agent which authentication
-// method types the client can handle. This governs opt-in types that require
-// additional client-side support.
-type ClientAuthCapabilities struct {
-	// Whether the client supports `terminal` authentication methods.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-	// The client should supply `{}` only when it can reproduce the configured
-	// agent invocation in an interactive terminal. Supplying `{}` means the
-	// agent may include `terminal` entries in its authentication methods.
-	Terminal wire.Opt[TerminalAuthCapabilities] `json:"terminal,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17250,22 +20833,6 @@ func (x ClientAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for terminal authentication methods.
-//
-// Supplying `{}` means the client can reproduce the configured agent
-// invocation in an interactive terminal and supports terminal authentication
-// methods.
-type TerminalAuthCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TerminalAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17358,28 +20925,6 @@ func (x *TerminalAuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TerminalAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Elicitation capabilities supported by the client.
-type ElicitationCapabilities struct {
-	// Whether the client supports form-based elicitation.
-	//
-	// Optional. Omitted and `null` are equivalent and mean form support is not advertised.
-	// Supplying `{}` explicitly advertises form support.
-	Form wire.Opt[ElicitationFormCapabilities] `json:"form,omitzero"`
-	// Whether the client supports URL-based elicitation.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the client does not advertise support.
-	// Supplying `{}` means the client supports URL-based elicitation.
-	URL wire.Opt[ElicitationURLCapabilities] `json:"url,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -17536,20 +21081,6 @@ func (x ElicitationCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Form-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports form-based elicitation.
-type ElicitationFormCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationFormCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17644,20 +21175,6 @@ func (x ElicitationFormCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// URL-based elicitation capabilities.
-//
-// Supplying `{}` means the client supports URL-based elicitation.
-type ElicitationURLCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationURLCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -17750,27 +21267,6 @@ func (x *ElicitationURLCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationURLCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for the `auth/login` method.
-//
-// Specifies which authentication method to use.
-//
-// Agents MUST support this method when their `initialize` response included
-// a non-empty `authMethods` list. Clients MUST NOT call this method
-// when `authMethods` was omitted or empty.
-type LoginAuthRequest struct {
-	// The ID of the authentication method to use.
-	// Must be one of the methods advertised in the initialize response.
-	MethodID AuthMethodID `json:"methodId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -17887,9 +21383,6 @@ func (x LoginAuthRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Typed identifier used for auth method values on the wire.
-type AuthMethodID string
-
 // DecodeWire decodes the value from d.
 func (x *AuthMethodID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -17928,24 +21421,6 @@ func (x *AuthMethodID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AuthMethodID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for the `auth/logout` method.
-//
-// Terminates the current authenticated session.
-//
-// Agents MUST support this method when their `initialize` response included
-// a non-empty `authMethods` list. Clients MUST NOT call this method
-// when `authMethods` was omitted or empty.
-type LogoutAuthRequest struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18040,30 +21515,6 @@ func (x *LogoutAuthRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutAuthRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for creating a new session.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-type NewSessionRequest struct {
-	// The working directory for this session. Must be an absolute path.
-	Cwd AbsolutePath `json:"cwd"`
-	// Additional workspace roots for this session. Each path must be absolute.
-	//
-	// These expand the session's workspace scope without changing `cwd`, which
-	// remains the base for relative paths. When omitted or empty, no
-	// additional roots are activated for the new session.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// List of MCP (Model Context Protocol) servers the agent should connect to.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -18266,26 +21717,6 @@ func (x NewSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
-//
-// MCP servers provide tools and context that the agent can use when
-// processing prompts.
-//
-// See protocol docs: [MCP Servers](https://agentclientprotocol.com/protocol/v2/session-setup#mcp-servers)
-//
-// It is a union tagged by the member "type". Its variants are MCPServerHTTP, MCPServerStdio; a tag this package does not know decodes to UnknownMCPServer, which keeps the JSON as it was.
-type MCPServer interface {
-	isMCPServer()
-}
-
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMCPServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMCPServer) isMCPServer() {}
 
 // DecodeMCPServer decodes a MCPServer from d.
@@ -18405,25 +21836,6 @@ func ValidateMCPServer(v MCPServer) error {
 	var c wire.Checker
 	CheckMCPServer(&c, "", v)
 	return c.Err()
-}
-
-// HTTP transport configuration for MCP.
-type MCPServerHTTP struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// URL to the MCP server.
-	URL string `json:"url"`
-	// HTTP headers to set when making requests to the MCP server. Headers the MCP transport
-	// defines are owned by the transport, and Agents use the transport's values for them.
-	Headers []HTTPHeader `json:"headers,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerHTTP) isMCPServer() {}
@@ -18606,22 +22018,6 @@ func (x MCPServerHTTP) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An HTTP header to set when making requests to the MCP server.
-type HTTPHeader struct {
-	// The name of the HTTP header.
-	Name string `json:"name"`
-	// The value to set for the HTTP header.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *HTTPHeader) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -18751,27 +22147,6 @@ func (x *HTTPHeader) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x HTTPHeader) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Stdio transport configuration for MCP.
-type MCPServerStdio struct {
-	// Human-readable name identifying this MCP server.
-	Name string `json:"name"`
-	// Absolute path to the MCP server executable.
-	Command AbsolutePath `json:"command"`
-	// Command-line arguments to pass to the MCP server.
-	Args []string `json:"args,omitempty"`
-	// Environment variables to set when launching the MCP server. Names SHOULD be unique.
-	// Agents MAY reject duplicates with `-32602`, and otherwise the last entry wins.
-	Env []EnvVariable `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MCPServerStdio) isMCPServer() {}
@@ -18986,22 +22361,6 @@ func (x MCPServerStdio) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An environment variable to set when launching a process.
-type EnvVariable struct {
-	// The name of the environment variable.
-	Name string `json:"name"`
-	// The value to set for the environment variable.
-	Value string `json:"value"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *EnvVariable) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -19131,29 +22490,6 @@ func (x *EnvVariable) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnvVariable) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for listing existing sessions.
-type ListSessionsRequest struct {
-	// Filter sessions by working directory. Must be an absolute path.
-	//
-	// Only sessions whose `cwd` is this same directory match. Subdirectories and
-	// `additionalDirectories` don't. Agents MAY normalize paths when comparing.
-	//
-	// Omitted and `null` are equivalent and mean sessions are not filtered by working directory.
-	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
-	// Opaque cursor token from a previous response's nextCursor field for cursor-based pagination
-	//
-	// Omitted and `null` are equivalent and mean the first page is requested.
-	Cursor wire.Opt[SessionListCursor] `json:"cursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19310,9 +22646,6 @@ func (x ListSessionsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An opaque cursor used to paginate `session/list` results.
-type SessionListCursor string
-
 // DecodeWire decodes the value from d.
 func (x *SessionListCursor) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -19351,22 +22684,6 @@ func (x *SessionListCursor) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionListCursor) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for deleting an existing session from `session/list`.
-//
-// Only available if the Agent supports the `session.delete` capability.
-type DeleteSessionRequest struct {
-	// The ID of the session to delete.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19481,52 +22798,6 @@ func (x *DeleteSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for resuming an existing session.
-//
-// Resumes an existing session and optionally replays retained conversation
-// history according to `replayFrom`.
-type ResumeSessionRequest struct {
-	// The ID of the session to resume.
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	//
-	// Clients MUST send the session's working directory. Agents MAY reject a different directory
-	// with `-32602`, and MAY normalize paths when comparing.
-	Cwd AbsolutePath `json:"cwd"`
-	// Additional workspace roots to activate for this session. Each path must be absolute.
-	//
-	// When omitted or empty, no additional roots are activated. When non-empty,
-	// this is the complete resulting additional-root list for the resumed
-	// session. It may differ from any previously used or reported list as long as
-	// the request `cwd` matches the session's `cwd`.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// List of MCP servers to connect to for this session.
-	//
-	// The complete set of Client-provided servers. Omitted and `[]` mean none. Agents SHOULD
-	// NOT restore servers from earlier requests.
-	MCPServers []MCPServer `json:"mcpServers,omitempty"`
-	// Inclusive cursor describing where conversation replay should begin.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent should resume without
-	// replaying previous conversation history. Replay cursors are inclusive:
-	// replay includes the position identified by the cursor. Supplying
-	// `{ "type": "start" }` means the Agent should replay all retained
-	// conversation history before responding.
-	//
-	// Agents MUST reject unsupported cursor types or malformed cursor values
-	// with `-32602` (Invalid params), rather than substituting another cursor
-	// or resuming without replay.
-	ReplayFrom wire.Opt[ReplayFrom] `json:"replayFrom,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -19780,23 +23051,6 @@ func (x ResumeSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Inclusive cursor describing where replayed session history should begin.
-//
-// Replay includes the position identified by the cursor.
-//
-// It is a union tagged by the member "type". Its variants are ReplayFromStart; a tag this package does not know decodes to UnknownReplayFrom, which keeps the JSON as it was.
-type ReplayFrom interface {
-	isReplayFrom()
-}
-
-// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownReplayFrom struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownReplayFrom) isReplayFrom() {}
 
 // DecodeReplayFrom decodes a ReplayFrom from d.
@@ -19897,18 +23151,6 @@ func ValidateReplayFrom(v ReplayFrom) error {
 	return c.Err()
 }
 
-// Inclusive replay cursor requesting replay from the start of retained conversation history.
-type ReplayFromStart struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ReplayFromStart) isReplayFrom() {}
 
 // DecodeWire decodes the value from d.
@@ -20003,39 +23245,6 @@ func (x *ReplayFromStart) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ReplayFromStart) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for closing an active session.
-//
-// The Agent MUST cancel any ongoing work related to the session as if `session/cancel`
-// was called, then free the resources associated with the session. Unlike `session/cancel`,
-// closing also stops the session's background work. After the close response, the Agent
-// sends no other messages for the session on that connection.
-//
-// Closing a session that does not exist or is not active SHOULD succeed, and Clients SHOULD
-// treat a `-32002` response as a successful close.
-//
-// When closing cancels active foreground work, the Agent MUST send the final
-// updates for that work and the idle `state_update` with `stopReason: "cancelled"`
-// before responding successfully to `session/close`. Closing an idle session
-// does not itself require another idle update.
-//
-// Closing also cancels pending `session/prompt` requests whose messages have not
-// been inserted, including held prompts. If closing prevents a prompt's user message from being inserted, the
-// Agent MUST answer that request with `-32800` (Request Cancelled). If the message
-// has already been inserted, the Agent MUST respond successfully with its
-// `messageId`. Prompt responses need not precede the close response.
-type CloseSessionRequest struct {
-	// The ID of the session to close.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20150,33 +23359,6 @@ func (x *CloseSessionRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CloseSessionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request parameters for cancelling one tool call.
-//
-// Clients MUST NOT send it unless the tool call currently advertises `capabilities.cancel`.
-//
-// The Agent responds once it has accepted the cancellation. The response does not mean
-// the work has stopped. The Agent confirms it with a `tool_call_update` to a final
-// status: normally `cancelled`, or `completed` or `failed` if the work finished first.
-//
-// The Agent responds with `-32602` if the tool call is unknown, already final, or not
-// cancellable. Cancelling a tool call does not change the foreground state by itself.
-//
-// See protocol docs: [Cancelling Tool Calls](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-tool-calls)
-type CancelToolCallRequest struct {
-	// The ID of the session that owns the tool call.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the tool call to cancel.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -20310,34 +23492,6 @@ func (x CancelToolCallRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for cancelling one terminal.
-//
-// Clients MUST NOT send it unless the terminal currently advertises `capabilities.cancel`.
-//
-// The Agent responds once it has accepted the cancellation. The response does not mean
-// the work has stopped. The Agent confirms it with a `terminal_update` that sets
-// `exitStatus`. Cancelling stops the process but does not release the terminal, and does
-// not change the status of a tool call that references it.
-//
-// The Agent responds with `-32602` if the terminal is unknown, has already exited, or is not
-// cancellable. Cancelling a terminal does not change the foreground state by itself.
-//
-// See protocol docs: [Cancelling Terminals](https://agentclientprotocol.com/protocol/v2/tool-calls#cancelling-terminals)
-type CancelTerminalRequest struct {
-	// The ID of the session that owns the terminal.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the terminal to cancel.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelTerminalRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -20469,27 +23623,6 @@ func (x CancelTerminalRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for setting a session configuration option.
-//
-// Agents MUST support this method for any session where they advertise config options.
-// Agents MUST reject an unknown `configId` or invalid value with `-32602` and leave the
-// configuration unchanged.
-//
-// See protocol docs: [Session Config Options](https://agentclientprotocol.com/protocol/v2/session-config-options#setting-a-config-option)
-//
-// It is a union tagged by the member "type". Its variants are ID, SetSessionConfigOptionRequestBoolean; a tag this package does not know decodes to UnknownSetSessionConfigOptionRequest, which keeps the JSON as it was.
-type SetSessionConfigOptionRequest interface {
-	isSetSessionConfigOptionRequest()
-}
-
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownSetSessionConfigOptionRequest struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownSetSessionConfigOptionRequest) isSetSessionConfigOptionRequest() {}
 
 // DecodeSetSessionConfigOptionRequest decodes a SetSessionConfigOptionRequest from d.
@@ -20599,24 +23732,6 @@ func ValidateSetSessionConfigOptionRequest(v SetSessionConfigOptionRequest) erro
 	var c wire.Checker
 	CheckSetSessionConfigOptionRequest(&c, "", v)
 	return c.Err()
-}
-
-// A `SessionConfigValueId` string value (`type: "id"`).
-type ID struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The value ID.
-	Value SessionConfigValueID `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ID) isSetSessionConfigOptionRequest() {}
@@ -20786,24 +23901,6 @@ func (x ID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A boolean value (`type: "boolean"`).
-type SetSessionConfigOptionRequestBoolean struct {
-	// The ID of the session to set the configuration option for.
-	SessionID SessionID `json:"sessionId"`
-	// The ID of the configuration option to set.
-	ConfigID SessionConfigID `json:"configId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The boolean value.
-	Value bool `json:"value"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SetSessionConfigOptionRequestBoolean) isSetSessionConfigOptionRequest() {}
 
 // DecodeWire decodes the value from d.
@@ -20971,41 +24068,6 @@ func (x SetSessionConfigOptionRequestBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request parameters for sending a user prompt to the agent.
-//
-// Contains the user's message and any additional context.
-//
-// See protocol docs: [User Message](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#1-user-message)
-type PromptRequest struct {
-	// The ID of the session to send this user message to
-	SessionID SessionID `json:"sessionId"`
-	// The blocks of content that compose the user's message.
-	//
-	// As a baseline, the Agent MUST support `text` and `resource_link` content blocks,
-	// while other variants are optionally enabled via `PromptCapabilities`.
-	//
-	// The Client MUST adapt its interface according to `PromptCapabilities`.
-	//
-	// The client MAY include referenced pieces of context as either
-	// `resource` or `resource_link` content blocks.
-	//
-	// When available, `resource` is preferred
-	// as it avoids extra round-trips and allows the message to include
-	// pieces of context from sources the agent may not have access to.
-	//
-	// Clients MUST NOT send an empty array. Agents MAY reject one with `-32602` without
-	// inserting it.
-	Prompt []ContentBlock `json:"prompt"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptRequest) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -21169,13 +24231,6 @@ func (x PromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtRequest json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtRequest) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -21214,12 +24269,6 @@ func (x *ExtRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Validate does not check: anyOf/oneOf of a merged schema.
-type AgentClientProtocolClientResponse struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientResponse) isAgentClientProtocolClient() {}
@@ -21292,15 +24341,6 @@ func (x *AgentClientProtocolClientResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentClientProtocolClientResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type AgentClientProtocolClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentClientProtocolClientNotification) isAgentClientProtocolClient() {}
@@ -21431,18 +24471,6 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// All possible notifications that a client can send to an agent.
-//
-// This enum is used internally for routing RPC notifications. You typically won't need
-// to use this directly.
-//
-// Notifications do not expect a response.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientNotificationParamsCancelSessionNotification, ClientNotificationParamsExtNotification.
-type ClientNotificationParams interface {
-	isClientNotificationParams()
-}
-
 // DecodeClientNotificationParams decodes a ClientNotificationParams from d.
 func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
@@ -21531,49 +24559,6 @@ func ValidateClientNotificationParams(v ClientNotificationParams) error {
 	var c wire.Checker
 	CheckClientNotificationParams(&c, "", v)
 	return c.Err()
-}
-
-// Cancels a session's foreground work and its prompts not yet inserted.
-//
-// Work in the latest `background` list is not covered and keeps running. The
-// Agent MAY stop background activity it does not list.
-//
-// Upon receiving this notification, the Agent SHOULD stop all language model
-// requests and all tool call invocations of the cancelled foreground work as soon
-// as possible.
-//
-// The Agent MUST stop waiting for pending `session/request_permission` requests of
-// the cancelled work and treat them as not approved. It SHOULD cancel each of them
-// with `$/cancel_request`.
-//
-// After all ongoing operations have been successfully aborted and pending
-// updates have been sent, the Agent MUST send an idle `state_update` session
-// update with the `cancelled` stop reason if cancellation ended active
-// foreground work. No additional completion update is required if no
-// foreground work was active.
-//
-// After cancellation completes, the Agent SHOULD ignore late answers rather
-// than use them to resume the cancelled work.
-//
-// Agents MUST catch errors caused by aborting cancelled work and report the
-// `cancelled` stop reason, not `error`.
-//
-// The Agent MAY send content or tool call updates after receiving
-// `session/cancel`, but MUST send them before the idle `state_update` that
-// reports cancellation.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-type ClientNotificationParamsCancelSessionNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientNotificationParamsCancelSessionNotification) isClientNotificationParams() {}
@@ -21692,17 +24677,6 @@ func (x ClientNotificationParamsCancelSessionNotification) MarshalJSON() ([]byte
 	return wire.Marshal(&x)
 }
 
-// Handles extension notifications from the client.
-//
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ClientNotificationParamsExtNotification struct {
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ClientNotificationParamsExtNotification) isClientNotificationParams() {}
 
 // DecodeWire decodes the value from d.
@@ -21773,21 +24747,6 @@ func (x *ClientNotificationParamsExtNotification) UnmarshalJSON(data []byte) err
 // MarshalJSON encodes the value.
 func (x ClientNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message (request, response, or notification) with `"jsonrpc": "2.0"` specified as
-// [required by JSON-RPC 2.0 Specification][1].
-//
-// The member "jsonrpc" is always "2.0"; it is written on encoding and checked on decoding.
-//
-// [1]: https://www.jsonrpc.org/specification#compatibility
-type AgentClientProtocolProtocolLevel struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[CancelRequestNotification] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -21929,23 +24888,6 @@ func (x AgentClientProtocolProtocolLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification to cancel an ongoing request.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
-type CancelRequestNotification struct {
-	// The ID of the request to cancel: a request that the sender of this notification issued.
-	// Receivers match it only against requests they received from that sender.
-	RequestID RequestID `json:"requestId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelRequestNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22062,18 +25004,6 @@ func (x *CancelRequestNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC request object.
-type AgentRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params wire.Opt[AgentRequestParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22221,42 +25151,6 @@ func (x *AgentRequest) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Request for user permission to proceed with an operation.
-//
-// Sent when the agent needs authorization before performing a sensitive operation.
-//
-// See protocol docs: [Requesting Permission](https://agentclientprotocol.com/protocol/v2/tool-calls#requesting-permission)
-type RequestPermissionRequest struct {
-	// The session ID for this request.
-	SessionID SessionID `json:"sessionId"`
-	// Human-readable title for the permission prompt.
-	//
-	// This title is specific to the permission prompt and does not update any
-	// subject's displayed title.
-	Title string `json:"title"`
-	// Optional human-readable explanation of why permission is needed.
-	//
-	// This text is specific to the permission prompt and does not update any
-	// subject's displayed content. Omitted and `null` are equivalent and mean no separate
-	// permission description was provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Optional structured context about the operation requiring permission.
-	//
-	// Omitted and `null` are equivalent and mean no structured subject was provided.
-	Subject wire.Opt[RequestPermissionSubject] `json:"subject,omitzero"`
-	// Available permission options for the user to choose from.
-	// Must contain at least one option.
-	Options []PermissionOption `json:"options"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22499,26 +25393,6 @@ func (x RequestPermissionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Text-based resource contents.
-type TextResourceContents struct {
-	// Text payload carried by this content block.
-	Text string `json:"text"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// MIME type describing the encoded media payload.
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TextResourceContents) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22684,26 +25558,6 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Binary resource contents.
-type BlobResourceContents struct {
-	// Base64-encoded bytes for a binary resource payload.
-	Blob string `json:"blob"`
-	// URI associated with this resource or media payload.
-	URI string `json:"uri"`
-	// MIME type describing the encoded media payload.
-	//
-	// Omitted and `null` are equivalent and mean the MIME type is not specified.
-	MIMEType wire.Opt[MediaType] `json:"mimeType,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -22873,14 +25727,6 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Operation metadata for add, delete, and modify changes.
-type DiffPathChange struct {
-	// Absolute path for the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DiffPathChange) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -22971,16 +25817,6 @@ func (x *DiffPathChange) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DiffPathChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Operation metadata for move and copy changes.
-type DiffPathPairChange struct {
-	// Absolute path before the operation.
-	OldPath AbsolutePath `json:"oldPath"`
-	// Absolute path after the operation.
-	Path AbsolutePath `json:"path"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23092,37 +25928,6 @@ func (x DiffPathPairChange) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request from the agent to elicit structured user input.
-//
-// The agent sends this to the client to request information from the user,
-// either via a form or by directing them to a URL.
-// Elicitations are tied to a session (optionally a tool call) or a request.
-//
-// A session-scoped request follows the aggregate foreground-state contract:
-// agents SHOULD report `requires_action` when the whole foreground workflow is
-// blocked on user action. Once reported, they MUST report `running` when progress
-// resumes, or `idle` if work ends without resuming. Independent background requests
-// and request-scoped elicitations do not themselves change session state.
-// Accepting a URL does not mean the external interaction completed.
-//
-// Agents SHOULD cancel pending elicitations no longer needed by cancelled work.
-// The request's scope alone does not establish that dependency.
-//
-// See protocol docs: [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
-//
-// It is a union tagged by the member "mode". Its variants are Form, URL; a tag this package does not know decodes to UnknownCreateElicitationRequest, which keeps the JSON as it was.
-type CreateElicitationRequest interface {
-	isCreateElicitationRequest()
-}
-
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationRequest struct {
-	// Tag is the value of the member "mode".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownCreateElicitationRequest) isCreateElicitationRequest() {}
 
 // DecodeCreateElicitationRequest decodes a CreateElicitationRequest from d.
@@ -23232,24 +26037,6 @@ func ValidateCreateElicitationRequest(v CreateElicitationRequest) error {
 	var c wire.Checker
 	CheckCreateElicitationRequest(&c, "", v)
 	return c.Err()
-}
-
-// Form-based elicitation where the client renders a form from the provided schema.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Form struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// A JSON Schema describing the form fields to present to the user.
-	RequestedSchema ElicitationSchema `json:"requestedSchema"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Form) isCreateElicitationRequest() {}
@@ -23400,37 +26187,6 @@ func (x *Form) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Form) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Type-safe elicitation schema for requesting structured user input.
-//
-// This represents a JSON Schema object with primitive-typed properties,
-// as required by the elicitation specification.
-type ElicitationSchema struct {
-	// Type discriminator. Always `"object"`. Any other value is rejected.
-	Type ElicitationSchemaType `json:"type"`
-	// Optional title for the schema.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Property definitions (must be primitive types).
-	Properties map[string]ElicitationPropertySchema `json:"properties"`
-	// List of required property names.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no property names are required.
-	Required wire.Opt[[]string] `json:"required,omitzero"`
-	// Optional description of what this schema represents.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no schema description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -23712,9 +26468,6 @@ func (x ElicitationSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Type discriminator for elicitation schemas.
-type ElicitationSchemaType string
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSchemaType) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -23760,25 +26513,6 @@ func (x *ElicitationSchemaType) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationSchemaType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Property schema for elicitation form fields.
-//
-// Each variant corresponds to a JSON Schema `"type"` value.
-// Single-select enums use `type: "string"` with `enum` or `oneOf` set.
-// Multi-select enums use `type: "array"`.
-//
-// It is a union tagged by the member "type". Its variants are StringPropertySchema, NumberPropertySchema, IntegerPropertySchema, BooleanPropertySchema, MultiSelectPropertySchema; a tag this package does not know decodes to UnknownElicitationPropertySchema, which keeps the JSON as it was.
-type ElicitationPropertySchema interface {
-	isElicitationPropertySchema()
-}
-
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownElicitationPropertySchema struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownElicitationPropertySchema) isElicitationPropertySchema() {}
@@ -23963,61 +26697,6 @@ func ValidateElicitationPropertySchema(v ElicitationPropertySchema) error {
 	var c wire.Checker
 	CheckElicitationPropertySchema(&c, "", v)
 	return c.Err()
-}
-
-// Schema for string properties in an elicitation form.
-//
-// When `enum` or `oneOf` is set, this represents a single-select enum
-// with `"type": "string"`.
-//
-// Validate does not check: pattern: format regex.
-type StringPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum length constraint.
-	MinLength wire.Opt[uint32] `json:"minLength,omitzero"`
-	// Maximum string length.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum length constraint.
-	MaxLength wire.Opt[uint32] `json:"maxLength,omitzero"`
-	// Pattern the string must match, in ECMA-262 regular expression syntax.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no pattern constraint.
-	Pattern wire.Opt[string] `json:"pattern,omitzero"`
-	// String format.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no format constraint.
-	Format wire.Opt[StringFormat] `json:"format,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[string] `json:"default,omitzero"`
-	// Enum values for untitled single-select enums.
-	// Must contain at least one value when present.
-	// Optional. Omitted and `null` are equivalent and mean no untitled single-select choices are
-	// declared by `enum`.
-	Enum wire.Opt[[]string] `json:"enum,omitzero"`
-	// Titled enum options for titled single-select enums.
-	// Must contain at least one option when present.
-	// Optional. Omitted and `null` are equivalent and mean no titled single-select choices are
-	// declared by `oneOf`.
-	OneOf wire.Opt[[]EnumOption] `json:"oneOf,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringPropertySchema) isElicitationPropertySchema() {}
@@ -24442,11 +27121,6 @@ func (x StringPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// String format types for string properties in elicitation schemas.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type StringFormat string
-
 const (
 	// Email address format.
 	StringFormatEmail StringFormat = "email"
@@ -24497,26 +27171,6 @@ func (x *StringFormat) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x StringFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A titled enum option with a const value, human-readable title, and optional description.
-type EnumOption struct {
-	// The constant value for this option.
-	Const string `json:"const"`
-	// Human-readable title for this option.
-	Title string `json:"title"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -24678,38 +27332,6 @@ func (x *EnumOption) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EnumOption) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for number (floating-point) properties in an elicitation form.
-type NumberPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-	Minimum wire.Opt[float64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-	Maximum wire.Opt[float64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[float64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*NumberPropertySchema) isElicitationPropertySchema() {}
@@ -24958,38 +27580,6 @@ func (x NumberPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Schema for integer properties in an elicitation form.
-type IntegerPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive lower bound.
-	Minimum wire.Opt[int64] `json:"minimum,omitzero"`
-	// Maximum value (inclusive).
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no inclusive upper bound.
-	Maximum wire.Opt[int64] `json:"maximum,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[int64] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*IntegerPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -25236,30 +27826,6 @@ func (x IntegerPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Schema for boolean properties in an elicitation form.
-type BooleanPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Default value.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default value is provided.
-	Default wire.Opt[bool] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BooleanPropertySchema) isElicitationPropertySchema() {}
 
 // DecodeWire decodes the value from d.
@@ -25444,40 +28010,6 @@ func (x *BooleanPropertySchema) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BooleanPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for multi-select (array) properties in an elicitation form.
-type MultiSelectPropertySchema struct {
-	// Optional title for the property.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// Human-readable description.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Minimum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no minimum selection count.
-	MinItems wire.Opt[uint64] `json:"minItems,omitzero"`
-	// Maximum number of items to select.
-	//
-	// Optional. Omitted and `null` are equivalent and mean there is no maximum selection count.
-	MaxItems wire.Opt[uint64] `json:"maxItems,omitzero"`
-	// The items definition describing allowed values.
-	Items MultiSelectItems `json:"items"`
-	// Default selected values.
-	//
-	// Optional. Omitted and `null` are equivalent and mean no default selections are provided.
-	Default wire.Opt[[]string] `json:"default,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MultiSelectPropertySchema) isElicitationPropertySchema() {}
@@ -25772,21 +28304,6 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Items for a multi-select (array) property schema.
-//
-// It is a union tagged by the member "type". Its variants are StringMultiSelectItems, Titled; a tag this package does not know decodes to UnknownMultiSelectItems, which keeps the JSON as it was. A value without the tag is a Titled.
-type MultiSelectItems interface {
-	isMultiSelectItems()
-}
-
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownMultiSelectItems struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownMultiSelectItems) isMultiSelectItems() {}
 
 // DecodeMultiSelectItems decodes a MultiSelectItems from d.
@@ -25895,20 +28412,6 @@ func ValidateMultiSelectItems(v MultiSelectItems) error {
 	var c wire.Checker
 	CheckMultiSelectItems(&c, "", v)
 	return c.Err()
-}
-
-// String item schema for multi-select enum properties.
-type StringMultiSelectItems struct {
-	// Allowed enum values. Must contain at least one value.
-	Enum []string `json:"enum"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*StringMultiSelectItems) isMultiSelectItems() {}
@@ -26055,20 +28558,6 @@ func (x StringMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Items definition for titled multi-select enum properties.
-type TitledMultiSelectItems struct {
-	// Titled enum options. Must contain at least one option.
-	AnyOf []EnumOption `json:"anyOf"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *TitledMultiSelectItems) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26211,11 +28700,6 @@ func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Titled multi-select items with human-readable labels.
-//
-// As in MCP, titled items omit `type` and are identified by `anyOf`.
-type Titled TitledMultiSelectItems
-
 func (*Titled) isMultiSelectItems() {}
 
 // DecodeWire decodes the value from d.
@@ -26253,26 +28737,6 @@ func (x *Titled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Titled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// URL-based elicitation where the client directs the user to a URL.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type URL struct {
-	// A human-readable message describing what input is needed.
-	Message string `json:"message"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The unique identifier for this elicitation.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The URL to direct the user to.
-	URL string `json:"url"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*URL) isCreateElicitationRequest() {}
@@ -26448,23 +28912,6 @@ func (x URL) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
-//
-// When `toolCallId` is set, the elicitation is tied to a specific tool call.
-// This is useful when an agent receives an elicitation from an MCP server
-// during a tool call and needs to redirect it to the user.
-type ElicitationSessionScope struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationSessionScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26587,15 +29034,6 @@ func (x ElicitationSessionScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationRequestScope struct {
-	// The pending Client-to-Agent request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ElicitationRequestScope) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -26692,15 +29130,6 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Form-based elicitation mode where the client renders a form from the provided schema.
-//
-// Validate does not check: oneOf: an object may fit both /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Session, ElicitationFormModeRequest.
-type ElicitationFormMode interface {
-	isElicitationFormMode()
-}
-
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -26789,19 +29218,6 @@ func ValidateElicitationFormMode(v ElicitationFormMode) error {
 	var c wire.Checker
 	CheckElicitationFormMode(&c, "", v)
 	return c.Err()
-}
-
-// Tied to a session, optionally to a specific tool call within that session.
-type Session struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Session) isElicitationFormMode() {}
@@ -26928,15 +29344,6 @@ func (x Session) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationFormModeRequest struct {
-	// The pending Client-to-Agent request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationFormModeRequest) isElicitationFormMode() {}
 
 // DecodeWire decodes the value from d.
@@ -27035,15 +29442,6 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
-//
-// Validate does not check: oneOf: an object may fit both /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ElicitationURLModeSession, ElicitationURLModeRequest.
-type ElicitationURLMode interface {
-	isElicitationURLMode()
-}
-
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
 func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 	switch d.Kind() {
@@ -27132,19 +29530,6 @@ func ValidateElicitationURLMode(v ElicitationURLMode) error {
 	var c wire.Checker
 	CheckElicitationURLMode(&c, "", v)
 	return c.Err()
-}
-
-// Tied to a session, optionally to a specific tool call within that session.
-type ElicitationURLModeSession struct {
-	// The session this elicitation is tied to.
-	SessionID SessionID `json:"sessionId"`
-	// Optional tool call within the session.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the elicitation is scoped to the
-	// session without a specific tool call.
-	ToolCallID wire.Opt[ToolCallID] `json:"toolCallId,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ElicitationURLModeSession) isElicitationURLMode() {}
@@ -27271,15 +29656,6 @@ func (x ElicitationURLModeSession) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Tied to a specific JSON-RPC request outside of a session
-// (e.g., during auth/configuration phases before any session is started).
-type ElicitationURLModeRequest struct {
-	// The pending Client-to-Agent request this elicitation is tied to.
-	RequestID RequestID `json:"requestId"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*ElicitationURLModeRequest) isElicitationURLMode() {}
 
 // DecodeWire decodes the value from d.
@@ -27378,13 +29754,6 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Result, AgentResponseError.
-type AgentResponse interface {
-	isAgentResponse()
-}
-
 // DecodeAgentResponse decodes a AgentResponse from d.
 func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 	switch d.Kind() {
@@ -27473,16 +29842,6 @@ func ValidateAgentResponse(v AgentResponse) error {
 	var c wire.Checker
 	CheckAgentResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type Result struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Result) isAgentResponse() {}
@@ -27599,11 +29958,6 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 func (x Result) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/AgentResponse/anyOf/0/properties/result/anyOf/1 and /$defs/AgentResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ResultResult) DecodeWire(d *wire.Decoder) error {
@@ -27976,39 +30330,6 @@ func (x ResultResult) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Response to the `initialize` method.
-//
-// Contains the negotiated protocol version and agent capabilities.
-//
-// See protocol docs: [Initialization](https://agentclientprotocol.com/protocol/v2/initialization)
-type InitializeResponse struct {
-	// The highest protocol version supported by the agent that is at or below
-	// the version requested by the client. If no such version exists,
-	// initialization fails with error code -32022.
-	//
-	// The client must check that it supports this version and should disconnect
-	// if it does not.
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	// Information about the implementation sending this initialize response.
-	Info Implementation `json:"info"`
-	// Capabilities supported by the agent.
-	Capabilities *AgentCapabilities `json:"capabilities,omitempty"`
-	// Authentication methods supported by the agent.
-	//
-	// Optional. Omitted or empty means the agent does not advertise the
-	// `auth/login` and `auth/logout` methods. Supplying one or more methods means
-	// the agent MUST support both `auth/login` and `auth/logout`.
-	AuthMethods []AuthMethod `json:"authMethods,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *InitializeResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28205,38 +30526,6 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities supported by the agent.
-//
-// Advertised during initialization to inform the client about
-// available features and content types.
-//
-// See protocol docs: [Agent Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#agent-capabilities)
-type AgentCapabilities struct {
-	// Session capabilities supported by the agent.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not support the
-	// `session/*` methods. Supplying `{}` means the agent supports the
-	// baseline session methods: `session/new`, `session/list`,
-	// `session/resume`, `session/close`, `session/prompt`, `session/cancel`,
-	// and `session/update`.
-	Session wire.Opt[SessionCapabilities] `json:"session,omitzero"`
-	// Authentication-related extension capabilities supported by the agent.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
-	// authentication-related extensions. This field does not advertise support
-	// for `auth/login` or `auth/logout`. Those methods are advertised by a
-	// non-empty `authMethods` list in the `initialize` response.
-	Auth wire.Opt[AgentAuthCapabilities] `json:"auth,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AgentCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28389,53 +30678,6 @@ func (x *AgentCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Session capabilities supported by the agent.
-//
-// Supplying `{}` means the agent supports the baseline session methods:
-// `session/new`, `session/list`, `session/resume`, `session/close`,
-// `session/prompt`, `session/cancel`, and `session/update`.
-//
-// Agents that support sessions **MAY** support additional session methods,
-// prompt content types, and MCP transports by specifying additional
-// capabilities.
-//
-// See protocol docs: [Session Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-capabilities)
-type SessionCapabilities struct {
-	// Prompt capabilities supported by the agent in `session/prompt` requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise any
-	// prompt extensions beyond the baseline text and resource-link content
-	// required by `session/prompt`.
-	Prompt wire.Opt[PromptCapabilities] `json:"prompt,omitzero"`
-	// MCP capabilities supported by the agent for session lifecycle requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise MCP
-	// server transport support for sessions.
-	MCP wire.Opt[MCPCapabilities] `json:"mcp,omitzero"`
-	// Whether the agent supports `session/delete`.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-	Delete wire.Opt[SessionDeleteCapabilities] `json:"delete,omitzero"`
-	// Whether the agent supports `additionalDirectories` on supported session lifecycle requests.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports `additionalDirectories` on
-	// supported session lifecycle requests.
-	//
-	// Agents may return `SessionInfo.additionalDirectories` to report the
-	// complete ordered additional-root list associated with a listed session.
-	AdditionalDirectories wire.Opt[SessionAdditionalDirectoriesCapabilities] `json:"additionalDirectories,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -28652,47 +30894,6 @@ func (x SessionCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
-//
-// Baseline agent functionality requires support for `text`
-// and `resource_link` content blocks in prompt requests.
-//
-// Other variants must be explicitly opted in to.
-// Capabilities for different types of content in prompt requests.
-//
-// Indicates which content types beyond the baseline (text and resource links)
-// the agent can process.
-//
-// See protocol docs: [Session Prompt Capabilities](https://agentclientprotocol.com/protocol/v2/initialization#session-prompt-capabilities)
-type PromptCapabilities struct {
-	// Agent supports `image` content blocks.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports image content in prompts.
-	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
-	// Agent supports `audio` content blocks.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports audio content in prompts.
-	Audio wire.Opt[PromptAudioCapabilities] `json:"audio,omitzero"`
-	// Agent supports embedded context in `session/prompt` requests.
-	//
-	// When enabled, the Client is allowed to include `resource` content blocks
-	// in prompt requests for pieces of context that are referenced in the message.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports embedded context in prompts.
-	EmbeddedContext wire.Opt[PromptEmbeddedContextCapabilities] `json:"embeddedContext,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28877,20 +31078,6 @@ func (x PromptCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for image content in prompt requests.
-//
-// Supplying `{}` means the agent supports image content in prompts.
-type PromptImageCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptImageCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -28983,20 +31170,6 @@ func (x *PromptImageCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptImageCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for audio content in prompt requests.
-//
-// Supplying `{}` means the agent supports audio content in prompts.
-type PromptAudioCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29093,20 +31266,6 @@ func (x PromptAudioCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for embedded context in prompt requests.
-//
-// Supplying `{}` means the agent supports embedded context in prompts.
-type PromptEmbeddedContextCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptEmbeddedContextCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29199,28 +31358,6 @@ func (x *PromptEmbeddedContextCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x PromptEmbeddedContextCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// MCP capabilities supported by the agent for session lifecycle requests.
-type MCPCapabilities struct {
-	// Agent supports `stdio` MCP servers.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports stdio MCP server transports.
-	Stdio wire.Opt[MCPStdioCapabilities] `json:"stdio,omitzero"`
-	// Agent supports `http` MCP servers.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent does not advertise support.
-	// Supplying `{}` means the agent supports HTTP MCP server transports.
-	HTTP wire.Opt[MCPHTTPCapabilities] `json:"http,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29377,20 +31514,6 @@ func (x MCPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for stdio MCP server transports.
-//
-// Supplying `{}` means the agent supports stdio MCP server transports.
-type MCPStdioCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *MCPStdioCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29483,20 +31606,6 @@ func (x *MCPStdioCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MCPStdioCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for HTTP MCP server transports.
-//
-// Supplying `{}` means the agent supports HTTP MCP server transports.
-type MCPHTTPCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29593,20 +31702,6 @@ func (x MCPHTTPCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Capabilities for the `session/delete` method.
-//
-// Supplying `{}` means the agent supports deleting sessions from `session/list`.
-type SessionDeleteCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionDeleteCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29699,23 +31794,6 @@ func (x *SessionDeleteCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionDeleteCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Capabilities for additional session directories support.
-//
-// Supplying `{}` means the agent supports the `additionalDirectories` field on
-// supported session lifecycle requests. Agents may return
-// `SessionInfo.additionalDirectories` in `session/list` to report the
-// complete ordered additional-root list associated with a listed session.
-type SessionAdditionalDirectoriesCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -29812,22 +31890,6 @@ func (x SessionAdditionalDirectoriesCapabilities) MarshalJSON() ([]byte, error) 
 	return wire.Marshal(&x)
 }
 
-// Authentication-related extension capabilities supported by the agent.
-//
-// This object does not advertise support for `auth/login` or `auth/logout`.
-// Those methods are advertised by a non-empty `authMethods` list in the
-// `initialize` response.
-type AgentAuthCapabilities struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *AgentAuthCapabilities) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -29920,23 +31982,6 @@ func (x *AgentAuthCapabilities) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentAuthCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Describes an available authentication method.
-//
-// The `type` field acts as the discriminator in the serialized JSON form.
-//
-// It is a union tagged by the member "type". Its variants are AuthMethodTerminal, AuthMethodAgent; a tag this package does not know decodes to UnknownAuthMethod, which keeps the JSON as it was.
-type AuthMethod interface {
-	isAuthMethod()
-}
-
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownAuthMethod struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownAuthMethod) isAuthMethod() {}
@@ -30058,38 +32103,6 @@ func ValidateAuthMethod(v AuthMethod) error {
 	var c wire.Checker
 	CheckAuthMethod(&c, "", v)
 	return c.Err()
-}
-
-// Terminal-based authentication method.
-//
-// The client runs the configured agent program as a separate interactive
-// process for the user to authenticate via a TUI. Agents MUST advertise this
-// method only when the client enabled its terminal authentication capability.
-// A zero exit status signals success. Any other termination signals failure.
-// The client MUST NOT pass this method to `auth/login`.
-type AuthMethodTerminal struct {
-	// Unique identifier for this authentication method.
-	MethodID AuthMethodID `json:"methodId"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// Additional arguments to append to the configured agent invocation for terminal auth.
-	Args []string `json:"args,omitempty"`
-	// Additional environment variables to set on the configured agent invocation for terminal auth.
-	// Names MUST be unique. These values override same-named variables in the
-	// base launch configuration.
-	Env []EnvVariable `json:"env,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AuthMethodTerminal) isAuthMethod() {}
@@ -30334,28 +32347,6 @@ func (x AuthMethodTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Agent handles authentication itself through `auth/login`.
-//
-// The `type` discriminator value is `agent`.
-type AuthMethodAgent struct {
-	// Unique identifier for this authentication method.
-	MethodID AuthMethodID `json:"methodId"`
-	// Human-readable name of the authentication method.
-	Name string `json:"name"`
-	// Optional human-readable description of this authentication method.
-	//
-	// Omitted and `null` are equivalent and mean no description is provided.
-	Description wire.Opt[string] `json:"description,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*AuthMethodAgent) isAuthMethod() {}
 
 // DecodeWire decodes the value from d.
@@ -30519,18 +32510,6 @@ func (x AuthMethodAgent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to the `auth/login` method.
-type LoginAuthResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LoginAuthResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30625,18 +32604,6 @@ func (x LoginAuthResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response to the `auth/logout` method.
-type LogoutAuthResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *LogoutAuthResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -30729,40 +32696,6 @@ func (x *LogoutAuthResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x LogoutAuthResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from creating a new session.
-//
-// New sessions default to `idle` until a state update reports otherwise.
-// Updates may arrive before or after this response. Clients MUST NOT overwrite
-// an already-reported state when the response arrives.
-//
-// See protocol docs: [Creating a Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
-type NewSessionResponse struct {
-	// Unique identifier for the created session.
-	//
-	// Used in all subsequent requests for this conversation.
-	SessionID SessionID `json:"sessionId"`
-	// Initial session configuration options.
-	//
-	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
-	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
-	// Initial commands the agent can execute in this session.
-	//
-	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
-	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -30969,24 +32902,6 @@ func (x NewSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from listing sessions.
-type ListSessionsResponse struct {
-	// Array of session information objects.
-	Sessions []SessionInfo `json:"sessions"`
-	// Opaque cursor token. If present, pass this in the next request's cursor parameter
-	// to fetch the next page. Omitted and `null` are equivalent and mean there are no more
-	// results. An empty string is a valid cursor, not the end of results.
-	NextCursor wire.Opt[SessionListCursor] `json:"nextCursor,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ListSessionsResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31154,36 +33069,6 @@ func (x *ListSessionsResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ListSessionsResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Information about a session returned by session/list
-type SessionInfo struct {
-	// Unique identifier for the session
-	SessionID SessionID `json:"sessionId"`
-	// The working directory for this session. Must be an absolute path.
-	Cwd AbsolutePath `json:"cwd"`
-	// Additional workspace roots reported for this session. Each path must be absolute.
-	//
-	// When present, this is the complete ordered additional-root list reported
-	// by the Agent. Omitted and empty values are equivalent: the response
-	// reports no additional roots.
-	AdditionalDirectories []AbsolutePath `json:"additionalDirectories,omitempty"`
-	// Human-readable title for the session
-	//
-	// Omitted and `null` are equivalent and mean no title is provided.
-	Title wire.Opt[string] `json:"title,omitzero"`
-	// RFC 3339 timestamp of last activity.
-	//
-	// Omitted and `null` are equivalent and mean the last activity time is not reported.
-	UpdatedAt wire.Opt[string] `json:"updatedAt,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -31424,18 +33309,6 @@ func (x SessionInfo) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from deleting a session.
-type DeleteSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *DeleteSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31528,36 +33401,6 @@ func (x *DeleteSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DeleteSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from resuming an existing session.
-//
-// The agent MUST send a current `state_update` after any requested history
-// replay and before this response, even without replay. The update reports
-// foreground state after resuming. The response alone does not imply `idle`.
-//
-// See protocol docs: [Current-State Synchronization](https://agentclientprotocol.com/protocol/v2/session-setup#current-state-synchronization)
-type ResumeSessionResponse struct {
-	// Initial session configuration options.
-	//
-	// Optional. Omitted or empty means no config options are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `config_option_update` notifications replace this list.
-	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
-	// Initial commands the agent can execute in this session.
-	//
-	// Optional. Omitted or empty means no initial commands are advertised.
-	// Senders MUST use an array, not `null`. Receivers treat `null` like omission.
-	// Later `available_commands_update` notifications replace this list.
-	AvailableCommands []AvailableCommand `json:"availableCommands,omitempty"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -31744,18 +33587,6 @@ func (x ResumeSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from closing a session.
-type CloseSessionResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CloseSessionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -31848,18 +33679,6 @@ func (x *CloseSessionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CloseSessionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from cancelling a tool call.
-type CancelToolCallResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -31956,18 +33775,6 @@ func (x CancelToolCallResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response from cancelling a terminal.
-type CancelTerminalResponse struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CancelTerminalResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -32060,20 +33867,6 @@ func (x *CancelTerminalResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelTerminalResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response to `session/set_config_option` method.
-type SetSessionConfigOptionResponse struct {
-	// The full set of configuration options and their current values.
-	ConfigOptions []SessionConfigOption `json:"configOptions"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -32219,35 +34012,6 @@ func (x SetSessionConfigOptionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Response acknowledging that a user prompt was inserted into the ACP conversation.
-//
-// This response does not indicate that the prompt was merely received or held, nor that the
-// agent has finished processing it.
-// Processing and completion are reported through `state_update` session updates.
-//
-// Insertion is the logical addition of a user message with a message ID and a position
-// relative to other messages in the ACP conversation.
-//
-// See protocol docs: [Prompt Accepted](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#2-prompt-accepted)
-type PromptResponse struct {
-	// Identifies the user message inserted into the ACP conversation.
-	//
-	// Required and non-null. Omission and explicit `null` are both invalid.
-	//
-	// The corresponding user-message session update carries this same identifier and may arrive
-	// before or after this response. Agents must echo the message during the live session, but are
-	// not required to retain it. If retained and replayed, the message keeps this identifier.
-	MessageID MessageID `json:"messageId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *PromptResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -32362,13 +34126,6 @@ func (x PromptResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows for sending an arbitrary response to an extension request that is not part of the ACP spec.
-// Extension methods provide a way to add custom functionality while maintaining
-// protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtResponse json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtResponse) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -32407,19 +34164,6 @@ func (x *ExtResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A failed JSON-RPC response.
-type AgentResponseError struct {
-	// The id of the request this response answers.
-	//
-	// Required. `null` only when the request's id could not be determined, such as
-	// for a parse error or an invalid request.
-	ID AgentResponseErrorID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AgentResponseError) isAgentResponse() {}
@@ -32537,16 +34281,6 @@ func (x AgentResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The id of the request this response answers.
-//
-// Required. `null` only when the request's id could not be determined, such as
-// for a parse error or an invalid request.
-//
-// It is a union decided by the JSON type of the value. Its variants are AgentResponseErrorIDNull, AgentResponseErrorIDNumber, AgentResponseErrorIDStr.
-type AgentResponseErrorID interface {
-	isAgentResponseErrorID()
-}
-
 // DecodeAgentResponseErrorID decodes a AgentResponseErrorID from d.
 func DecodeAgentResponseErrorID(d *wire.Decoder) (AgentResponseErrorID, error) {
 	switch d.Kind() {
@@ -32620,12 +34354,7 @@ func ValidateAgentResponseErrorID(v AgentResponseErrorID) error {
 	return c.Err()
 }
 
-type AgentResponseErrorIDNull struct{}
-
 func (AgentResponseErrorIDNull) isAgentResponseErrorID() {}
-
-// A numeric request ID.
-type AgentResponseErrorIDNumber int64
 
 func (AgentResponseErrorIDNumber) isAgentResponseErrorID() {}
 
@@ -32669,9 +34398,6 @@ func (x AgentResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string request ID.
-type AgentResponseErrorIDStr string
-
 func (AgentResponseErrorIDStr) isAgentResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
@@ -32712,30 +34438,6 @@ func (x *AgentResponseErrorIDStr) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// JSON-RPC error object.
-//
-// Represents an error that occurred during method execution, following the
-// JSON-RPC 2.0 error object specification with optional additional data.
-//
-// See protocol docs: [JSON-RPC Error Object](https://www.jsonrpc.org/specification#error_object)
-type Error struct {
-	// A number indicating the error type that occurred.
-	// This must be an integer as defined in the JSON-RPC specification.
-	Code ErrorCode `json:"code"`
-	// A string providing a short description of the error.
-	// The message should be limited to a concise single sentence.
-	Message string `json:"message"`
-	// Optional primitive or structured value that contains additional information about the error.
-	// This may include debugging information or context-specific details.
-	//
-	// Omitted and `null` are equivalent and mean no additional data is provided. Some codes
-	// define a shape: [`UnsupportedProtocolVersionErrorData`] for `-32022`, and
-	// [`SessionNotFoundErrorData`] for `-32002` when a session is not found.
-	Data wire.Opt[ErrorData] `json:"data,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -32881,15 +34583,6 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
-//
-// Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the JSON-RPC
-// server-error range (-32000 to -32099), and request cancellation uses -32800 from the
-// range LSP reserves (-32899 to -32800).
-//
-// The set is open: values not listed here are valid and kept as they are.
-type ErrorCode int32
-
 const (
 	// **Parse error**: Invalid JSON was received by the server.
 	// An error occurred on the server while parsing the JSON text.
@@ -32902,14 +34595,17 @@ const (
 	ErrorCodeInvalidParams ErrorCode = -32602
 	// **Internal error**: Internal JSON-RPC error.
 	ErrorCodeInternalError ErrorCode = -32603
-	// **Request cancelled**: Execution of the method was aborted either due to a cancellation request from the caller or
+	// **Request cancelled**: Execution of the method was aborted either due to a
+	// cancellation request from the caller or
 	// because of resource constraints or shutdown.
 	ErrorCodeRequestCancelled ErrorCode = -32800
-	// **Authentication required**: Authentication is required before this operation can be performed.
+	// **Authentication required**: Authentication is required before this
+	// operation can be performed.
 	ErrorCodeAuthenticationRequired ErrorCode = -32000
 	// **Resource not found**: A given resource, such as a session, was not found.
 	ErrorCodeResourceNotFound ErrorCode = -32002
-	// **Unsupported protocol version**: No protocol version supported by the Agent is at or below the requested version.
+	// **Unsupported protocol version**: No protocol version supported by the Agent
+	// is at or below the requested version.
 	// The error data is an [`UnsupportedProtocolVersionErrorData`].
 	ErrorCodeUnsupportedProtocolVersion ErrorCode = -32022
 )
@@ -32953,13 +34649,6 @@ func (x *ErrorCode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are UnsupportedProtocolVersion, SessionNotFound. Any other value is a ErrorDataOther, kept as raw JSON.
-type ErrorData interface {
-	isErrorData()
 }
 
 // DecodeErrorData decodes a ErrorData from d.
@@ -33058,8 +34747,6 @@ func ValidateErrorData(v ErrorData) error {
 	return c.Err()
 }
 
-type ErrorDataOther json.RawMessage
-
 func (ErrorDataOther) isErrorData() {}
 
 // DecodeWire decodes the value from d.
@@ -33100,21 +34787,6 @@ func (x *ErrorDataOther) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorDataOther) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type UnsupportedProtocolVersion struct {
-	// The protocol version the Client requested.
-	Requested ProtocolVersion `json:"requested"`
-	// The protocol versions the Agent supports.
-	Supported []ProtocolVersion `json:"supported"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*UnsupportedProtocolVersion) isErrorData() {}
@@ -33275,19 +34947,6 @@ func (x UnsupportedProtocolVersion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-type SessionNotFound struct {
-	// The session ID from the request.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*SessionNotFound) isErrorData() {}
 
 // DecodeWire decodes the value from d.
@@ -33404,17 +35063,6 @@ func (x SessionNotFound) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A single-value selector (dropdown) session configuration option payload.
-type SessionConfigSelect struct {
-	// The currently selected value. MUST be one of the `value`s in `options`.
-	CurrentValue SessionConfigValueID `json:"currentValue"`
-	// The set of selectable options. MUST contain at least one value, and each `value` MUST be
-	// unique within the option, including across groups.
-	Options SessionConfigSelectOptions `json:"options"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigSelect) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33528,14 +35176,6 @@ func (x SessionConfigSelect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A boolean on/off toggle session configuration option payload.
-type SessionConfigBoolean struct {
-	// The current value of the boolean option.
-	CurrentValue bool `json:"currentValue"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionConfigBoolean) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33625,24 +35265,6 @@ func (x *SessionConfigBoolean) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionConfigBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Data for the `-32022` (Unsupported protocol version) error.
-//
-// See protocol docs: [Version Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
-type UnsupportedProtocolVersionErrorData struct {
-	// The protocol version the Client requested.
-	Requested ProtocolVersion `json:"requested"`
-	// The protocol versions the Agent supports.
-	Supported []ProtocolVersion `json:"supported"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -33801,23 +35423,6 @@ func (x UnsupportedProtocolVersionErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Data for the `-32002` (Resource not found) error when a session-scoped request names a
-// session that does not exist or is not active.
-//
-// See protocol docs: [Unknown Sessions](https://agentclientprotocol.com/protocol/v2/error#unknown-sessions)
-type SessionNotFoundErrorData struct {
-	// The session ID from the request.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *SessionNotFoundErrorData) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -33930,16 +35535,6 @@ func (x *SessionNotFoundErrorData) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionNotFoundErrorData) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC notification object.
-type AgentNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[AgentNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -34066,26 +35661,6 @@ func (x *AgentNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AgentNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Notification containing a session update from the agent.
-//
-// Agents can send session updates at any point while the session exists.
-//
-// See protocol docs: [Agent Reports Output](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#3-agent-reports-output)
-type UpdateSessionNotification struct {
-	// The ID of the session this update pertains to.
-	SessionID SessionID `json:"sessionId"`
-	// The actual update content.
-	Update SessionUpdate `json:"update"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -34223,28 +35798,6 @@ func (x UpdateSessionNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// One piece of work running independently of the session's foreground work.
-//
-// Items reference entities the Client already tracks. The Agent MUST announce each item
-// before the first snapshot that lists it, and MUST report a terminal's `exitStatus` or a
-// tool call's final status before the snapshot that removes it. Each piece of work is
-// listed once: process-backed work is listed as its terminal, not also as its tool call.
-//
-// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-//
-// It is a union tagged by the member "type". Its variants are BackgroundTerminal, BackgroundToolCall; a tag this package does not know decodes to UnknownBackgroundWork, which keeps the JSON as it was.
-type BackgroundWork interface {
-	isBackgroundWork()
-}
-
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownBackgroundWork struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownBackgroundWork) isBackgroundWork() {}
 
 // DecodeBackgroundWork decodes a BackgroundWork from d.
@@ -34366,20 +35919,6 @@ func ValidateBackgroundWork(v BackgroundWork) error {
 	return c.Err()
 }
 
-// A listed terminal running in the background.
-type BackgroundTerminal struct {
-	// The ID of the listed terminal.
-	TerminalID TerminalID `json:"terminalId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BackgroundTerminal) isBackgroundWork() {}
 
 // DecodeWire decodes the value from d.
@@ -34496,20 +36035,6 @@ func (x BackgroundTerminal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A listed tool call whose work continues in the background.
-type BackgroundToolCall struct {
-	// The ID of the listed tool call.
-	ToolCallID ToolCallID `json:"toolCallId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*BackgroundToolCall) isBackgroundWork() {}
 
 // DecodeWire decodes the value from d.
@@ -34624,27 +36149,6 @@ func (x *BackgroundToolCall) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x BackgroundToolCall) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Foreground work is in progress.
-type RunningStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*RunningStateUpdate) isStateUpdate() {}
@@ -34802,17 +36306,6 @@ func (x RunningStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Details of a failure that ended active work.
-type ErrorStopReason struct {
-	// The failure, as a JSON-RPC error object.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
-	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ErrorStopReason) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -34913,28 +36406,6 @@ func (x *ErrorStopReason) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorStopReason) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// No foreground work is active. Background activity may continue.
-//
-// Agents SHOULD include a `stopReason` when the idle transition ends foreground
-// work. An idle update that does not end foreground work need not include one.
-// Receivers treat an omitted, `null`, or malformed `stopReason` as the agent not
-// reporting one.
-// Repeated or resume snapshots may carry the last stop reason for context.
-// They MUST NOT be counted as new completions, cancellations, or additional usage.
-//
-// It is a union tagged by the member "stopReason". Its variants are EndTurn, MaxTokens, MaxTurnRequests, Refusal, Cancelled, IdleStateUpdateError, None; a tag this package does not know decodes to UnknownIdleStateUpdate, which keeps the JSON as it was. A value without the tag is a None.
-type IdleStateUpdate interface {
-	isIdleStateUpdate()
-}
-
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownIdleStateUpdate struct {
-	// Tag is the value of the member "stopReason".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownIdleStateUpdate) isIdleStateUpdate() {}
@@ -35122,28 +36593,6 @@ func ValidateIdleStateUpdate(v IdleStateUpdate) error {
 	return c.Err()
 }
 
-// The active work ended successfully.
-// Includes locally handled commands that required no model call.
-type EndTurn struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*EndTurn) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -35317,27 +36766,6 @@ func (x *EndTurn) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x EndTurn) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The active work ended because the agent reached the maximum number of tokens.
-type MaxTokens struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*MaxTokens) isIdleStateUpdate() {}
@@ -35515,28 +36943,6 @@ func (x MaxTokens) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The active work ended because the agent reached the maximum number of
-// model requests for the foreground work.
-type MaxTurnRequests struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*MaxTurnRequests) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -35710,27 +37116,6 @@ func (x *MaxTurnRequests) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x MaxTurnRequests) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The active work ended because the agent refused to continue.
-type Refusal struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Refusal) isIdleStateUpdate() {}
@@ -35908,36 +37293,6 @@ func (x Refusal) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The user or client chose to stop the work: via `session/cancel`, by
-// closing the session, or through an interaction the agent offers, such
-// as a permission option that tells the agent to stop. Work the agent
-// stops for its own reasons uses another reason, such as `error` for an
-// internal timeout.
-//
-// Agents MUST report this stop reason on an idle `state_update` when
-// cancellation ends active foreground work, even if aborting causes
-// exceptions. Agents MUST catch these errors and report `cancelled`, not
-// `error`.
-type Cancelled struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Cancelled) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -36111,36 +37466,6 @@ func (x *Cancelled) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cancelled) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The active work ended because something failed.
-//
-// This includes pre-insertion foreground work. A prompt failure before
-// insertion also requires an error response to `session/prompt`. After
-// insertion, the prompt's response remains successful.
-type IdleStateUpdateError struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The failure, as a JSON-RPC error object.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting failure details.
-	// Agents SHOULD include it.
-	Error wire.Opt[Error] `json:"error,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*IdleStateUpdateError) isIdleStateUpdate() {}
@@ -36348,27 +37673,6 @@ func (x IdleStateUpdateError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// No stop reason: `stopReason` is omitted or `null`.
-type None struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*None) isIdleStateUpdate() {}
 
 // DecodeWire decodes the value from d.
@@ -36522,34 +37826,6 @@ func (x *None) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x None) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The foreground workflow as a whole is blocked on user action.
-//
-// Agents SHOULD report this state when foreground work cannot progress without
-// user action. Pending permissions or elicitations alone do not imply this
-// state if other foreground work can progress, or if the requests belong only
-// to independent background activity. Once reported, agents MUST report
-// `running` when progress resumes, or `idle` if the work ends without resuming.
-// Responding to one request does not itself imply `running`.
-type RequiresActionStateUpdate struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*RequiresActionStateUpdate) isStateUpdate() {}
@@ -36707,60 +37983,6 @@ func (x RequiresActionStateUpdate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A snapshot of the session's aggregate foreground activity.
-//
-// Foreground work is the agent's active response or workflow in the session,
-// including model processing, tool execution, and waiting for user action needed
-// to continue that work. It can start with a prompt or be agent-initiated, for
-// example to pursue an ongoing goal or follow up on a completed background task.
-// Either way, the agent MUST report `running` when foreground work starts,
-// or `requires_action` if it starts blocked on user action, and `idle` when it
-// ends. The agent SHOULD include a stop reason on that idle update.
-// Agent-initiated work does not require a prompt request or a synthetic user
-// message.
-//
-// `running` may precede user-message insertion, for example during a foreground
-// hook. It is not acknowledgment of insertion, and rejecting a prompt does not
-// itself end foreground work.
-//
-// Background activity can continue and emit other `session/update` notifications
-// while `idle`. Those notifications, including a detached task's progress or
-// completion, do not by themselves change this state. A permission request only
-// warrants `requires_action` when foreground work is blocked on user action.
-//
-// The agent SHOULD report `requires_action` when the foreground workflow as a
-// whole cannot progress without user action, including permissions or elicitations.
-// Once reported, it MUST report `running` when progress resumes, or `idle` when
-// work ends without resuming.
-// If other foreground work can progress, the state remains `running`. Resolving
-// one of several requests does not itself change the state. Agents SHOULD ignore
-// responses for work that has already ended rather than use them to resume it.
-//
-// A new session defaults to idle until a state update reports otherwise.
-// Resume MUST send a current-state snapshot after any replay and before its
-// response. The snapshot reports foreground state after resuming.
-// The response alone does not imply idle.
-// Repeated snapshots are idempotent, not additional work, completions, or usage.
-// A repeated state may carry updated information without another state transition.
-// The agent MUST report `idle` when no foreground activity remains. Completing
-// an individual activity while other foreground work continues does not require
-// an idle boundary. Local commands use the same lifecycle even without model work.
-//
-// See protocol docs: [Session States](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#session-states)
-//
-// It is a union tagged by the member "state". Its variants are RunningStateUpdate, Idle, RequiresActionStateUpdate; a tag this package does not know decodes to UnknownStateUpdate, which keeps the JSON as it was.
-type StateUpdate interface {
-	isStateUpdate()
-}
-
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownStateUpdate struct {
-	// Tag is the value of the member "state".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownStateUpdate) isStateUpdate() {}
 
 // DecodeStateUpdate decodes a StateUpdate from d.
@@ -36896,35 +38118,6 @@ func ValidateStateUpdate(v StateUpdate) error {
 	var c wire.Checker
 	CheckStateUpdate(&c, "", v)
 	return c.Err()
-}
-
-// No foreground work is active. Background activity may continue.
-//
-// Validate does not check: anyOf/oneOf of a merged schema.
-type Idle struct {
-	// Work running independently of foreground work, as a complete snapshot.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the Agent is not reporting
-	// background work, not that nothing is running. `[]` means no background work is
-	// running. An Agent that reports background work MUST include it on every state
-	// update for the session. A malformed list is treated as not reported.
-	//
-	// See protocol docs: [Background Work](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#background-work)
-	Background wire.Opt[[]BackgroundWork] `json:"background,omitzero"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Why foreground work stopped. The value selects one of this type's variants, which may add fields of their own.
-	//
-	// Optional. Omitted and `null` are equivalent and mean the agent is not reporting a stop reason; a malformed value is treated the same way.
-	//
-	// See protocol docs: [Stop Reasons](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#stop-reasons)
-	StopReason wire.Opt[string] `json:"stopReason,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Idle) isStateUpdate() {}
@@ -37132,22 +38325,6 @@ func (x Idle) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
-//
-// This notification is not a foreground state update.
-type CompleteElicitationNotification struct {
-	// The ID of the elicitation that completed.
-	ElicitationID ElicitationID `json:"elicitationId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *CompleteElicitationNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -37262,13 +38439,6 @@ func (x CompleteElicitationNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allows either side to send an arbitrary notification that is not part of the ACP spec.
-// Extension notifications provide a way to send one-way messages for custom functionality
-// while maintaining protocol compatibility.
-//
-// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-type ExtNotification json.RawMessage
-
 // DecodeWire decodes the value from d.
 func (x *ExtNotification) DecodeWire(d *wire.Decoder) error {
 	var v json.RawMessage
@@ -37307,18 +38477,6 @@ func (x *ExtNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A JSON-RPC request object.
-type ClientRequest struct {
-	// The request id used to correlate the matching response.
-	ID RequestID `json:"id"`
-	// The method name to invoke.
-	Method string `json:"method"`
-	// Method-specific request parameters.
-	Params ClientRequestParams `json:"params,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -37450,13 +38608,6 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC response object.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are ClientResponseResult, ClientResponseError.
-type ClientResponse interface {
-	isClientResponse()
-}
-
 // DecodeClientResponse decodes a ClientResponse from d.
 func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 	switch d.Kind() {
@@ -37545,16 +38696,6 @@ func ValidateClientResponse(v ClientResponse) error {
 	var c wire.Checker
 	CheckClientResponse(&c, "", v)
 	return c.Err()
-}
-
-// A successful JSON-RPC response.
-type ClientResponseResult struct {
-	// The id of the request this response answers.
-	ID RequestID `json:"id"`
-	// Method-specific response data.
-	Result ClientResponseResultResult `json:"result"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientResponseResult) isClientResponse() {}
@@ -37671,11 +38812,6 @@ func (x *ClientResponseResult) UnmarshalJSON(data []byte) error {
 func (x ClientResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Method-specific response data.
-//
-// It is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (variants /$defs/ClientResponse/anyOf/0/properties/result/anyOf/1 and /$defs/ClientResponse/anyOf/0/properties/result/anyOf/2 have no tag and require the same members; give every variant a property with a distinct const (a tag)).
-type ClientResponseResultResult json.RawMessage
 
 // DecodeWire decodes the value from d.
 func (x *ClientResponseResultResult) DecodeWire(d *wire.Decoder) error {
@@ -37802,20 +38938,6 @@ func (x ClientResponseResultResult) DecodeMethod(method string) (any, error) {
 	}
 }
 
-// Response to a permission request.
-type RequestPermissionResponse struct {
-	// The user's decision on the permission request.
-	Outcome RequestPermissionOutcome `json:"outcome"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *RequestPermissionResponse) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -37932,21 +39054,6 @@ func (x *RequestPermissionResponse) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x RequestPermissionResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The outcome of a permission request.
-//
-// It is a union tagged by the member "outcome". Its variants are CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package does not know decodes to UnknownRequestPermissionOutcome, which keeps the JSON as it was.
-type RequestPermissionOutcome interface {
-	isRequestPermissionOutcome()
-}
-
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownRequestPermissionOutcome struct {
-	// Tag is the value of the member "outcome".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownRequestPermissionOutcome) isRequestPermissionOutcome() {}
@@ -38070,18 +39177,6 @@ func ValidateRequestPermissionOutcome(v RequestPermissionOutcome) error {
 	return c.Err()
 }
 
-// The request was not approved and no option was selected.
-type CancelledPermissionOutcome struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*CancelledPermissionOutcome) isRequestPermissionOutcome() {}
 
 // DecodeWire decodes the value from d.
@@ -38176,20 +39271,6 @@ func (x *CancelledPermissionOutcome) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x CancelledPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user selected one of the provided options.
-type SelectedPermissionOutcome struct {
-	// The ID of the option the user selected.
-	OptionID PermissionOptionID `json:"optionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*SelectedPermissionOutcome) isRequestPermissionOutcome() {}
@@ -38306,21 +39387,6 @@ func (x *SelectedPermissionOutcome) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SelectedPermissionOutcome) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Response from the client to an elicitation request.
-//
-// It is a union tagged by the member "action". Its variants are Accept, Decline, Cancel; a tag this package does not know decodes to UnknownCreateElicitationResponse, which keeps the JSON as it was.
-type CreateElicitationResponse interface {
-	isCreateElicitationResponse()
-}
-
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownCreateElicitationResponse struct {
-	// Tag is the value of the member "action".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
 }
 
 func (*UnknownCreateElicitationResponse) isCreateElicitationResponse() {}
@@ -38448,22 +39514,6 @@ func ValidateCreateElicitationResponse(v CreateElicitationResponse) error {
 	var c wire.Checker
 	CheckCreateElicitationResponse(&c, "", v)
 	return c.Err()
-}
-
-// The user accepted and provided content.
-type Accept struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// The user-provided content, if any, as an object matching the requested schema.
-	//
-	// Omitted and `null` are equivalent and mean no content is provided.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Accept) isCreateElicitationResponse() {}
@@ -38648,13 +39698,6 @@ func (x Accept) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
-//
-// It is a union decided by the JSON type of the value. Its variants are ElicitationContentValueBoolean, ElicitationContentValueInteger, ElicitationContentValueNumber, ElicitationContentValueString, ElicitationContentValueStringArray. Any other value is a ElicitationContentValueOther, kept as raw JSON.
-type ElicitationContentValue interface {
-	isElicitationContentValue()
-}
-
 // DecodeElicitationContentValue decodes a ElicitationContentValue from d.
 func DecodeElicitationContentValue(d *wire.Decoder) (ElicitationContentValue, error) {
 	switch d.Kind() {
@@ -38761,12 +39804,6 @@ func ValidateElicitationContentValue(v ElicitationContentValue) error {
 	return c.Err()
 }
 
-// Any other JSON value, such as the value of a custom or future property type.
-//
-// Preserved as sent. Agents validate it against the requested schema like any
-// other value.
-type ElicitationContentValueOther json.RawMessage
-
 func (ElicitationContentValueOther) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -38808,9 +39845,6 @@ func (x *ElicitationContentValueOther) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueOther) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Boolean value accepted in elicitation response content.
-type ElicitationContentValueBoolean bool
 
 func (ElicitationContentValueBoolean) isElicitationContentValue() {}
 
@@ -38854,9 +39888,6 @@ func (x ElicitationContentValueBoolean) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Integer value accepted in elicitation response content.
-type ElicitationContentValueInteger int64
-
 func (ElicitationContentValueInteger) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -38898,9 +39929,6 @@ func (x *ElicitationContentValueInteger) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueInteger) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// Number value accepted in elicitation response content.
-type ElicitationContentValueNumber float64
 
 func (ElicitationContentValueNumber) isElicitationContentValue() {}
 
@@ -38944,9 +39972,6 @@ func (x ElicitationContentValueNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// String value accepted in elicitation response content.
-type ElicitationContentValueString string
-
 func (ElicitationContentValueString) isElicitationContentValue() {}
 
 // DecodeWire decodes the value from d.
@@ -38988,9 +40013,6 @@ func (x *ElicitationContentValueString) UnmarshalJSON(data []byte) error {
 func (x ElicitationContentValueString) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// String array value accepted in elicitation response content.
-type ElicitationContentValueStringArray []string
 
 func (ElicitationContentValueStringArray) isElicitationContentValue() {}
 
@@ -39054,18 +40076,6 @@ func (x *ElicitationContentValueStringArray) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ElicitationContentValueStringArray) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user declined the elicitation.
-type Decline struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Decline) isCreateElicitationResponse() {}
@@ -39184,18 +40194,6 @@ func (x Decline) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The elicitation was cancelled.
-type Cancel struct {
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Cancel) isCreateElicitationResponse() {}
 
 // DecodeWire decodes the value from d.
@@ -39310,19 +40308,6 @@ func (x *Cancel) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Cancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A failed JSON-RPC response.
-type ClientResponseError struct {
-	// The id of the request this response answers.
-	//
-	// Required. `null` only when the request's id could not be determined, such as
-	// for a parse error or an invalid request.
-	ID ClientResponseErrorID `json:"id"`
-	// Method-specific error data.
-	Error Error `json:"error"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*ClientResponseError) isClientResponse() {}
@@ -39440,16 +40425,6 @@ func (x ClientResponseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// The id of the request this response answers.
-//
-// Required. `null` only when the request's id could not be determined, such as
-// for a parse error or an invalid request.
-//
-// It is a union decided by the JSON type of the value. Its variants are ClientResponseErrorIDNull, ClientResponseErrorIDNumber, ClientResponseErrorIDStr.
-type ClientResponseErrorID interface {
-	isClientResponseErrorID()
-}
-
 // DecodeClientResponseErrorID decodes a ClientResponseErrorID from d.
 func DecodeClientResponseErrorID(d *wire.Decoder) (ClientResponseErrorID, error) {
 	switch d.Kind() {
@@ -39523,12 +40498,7 @@ func ValidateClientResponseErrorID(v ClientResponseErrorID) error {
 	return c.Err()
 }
 
-type ClientResponseErrorIDNull struct{}
-
 func (ClientResponseErrorIDNull) isClientResponseErrorID() {}
-
-// A numeric request ID.
-type ClientResponseErrorIDNumber int64
 
 func (ClientResponseErrorIDNumber) isClientResponseErrorID() {}
 
@@ -39572,9 +40542,6 @@ func (x ClientResponseErrorIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string request ID.
-type ClientResponseErrorIDStr string
-
 func (ClientResponseErrorIDStr) isClientResponseErrorID() {}
 
 // DecodeWire decodes the value from d.
@@ -39615,16 +40582,6 @@ func (x *ClientResponseErrorIDStr) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ClientResponseErrorIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// The user accepted the elicitation and provided content.
-type ElicitationAcceptAction struct {
-	// The user-provided content, if any, as an object matching the requested schema.
-	//
-	// Omitted and `null` are equivalent and mean no content is provided.
-	Content wire.Opt[map[string]ElicitationContentValue] `json:"content,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -39765,16 +40722,6 @@ func (x ElicitationAcceptAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A JSON-RPC notification object.
-type ClientNotification struct {
-	// The notification method name.
-	Method string `json:"method"`
-	// Method-specific notification parameters.
-	Params wire.Opt[ClientNotificationParams] `json:"params,omitzero"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *ClientNotification) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -39899,22 +40846,6 @@ func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Notification to cancel a session's foreground work and its prompts not yet inserted.
-//
-// See protocol docs: [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)
-type CancelSessionNotification struct {
-	// The ID of the session to cancel operations for.
-	SessionID SessionID `json:"sessionId"`
-	// The _meta property is reserved by ACP to allow clients and agents to attach additional
-	// metadata to their interactions. Omitted and `null` are equivalent and mean no metadata.
-	// Implementations MUST NOT assign meaning to keys they do not recognize.
-	//
-	// See protocol docs: [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -9,7 +9,8 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// A downstream type that reuses ACP's published definitions by $id: protogen refers to package acp instead of generating copies.
+// A downstream type that reuses ACP's published definitions by $id: protogen
+// refers to package acp instead of generating copies.
 type Note struct {
 	// Who wrote it.
 	Author string `json:"author"`
@@ -22,6 +23,29 @@ type Note struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
+
+// A text block or a plan, tagged by kind; each variant is only an ACP type.
+//
+// It is a union tagged by the member "kind". Its variants are Text, Plan; a
+// tag this package does not know decodes to UnknownPart, which keeps the JSON
+// as it was.
+type Part interface {
+	isPart()
+}
+
+// UnknownPart is a variant of Part whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPart struct {
+	// Tag is the value of the member "kind".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// ACP text.
+type Text acp.TextContent
+
+// An ACP plan.
+type Plan acp.Plan
 
 // DecodeWire decodes the value from d.
 func (x *Note) DecodeWire(d *wire.Decoder) error {
@@ -176,21 +200,6 @@ func (x Note) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A text block or a plan, tagged by kind; each variant is only an ACP type.
-//
-// It is a union tagged by the member "kind". Its variants are Text, Plan; a tag this package does not know decodes to UnknownPart, which keeps the JSON as it was.
-type Part interface {
-	isPart()
-}
-
-// UnknownPart is a variant of Part whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPart struct {
-	// Tag is the value of the member "kind".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownPart) isPart() {}
 
 // DecodePart decodes a Part from d.
@@ -306,9 +315,6 @@ func ValidatePart(v Part) error {
 	return c.Err()
 }
 
-// ACP text.
-type Text acp.TextContent
-
 func (*Text) isPart() {}
 
 // DecodeWire decodes the value from d; the tag "kind", if present, must be "text".
@@ -359,9 +365,6 @@ func (x *Text) UnmarshalJSON(data []byte) error {
 func (x Text) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// An ACP plan.
-type Plan acp.Plan
 
 func (*Plan) isPart() {}
 

@@ -17,6 +17,14 @@ type Legacy struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// A child.
+type Child struct {
+	// Age.
+	Age *int32 `json:"age,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DecodeWire decodes the value from d.
 func (x *Legacy) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -165,14 +173,6 @@ func (x *Legacy) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Legacy) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A child.
-type Child struct {
-	// Age.
-	Age *int32 `json:"age,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.

@@ -13,6 +13,376 @@ import (
 // A session identifier.
 type SessionID string
 
+// A point.
+type Point struct {
+	// X.
+	X int64 `json:"x"`
+	// Y.
+	Y int64 `json:"y"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Streamed text.
+type Chunk struct {
+	// The text.
+	Text string `json:"text"`
+	// Position.
+	Index *Index `json:"index,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A position.
+type Index uint64
+
+// A message carrying one event, used to exercise every construct protogen
+// supports.
+//
+// The member "kind" is always "envelope"; it is written on encoding and
+// checked on decoding.
+type Envelope struct {
+	// Message id.
+	ID string `json:"id"`
+	// Session the message belongs to.
+	SessionID SessionID `json:"sessionId"`
+	// The event, a tagged union.
+	Event Event `json:"event"`
+	// A JSON-RPC style id: null, integer or string.
+	RequestID RequestID `json:"requestId,omitempty"`
+	// Optional and nullable: absent, null and a value differ.
+	Note wire.Opt[string] `json:"note,omitzero"`
+	// Optional nullable reference.
+	Parent wire.Opt[Point] `json:"parent,omitzero"`
+	// Required and nullable: always written, null when empty.
+	Answer *string `json:"answer"`
+	// Labels.
+	Tags []string `json:"tags,omitempty"`
+	// Counters by name.
+	Counts map[string]uint32 `json:"counts,omitempty"`
+	// Open metadata, kept as raw JSON.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Closed enum.
+	Priority *Priority `json:"priority,omitempty"`
+	// Open enum.
+	Mode *Mode `json:"mode,omitempty"`
+	// A timestamp, kept as its exact text.
+	At *string `json:"at,omitempty"`
+	// Integer widths.
+	Limits *Limits `json:"limits,omitempty"`
+	// Untagged union decided by required members, with a tagged default.
+	Server Server `json:"server,omitempty"`
+	// An allOf wrapper around a reference.
+	Wrapped *Point `json:"wrapped,omitempty"`
+	// A float.
+	Ratio *float64 `json:"ratio,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// What happened.
+//
+// It is a union tagged by the member "type". Its variants are Started,
+// EventChunk, ThoughtChunk, Moved; a tag this package does not know decodes to
+// UnknownEvent, which keeps the JSON as it was.
+type Event interface {
+	isEvent()
+}
+
+// UnknownEvent is a variant of Event whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownEvent struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Work started.
+type Started struct {
+	// When.
+	At string `json:"at"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A chunk of text.
+type EventChunk Chunk
+
+// Another chunk sharing the shape.
+type ThoughtChunk Chunk
+
+// A variant that carries its own tag.
+//
+// The member "type" is always "moved"; it is written on encoding and checked
+// on decoding.
+type Moved struct {
+	// Target.
+	To Point `json:"to"`
+}
+
+// An id.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// RequestIDNull, RequestIDNumber, RequestIDStr.
+type RequestID interface {
+	isRequestID()
+}
+
+// No id.
+type RequestIDNull struct{}
+
+// A numeric id.
+type RequestIDNumber int64
+
+// A string id.
+type RequestIDStr string
+
+// How urgent.
+type Priority string
+
+// An open set of modes.
+//
+// The set is open: values not listed here are valid and kept as they are.
+type Mode string
+
+// Integers of every width.
+type Limits struct {
+	// u16.
+	Port *uint16 `json:"port,omitempty"`
+	// u32 by bounds.
+	Count *uint32 `json:"count,omitempty"`
+	// i32.
+	Offset *int32 `json:"offset,omitempty"`
+	// u64.
+	Total *uint64 `json:"total,omitempty"`
+	// i64.
+	Delta *int64 `json:"delta,omitempty"`
+	// Bounded.
+	Percent *uint32 `json:"percent,omitempty"`
+}
+
+// Transport of a server.
+//
+// It is a union tagged by the member "type". Its variants are HTTPServer,
+// StdioServer; a tag this package does not know decodes to UnknownServer,
+// which keeps the JSON as it was. A value without the tag is a StdioServer.
+type Server interface {
+	isServer()
+}
+
+// UnknownServer is a variant of Server whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownServer struct {
+	// Tag is the value of the member "type".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// HTTP.
+type HTTPServer struct {
+	// Where.
+	URL string `json:"url"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Default when no type.
+type StdioServer struct {
+	// Program.
+	Command string `json:"command"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Untagged objects decided by required members.
+//
+// Validate does not check: oneOf: an object may fit both /$defs/Shape/oneOf/0
+// and /$defs/Shape/oneOf/1.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are Rect,
+// Circle.
+type Shape interface {
+	isShape()
+}
+
+// A circle.
+type Circle struct {
+	// r.
+	Radius float64 `json:"radius"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A rectangle.
+type Rect struct {
+	// Width.
+	W float64 `json:"w"`
+	// Height.
+	H float64 `json:"h"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A union with an explicit discriminator and a catch-all.
+//
+// It is a union tagged by the member "op". Its variants are AddOp; a tag this
+// package does not know decodes to UnknownPick, which keeps the JSON as it
+// was.
+type Pick interface {
+	isPick()
+}
+
+// UnknownPick is a variant of Pick whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+type UnknownPick struct {
+	// Tag is the value of the member "op".
+	Tag string
+	// Raw is the whole object.
+	Raw json.RawMessage
+}
+
+// Add.
+type AddOp struct {
+	// Amount.
+	N int64 `json:"n"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Arrays told apart by their first element.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// InventoryNames, InventoryEntries, InventoryPairs.
+type Inventory interface {
+	isInventory()
+}
+
+// Flat names.
+type InventoryNames []string
+
+// An entry.
+type Entry struct {
+	// N.
+	Name string `json:"name"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Rich entries.
+type InventoryEntries []Entry
+
+type InventoryPairsItem struct {
+	// N.
+	Name string `json:"name"`
+	// V.
+	Version string `json:"version"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Entries with a version too.
+type InventoryPairs []InventoryPairsItem
+
+// An integer variant and a number variant, told apart by the literal.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// AmountWhole, AmountFraction.
+type Amount interface {
+	isAmount()
+}
+
+// A plain integer.
+type AmountWhole int64
+
+// Any other number.
+type AmountFraction float64
+
+// Objects whose required members nest: the variant with more required members
+// wins.
+//
+// It is a union without a tag, decided by the JSON type of the value and, for
+// objects, by required members: the first variant (most required members
+// first) whose required members are all present. Its variants are CallWithID,
+// Call.
+type RPC interface {
+	isRPC()
+}
+
+// A notification.
+type Call struct {
+	// M.
+	Method string `json:"method"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A request.
+type CallWithID struct {
+	// M.
+	Method string `json:"method"`
+	// I.
+	ID int64 `json:"id"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// Known shapes, or any other value as raw JSON.
+//
+// It is a union decided by the JSON type of the value. Its variants are
+// DetailMessage, Retry. Any other value is a DetailOther, kept as raw JSON.
+type Detail interface {
+	isDetail()
+}
+
+// Anything else.
+type DetailOther json.RawMessage
+
+// A message.
+type DetailMessage string
+
+// Retry later.
+type Retry struct {
+	// Seconds.
+	After int64 `json:"after"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// x-go-name wins over the key.
+type BetterName struct {
+	// Initialisms.
+	HTTPURL *string `json:"HTTPUrl,omitempty"`
+	// Collides in Go.
+	HTTPURLField *string `json:"http_url,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// A closed object.
+type Strict struct {
+	// A.
+	A *string `json:"a,omitempty"`
+}
+
+// A closed object that allows vendor members by name pattern.
+type Vendored struct {
+	// O.
+	Optional *bool `json:"optional,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// patternProperties keep members raw.
+//
+// Validate does not check: patternProperties.
+type Patterned struct {
+	// F.
+	Fixed *bool `json:"fixed,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
 // DecodeWire decodes the value from d.
 func (x *SessionID) DecodeWire(d *wire.Decoder) error {
 	var v string
@@ -51,16 +421,6 @@ func (x *SessionID) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x SessionID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A point.
-type Point struct {
-	// X.
-	X int64 `json:"x"`
-	// Y.
-	Y int64 `json:"y"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -169,16 +529,6 @@ func (x *Point) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Point) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Streamed text.
-type Chunk struct {
-	// The text.
-	Text string `json:"text"`
-	// Position.
-	Index *Index `json:"index,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -293,9 +643,6 @@ func (x Chunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A position.
-type Index uint64
-
 // DecodeWire decodes the value from d.
 func (x *Index) DecodeWire(d *wire.Decoder) error {
 	var v uint64
@@ -334,48 +681,6 @@ func (x *Index) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Index) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A message carrying one event, used to exercise every construct protogen supports.
-//
-// The member "kind" is always "envelope"; it is written on encoding and checked on decoding.
-type Envelope struct {
-	// Message id.
-	ID string `json:"id"`
-	// Session the message belongs to.
-	SessionID SessionID `json:"sessionId"`
-	// The event, a tagged union.
-	Event Event `json:"event"`
-	// A JSON-RPC style id: null, integer or string.
-	RequestID RequestID `json:"requestId,omitempty"`
-	// Optional and nullable: absent, null and a value differ.
-	Note wire.Opt[string] `json:"note,omitzero"`
-	// Optional nullable reference.
-	Parent wire.Opt[Point] `json:"parent,omitzero"`
-	// Required and nullable: always written, null when empty.
-	Answer *string `json:"answer"`
-	// Labels.
-	Tags []string `json:"tags,omitempty"`
-	// Counters by name.
-	Counts map[string]uint32 `json:"counts,omitempty"`
-	// Open metadata, kept as raw JSON.
-	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Closed enum.
-	Priority *Priority `json:"priority,omitempty"`
-	// Open enum.
-	Mode *Mode `json:"mode,omitempty"`
-	// A timestamp, kept as its exact text.
-	At *string `json:"at,omitempty"`
-	// Integer widths.
-	Limits *Limits `json:"limits,omitempty"`
-	// Untagged union decided by required members, with a tagged default.
-	Server Server `json:"server,omitempty"`
-	// An allOf wrapper around a reference.
-	Wrapped *Point `json:"wrapped,omitempty"`
-	// A float.
-	Ratio *float64 `json:"ratio,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -911,21 +1216,6 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// What happened.
-//
-// It is a union tagged by the member "type". Its variants are Started, EventChunk, ThoughtChunk, Moved; a tag this package does not know decodes to UnknownEvent, which keeps the JSON as it was.
-type Event interface {
-	isEvent()
-}
-
-// UnknownEvent is a variant of Event whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownEvent struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownEvent) isEvent() {}
 
 // DecodeEvent decodes a Event from d.
@@ -1073,14 +1363,6 @@ func ValidateEvent(v Event) error {
 	return c.Err()
 }
 
-// Work started.
-type Started struct {
-	// When.
-	At string `json:"at"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*Started) isEvent() {}
 
 // DecodeWire decodes the value from d.
@@ -1191,9 +1473,6 @@ func (x Started) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A chunk of text.
-type EventChunk Chunk
-
 func (*EventChunk) isEvent() {}
 
 // DecodeWire decodes the value from d; the tag "type", if present, must be "chunk".
@@ -1245,9 +1524,6 @@ func (x EventChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Another chunk sharing the shape.
-type ThoughtChunk Chunk
-
 func (*ThoughtChunk) isEvent() {}
 
 // DecodeWire decodes the value from d; the tag "type", if present, must be "thought_chunk".
@@ -1297,14 +1573,6 @@ func (x *ThoughtChunk) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ThoughtChunk) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A variant that carries its own tag.
-//
-// The member "type" is always "moved"; it is written on encoding and checked on decoding.
-type Moved struct {
-	// Target.
-	To Point `json:"to"`
 }
 
 func (*Moved) isEvent() {}
@@ -1410,13 +1678,6 @@ func (x Moved) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An id.
-//
-// It is a union decided by the JSON type of the value. Its variants are RequestIDNull, RequestIDNumber, RequestIDStr.
-type RequestID interface {
-	isRequestID()
-}
-
 // DecodeRequestID decodes a RequestID from d.
 func DecodeRequestID(d *wire.Decoder) (RequestID, error) {
 	switch d.Kind() {
@@ -1490,13 +1751,7 @@ func ValidateRequestID(v RequestID) error {
 	return c.Err()
 }
 
-// No id.
-type RequestIDNull struct{}
-
 func (RequestIDNull) isRequestID() {}
-
-// A numeric id.
-type RequestIDNumber int64
 
 func (RequestIDNumber) isRequestID() {}
 
@@ -1540,9 +1795,6 @@ func (x RequestIDNumber) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A string id.
-type RequestIDStr string
-
 func (RequestIDStr) isRequestID() {}
 
 // DecodeWire decodes the value from d.
@@ -1584,9 +1836,6 @@ func (x *RequestIDStr) UnmarshalJSON(data []byte) error {
 func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
-
-// How urgent.
-type Priority string
 
 const (
 	PriorityLow    Priority = "low"
@@ -1639,11 +1888,6 @@ func (x Priority) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// An open set of modes.
-//
-// The set is open: values not listed here are valid and kept as they are.
-type Mode string
-
 const (
 	// Asks first.
 	ModeAsk Mode = "ask"
@@ -1690,22 +1934,6 @@ func (x *Mode) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Mode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Integers of every width.
-type Limits struct {
-	// u16.
-	Port *uint16 `json:"port,omitempty"`
-	// u32 by bounds.
-	Count *uint32 `json:"count,omitempty"`
-	// i32.
-	Offset *int32 `json:"offset,omitempty"`
-	// u64.
-	Total *uint64 `json:"total,omitempty"`
-	// i64.
-	Delta *int64 `json:"delta,omitempty"`
-	// Bounded.
-	Percent *uint32 `json:"percent,omitempty"`
 }
 
 // DecodeWire decodes the value from d.
@@ -1901,21 +2129,6 @@ func (x Limits) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Transport of a server.
-//
-// It is a union tagged by the member "type". Its variants are HTTPServer, StdioServer; a tag this package does not know decodes to UnknownServer, which keeps the JSON as it was. A value without the tag is a StdioServer.
-type Server interface {
-	isServer()
-}
-
-// UnknownServer is a variant of Server whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownServer struct {
-	// Tag is the value of the member "type".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownServer) isServer() {}
 
 // DecodeServer decodes a Server from d.
@@ -2023,14 +2236,6 @@ func ValidateServer(v Server) error {
 	var c wire.Checker
 	CheckServer(&c, "", v)
 	return c.Err()
-}
-
-// HTTP.
-type HTTPServer struct {
-	// Where.
-	URL string `json:"url"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*HTTPServer) isServer() {}
@@ -2143,14 +2348,6 @@ func (x HTTPServer) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Default when no type.
-type StdioServer struct {
-	// Program.
-	Command string `json:"command"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
-}
-
 func (*StdioServer) isServer() {}
 
 // DecodeWire decodes the value from d.
@@ -2244,15 +2441,6 @@ func (x StdioServer) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Untagged objects decided by required members.
-//
-// Validate does not check: oneOf: an object may fit both /$defs/Shape/oneOf/0 and /$defs/Shape/oneOf/1.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are Rect, Circle.
-type Shape interface {
-	isShape()
-}
-
 // DecodeShape decodes a Shape from d.
 func DecodeShape(d *wire.Decoder) (Shape, error) {
 	switch d.Kind() {
@@ -2341,14 +2529,6 @@ func ValidateShape(v Shape) error {
 	var c wire.Checker
 	CheckShape(&c, "", v)
 	return c.Err()
-}
-
-// A circle.
-type Circle struct {
-	// r.
-	Radius float64 `json:"radius"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Circle) isShape() {}
@@ -2442,16 +2622,6 @@ func (x *Circle) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Circle) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A rectangle.
-type Rect struct {
-	// Width.
-	W float64 `json:"w"`
-	// Height.
-	H float64 `json:"h"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Rect) isShape() {}
@@ -2564,21 +2734,6 @@ func (x Rect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A union with an explicit discriminator and a catch-all.
-//
-// It is a union tagged by the member "op". Its variants are AddOp; a tag this package does not know decodes to UnknownPick, which keeps the JSON as it was.
-type Pick interface {
-	isPick()
-}
-
-// UnknownPick is a variant of Pick whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
-type UnknownPick struct {
-	// Tag is the value of the member "op".
-	Tag string
-	// Raw is the whole object.
-	Raw json.RawMessage
-}
-
 func (*UnknownPick) isPick() {}
 
 // DecodePick decodes a Pick from d.
@@ -2672,14 +2827,6 @@ func ValidatePick(v Pick) error {
 	var c wire.Checker
 	CheckPick(&c, "", v)
 	return c.Err()
-}
-
-// Add.
-type AddOp struct {
-	// Amount.
-	N int64 `json:"n"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*AddOp) isPick() {}
@@ -2792,13 +2939,6 @@ func (x AddOp) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Arrays told apart by their first element.
-//
-// It is a union decided by the JSON type of the value. Its variants are InventoryNames, InventoryEntries, InventoryPairs.
-type Inventory interface {
-	isInventory()
-}
-
 // DecodeInventory decodes a Inventory from d.
 func DecodeInventory(d *wire.Decoder) (Inventory, error) {
 	switch d.Kind() {
@@ -2890,9 +3030,6 @@ func ValidateInventory(v Inventory) error {
 	return c.Err()
 }
 
-// Flat names.
-type InventoryNames []string
-
 func (InventoryNames) isInventory() {}
 
 // DecodeWire decodes the value from d.
@@ -2955,14 +3092,6 @@ func (x *InventoryNames) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InventoryNames) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An entry.
-type Entry struct {
-	// N.
-	Name string `json:"name"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3056,9 +3185,6 @@ func (x Entry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Rich entries.
-type InventoryEntries []Entry
-
 func (InventoryEntries) isInventory() {}
 
 // DecodeWire decodes the value from d.
@@ -3123,15 +3249,6 @@ func (x *InventoryEntries) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InventoryEntries) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-type InventoryPairsItem struct {
-	// N.
-	Name string `json:"name"`
-	// V.
-	Version string `json:"version"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -3242,9 +3359,6 @@ func (x InventoryPairsItem) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Entries with a version too.
-type InventoryPairs []InventoryPairsItem
-
 func (InventoryPairs) isInventory() {}
 
 // DecodeWire decodes the value from d.
@@ -3309,13 +3423,6 @@ func (x *InventoryPairs) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x InventoryPairs) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// An integer variant and a number variant, told apart by the literal.
-//
-// It is a union decided by the JSON type of the value. Its variants are AmountWhole, AmountFraction.
-type Amount interface {
-	isAmount()
 }
 
 // DecodeAmount decodes a Amount from d.
@@ -3388,9 +3495,6 @@ func ValidateAmount(v Amount) error {
 	return c.Err()
 }
 
-// A plain integer.
-type AmountWhole int64
-
 func (AmountWhole) isAmount() {}
 
 // DecodeWire decodes the value from d.
@@ -3433,9 +3537,6 @@ func (x AmountWhole) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Any other number.
-type AmountFraction float64
-
 func (AmountFraction) isAmount() {}
 
 // DecodeWire decodes the value from d.
@@ -3476,13 +3577,6 @@ func (x *AmountFraction) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x AmountFraction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Objects whose required members nest: the variant with more required members wins.
-//
-// It is a union without a tag, decided by the JSON type of the value and, for objects, by required members: the first variant (most required members first) whose required members are all present. Its variants are CallWithID, Call.
-type RPC interface {
-	isRPC()
 }
 
 // DecodeRPC decodes a RPC from d.
@@ -3573,14 +3667,6 @@ func ValidateRPC(v RPC) error {
 	var c wire.Checker
 	CheckRPC(&c, "", v)
 	return c.Err()
-}
-
-// A notification.
-type Call struct {
-	// M.
-	Method string `json:"method"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Call) isRPC() {}
@@ -3674,16 +3760,6 @@ func (x *Call) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Call) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A request.
-type CallWithID struct {
-	// M.
-	Method string `json:"method"`
-	// I.
-	ID int64 `json:"id"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*CallWithID) isRPC() {}
@@ -3796,13 +3872,6 @@ func (x CallWithID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// Known shapes, or any other value as raw JSON.
-//
-// It is a union decided by the JSON type of the value. Its variants are DetailMessage, Retry. Any other value is a DetailOther, kept as raw JSON.
-type Detail interface {
-	isDetail()
-}
-
 // DecodeDetail decodes a Detail from d.
 func DecodeDetail(d *wire.Decoder) (Detail, error) {
 	switch d.Kind() {
@@ -3892,9 +3961,6 @@ func ValidateDetail(v Detail) error {
 	return c.Err()
 }
 
-// Anything else.
-type DetailOther json.RawMessage
-
 func (DetailOther) isDetail() {}
 
 // DecodeWire decodes the value from d.
@@ -3937,9 +4003,6 @@ func (x DetailOther) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A message.
-type DetailMessage string
-
 func (DetailMessage) isDetail() {}
 
 // DecodeWire decodes the value from d.
@@ -3980,14 +4043,6 @@ func (x *DetailMessage) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x DetailMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// Retry later.
-type Retry struct {
-	// Seconds.
-	After int64 `json:"after"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 func (*Retry) isDetail() {}
@@ -4081,16 +4136,6 @@ func (x *Retry) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Retry) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// x-go-name wins over the key.
-type BetterName struct {
-	// Initialisms.
-	HTTPURL *string `json:"HTTPUrl,omitempty"`
-	// Collides in Go.
-	HTTPURLField *string `json:"http_url,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4204,12 +4249,6 @@ func (x BetterName) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// A closed object.
-type Strict struct {
-	// A.
-	A *string `json:"a,omitempty"`
-}
-
 // DecodeWire decodes the value from d.
 func (x *Strict) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -4291,14 +4330,6 @@ func (x *Strict) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Strict) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// A closed object that allows vendor members by name pattern.
-type Vendored struct {
-	// O.
-	Optional *bool `json:"optional,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
@@ -4394,16 +4425,6 @@ func (x *Vendored) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x Vendored) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
-}
-
-// patternProperties keep members raw.
-//
-// Validate does not check: patternProperties.
-type Patterned struct {
-	// F.
-	Fixed *bool `json:"fixed,omitempty"`
-	// Members the schema does not define, kept in order so that nothing is lost.
-	Unknown wire.Members `json:"-"`
 }
 
 // DecodeWire decodes the value from d.
