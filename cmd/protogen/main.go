@@ -105,7 +105,6 @@ func agentproto() ([]load.Source, []model.Mapping, error) {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("protogen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	pkg := fs.String("pkg", "", "Go package name of the output (required)")
 	out := fs.String("o", "", "output file, or a directory to write PKG_gen.go into; standard output when empty")
 	check := fs.Bool("check", false, "do not write; exit 1 with a unified diff when the file on disk differs from what would be generated")
@@ -118,14 +117,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&refs, "ref", "a schema file or directory that $refs may point into, without generating it (repeatable; use with -map)")
 	var maps mapFlag
 	fs.Var(&maps, "map", "ID-PREFIX=IMPORT/PATH: refer to the Go package at IMPORT/PATH for every schema whose $id starts with ID-PREFIX instead of generating it (repeatable; agentproto's own schemas are mapped to its packages by default)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, usage)
-		fs.PrintDefaults()
-	}
+	// -h prints the help on standard output (so that it pipes to a pager);
+	// a bad flag is one line and a hint on standard error.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
 			return 0
 		}
+		fmt.Fprintf(stderr, "protogen: %v\nRun 'protogen -h' for usage.\n", err)
 		return 2
 	}
 	if *pkg == "" {

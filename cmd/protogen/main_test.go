@@ -86,14 +86,24 @@ func TestUsageErrorsExit2(t *testing.T) {
 }
 
 func TestHelpShowsAGoGenerateLine(t *testing.T) {
-	code, _, stderr := runCLI("-h")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
-	}
-	for _, want := range []string{"go get -tool github.com/agentproto/agentproto/cmd/protogen", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-ref", "-float-format", "-integer-format"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("help lacks %q", want)
+	for _, flag := range []string{"-h", "--help"} {
+		code, stdout, stderr := runCLI(flag)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%s: exit %d, stderr %q; want 0 and the help on standard output", flag, code, stderr)
 		}
+		for _, want := range []string{"go get -tool github.com/agentproto/agentproto/cmd/protogen", "//go:generate go tool protogen -pkg", "-check", "-strict", "-map", "-ref", "-float-format", "-integer-format"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%s: help lacks %q", flag, want)
+			}
+		}
+	}
+}
+
+// A bad flag is one line and a hint, not the whole help.
+func TestBadFlagIsOneLine(t *testing.T) {
+	code, stdout, stderr := runCLI("-nope")
+	if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 2 || !strings.Contains(stderr, "-nope") || !strings.Contains(stderr, "protogen -h") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, and one line naming the flag plus the hint", code, stdout, stderr)
 	}
 }
 
