@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 // The tap tests run the official ACP SDK's client and agent apps (the
@@ -408,5 +410,77 @@ func TestListenRelaysAnSSEServerAndRecordsEachStream(t *testing.T) {
 	}
 	if code, out, _ := runCLI(t, "", dir+"/0001_sessions_s1_events_stream.sse"); code != exitOK {
 		t.Errorf("validate of the recorded stream exits %d:\n%s", code, out)
+	}
+}
+
+func TestListenRelaysAnARCPWebSocketRuntime(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	hello := `{"arcp":"1.1","id":"01J0000000000000000000000A","type":"session.hello","payload":{"client":{"name":"t","version":"1"},"capabilities":{}}}`
+	welcome := `{"arcp":"1.1","id":"01J0000000000000000000000B","type":"session.welcome","session_id":"s1","payload":{}}`
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		if _, _, err := c.Read(ctx); err != nil {
+			return
+		}
+		_ = c.Write(ctx, websocket.MessageText, []byte(welcome))
+		_, _, _ = c.Read(ctx) // until the client closes
+	}))
+	defer upstream.Close()
+	dir := filepath.Join(t.TempDir(), "conns")
+	rctx, stop := context.WithCancel(ctx)
+	errR, errW := io.Pipe()
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(rctx, []string{"--listen", "127.0.0.1:0", "--upstream", "ws" + strings.TrimPrefix(upstream.URL, "http") + "/arcp", "--record", dir}, strings.NewReader(""), io.Discard, errW, plugins{})
+		errW.Close()
+	}()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(errR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-ctx.Done():
+			t.Fatal("the relay said nothing more")
+			return ""
+		}
+	}
+	_, addr, ok := strings.Cut(next(), "relaying http://")
+	if !ok {
+		t.Fatal("the relay did not say where it listens")
+	}
+	addr, _, _ = strings.Cut(addr, " ")
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/arcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(ctx, websocket.MessageText, []byte(hello)); err != nil {
+		t.Fatal(err)
+	}
+	if _, data, err := c.Read(ctx); err != nil || string(data) != welcome {
+		t.Fatalf("through the relay: %q, %v", data, err)
+	}
+	c.Close(websocket.StatusNormalClosure, "")
+	if l := next(); !strings.Contains(l, "recorded ") {
+		t.Fatalf("want the recording named, got %q", l)
+	}
+	stop()
+	if code := <-exited; code != exitOK {
+		t.Errorf("exit %d after an interrupt", code)
+	}
+	trace, _ := os.ReadFile(filepath.Join(dir, "0001.jsonl"))
+	dirs, _ := os.ReadFile(filepath.Join(dir, "0001.jsonl.dir"))
+	if string(trace) != hello+"\n"+welcome+"\n" || string(dirs) != "c2r\nr2c\n" {
+		t.Errorf("recording %q with sidecar %q", trace, dirs)
 	}
 }
