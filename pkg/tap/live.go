@@ -65,7 +65,9 @@ func StartLive(ctx context.Context, eng *validate.Engine, name, protocol string,
 	l.start = func() {
 		go func() {
 			defer close(l.done)
-			sum, err := eng.Check(ctx, name, l.trace, validate.FileOptions{Directions: l.dirs}, l.emit)
+			// Idle hands each pause's lines to the checks at once, so
+			// that findings come while the session runs.
+			sum, err := eng.Check(ctx, name, l.trace, validate.FileOptions{Directions: l.dirs, Idle: LiveIdle}, l.emit)
 			l.mu.Lock()
 			l.sum, l.err = sum, err
 			l.mu.Unlock()
@@ -73,6 +75,11 @@ func StartLive(ctx context.Context, eng *validate.Engine, name, protocol string,
 	}
 	return l
 }
+
+// LiveIdle is how long a pause in the traffic must last before the lines
+// read so far are checked: short enough to be live, long enough that a
+// request and its immediate answer are usually checked together.
+const LiveIdle = 5 * time.Millisecond
 
 // emit passes a finding on, unless validation has given up: the engine's
 // verdicts at a cut it did not choose (a request "never answered") would

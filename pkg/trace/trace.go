@@ -214,7 +214,7 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 	} else {
 		// Sniff the framing from the first non-blank line, without
 		// consuming it.
-		head, err := br.Peek(64 << 10)
+		head, err := peekFirstLine(br)
 		if isSSEField(firstLine(head)) {
 			t.format = SSE
 		}
@@ -229,6 +229,47 @@ func NewReader(r io.Reader, opts Options) (*Reader, error) {
 		t.sse = sse.NewReader(br, sse.WithMaxEventSize(max))
 	}
 	return t, nil
+}
+
+// peekFirstLine peeks at the start of br until it holds a complete line
+// with more than whitespace, the end of the input, or a full buffer,
+// whichever comes first. It never waits for more than that line: a live
+// trace (a pipe from a running peer) is sniffed as soon as its first line
+// has arrived.
+func peekFirstLine(br *bufio.Reader) ([]byte, error) {
+	for size := 1; ; {
+		b, err := br.Peek(size)
+		if err != nil {
+			return b, err
+		}
+		if avail := br.Buffered(); avail > size {
+			b, _ = br.Peek(avail)
+		}
+		if firstLineDone(b) {
+			return b, nil
+		}
+		if len(b) >= br.Size() {
+			return b, bufio.ErrBufferFull
+		}
+		size = len(b) + 1
+	}
+}
+
+// firstLineDone reports whether b holds a complete line (ended by CR or LF)
+// with more than whitespace.
+func firstLineDone(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	for len(b) > 0 {
+		i := bytes.IndexAny(b, "\r\n")
+		if i < 0 {
+			return false
+		}
+		if len(bytes.TrimSpace(b[:i])) > 0 {
+			return true
+		}
+		b = b[i+1:]
+	}
+	return false
 }
 
 // errAtEOF reads r and returns err where r ends.

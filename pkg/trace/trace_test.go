@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -397,5 +398,29 @@ func TestMaxBytesBoundary(t *testing.T) {
 				t.Fatalf("second record: %v, want a *TooLargeError with limit 15", err)
 			}
 		})
+	}
+}
+
+// A live trace is sniffed as soon as its first line arrives: NewReader and
+// the first Next do not wait for more of a pipe that stays open.
+func TestFirstLineOfALivePipe(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() { _, _ = io.WriteString(pw, "\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n") }()
+	done := make(chan error, 1)
+	go func() {
+		r, err := NewReader(pr, Options{})
+		if err == nil {
+			_, err = r.Next()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the reader waits for more than the first line of a pipe that stays open")
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/agentproto/agentproto/internal/jsonscan"
@@ -207,6 +208,13 @@ type FileOptions struct {
 	// Baseline, if set, holds back the findings it knows of: they are
 	// neither counted nor reported.
 	Baseline *Baseline
+	// Idle, for live traffic, hands the lines read so far on for checking
+	// once no new line has arrived for this long, so that findings come as
+	// messages do; 0 checks in batches of many lines, as a file is best
+	// checked. The first batch still waits for the same idle time, so that
+	// what detection sees is what a later check of the recording sees in
+	// an interactive session.
+	Idle time.Duration
 }
 
 // Check validates one trace read from r, named name in findings. Findings go
@@ -232,6 +240,38 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	batches := make(chan batch, 2)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// lines is what the trace reader has read, for the summary; the reader
+	// may run on its own goroutine (Idle), hence the atomic.
+	var lines atomic.Int64
+	next := func() (trace.Record, error) {
+		rec, err := tr.Next()
+		lines.Store(int64(tr.Lines()))
+		return rec, err
+	}
+	type read struct {
+		rec trace.Record
+		err error
+	}
+	var reads chan read
+	if fo.Idle > 0 {
+		// Live: a goroutine blocks on the trace while the batcher below
+		// waits for a line or for the idle time, whichever comes first.
+		reads = make(chan read, 64)
+		go func() {
+			defer close(reads)
+			for {
+				rec, err := next()
+				select {
+				case reads <- read{rec, err}:
+				case <-ctx.Done():
+					return
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
 	go func() {
 		defer close(batches)
 		const maxItems, maxBytes = 1024, 8 << 20
@@ -246,11 +286,37 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 				return false
 			}
 		}
+		var idle *time.Timer
+		if fo.Idle > 0 {
+			idle = time.NewTimer(fo.Idle)
+			defer idle.Stop()
+		}
 		for index := 0; ; index++ {
 			if ctx.Err() != nil {
 				return
 			}
-			rec, err := tr.Next()
+			var rec trace.Record
+			var err error
+			if reads == nil {
+				rec, err = next()
+			} else {
+				idle.Reset(fo.Idle)
+				select {
+				case r, ok := <-reads:
+					if !ok {
+						return
+					}
+					rec, err = r.rec, r.err
+				case <-idle.C:
+					if len(b.items) > 0 && !send() {
+						return
+					}
+					index--
+					continue
+				case <-ctx.Done():
+					return
+				}
+			}
 			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					b.err = err
@@ -267,7 +333,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 					return
 				}
 				if fo.Progress != nil {
-					fo.Progress(tr.Lines())
+					fo.Progress(int(lines.Load()))
 				}
 			}
 		}
@@ -282,13 +348,13 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		if b.err != nil && ioErr == nil {
 			ioErr = b.err
 			run.ioFailed = true
-			run.emit(Finding{Line: tr.Lines() + 1, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
+			run.emit(Finding{Line: int(lines.Load()) + 1, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
 		}
 	}
 	if err := ctx.Err(); err != nil && ioErr == nil {
 		ioErr = err
 	}
-	run.finish(tr.Lines())
+	run.finish(int(lines.Load()))
 	if ioErr != nil {
 		if !run.ioFailed {
 			// A sidecar or a cancelled run: the trace was not checked

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -403,5 +404,37 @@ func TestArcanDaemonErrorAndLossy(t *testing.T) {
 	got, _, _ = run(t, e, lines(delta), FileOptions{})
 	if d := cmp.Diff([]string{"1 run-not-started -"}, keysOf(got)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestIdleChecksLiveTraffic: with FileOptions.Idle, a finding comes while
+// the trace is still open, as soon as its line has been followed by a
+// pause; without it, lines wait for a full batch or the end.
+func TestIdleChecksLiveTraffic(t *testing.T) {
+	e := testEngine(t)
+	pr, pw := io.Pipe()
+	found := make(chan Finding, 16)
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Check(context.Background(), "live", pr, FileOptions{Idle: 5 * time.Millisecond}, func(f Finding) { found <- f })
+		done <- err
+	}()
+	for _, l := range []string{acpInit, acpInitResp, acpNew, acpNewResp, acpBadChunk} {
+		if _, err := io.WriteString(pw, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The trace is still open: the finding must come without its end.
+	select {
+	case f := <-found:
+		if f.Line != 5 || f.Rule != RuleSchema {
+			t.Errorf("first live finding %s, want the schema error of line 5", f)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no finding while the trace stayed open")
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

@@ -646,6 +646,24 @@ func (s *state) adoptStrings(v any, depth int) int {
 	return n
 }
 
+// agreed notes that the initialize answer confirms the version the trace
+// is read as: the version is the one the answer names, whether or not the
+// answer was among the messages the version was first picked from (a live
+// check may start before the answer arrives).
+func (s *state) agreed(m *protocol.Message, ef registry.ACPEffects) {
+	if !strings.HasPrefix(s.why, "initialize request ") {
+		return
+	}
+	for _, ptr := range ef.VersionAt {
+		if !strings.HasPrefix(ptr, "/result/") {
+			continue
+		}
+		if n, ok := protocol.IntValue(protocol.At(m.Obj, ptr)); ok && int(n) == s.t.v.WireVersion {
+			s.why = fmt.Sprintf("initialize response protocolVersion %d, line %d", n, m.Line)
+		}
+	}
+}
+
 // answeredEffects applies what a successful answer does.
 func (s *state) answeredEffects(m *protocol.Message, req *request, result any) {
 	ef := req.eff.Effects
@@ -655,6 +673,7 @@ func (s *state) answeredEffects(m *protocol.Message, req *request, result any) {
 	o := m.Obj
 	if ef.Initializes {
 		s.agentInit = rm
+		s.agreed(m, ef)
 	}
 	if req.adopt != "" {
 		s.known(req.adopt)
