@@ -238,7 +238,7 @@ func runTap(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		res, diffs = rr.Result, rr.Differences
 		for _, d := range diffs {
 			if sink != nil {
-				sink.add(validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: "replay", Message: d.Message})
+				sink.add(validate.Finding{File: o.replay, Line: d.Line, Severity: validate.Error, Protocol: "acp", Rule: validate.RuleReplay, Message: d.Message})
 			} else {
 				fmt.Fprintf(stderr, "%s:%d: error: %s [replay]\n", escapeText(o.replay), d.Line, escapeText(d.Message))
 			}

@@ -33,6 +33,7 @@ const (
 	RuleUnknownProtocol = finding.RuleUnknownProtocol
 	RuleRoundtrip       = finding.RuleRoundtrip
 	RuleTooMany         = finding.RuleTooMany
+	RuleReplay          = finding.RuleReplay
 	RuleDeviationPrefix = finding.RuleDeviationPrefix
 
 	RuleNotInitialized     = finding.RuleNotInitialized

@@ -41,6 +41,7 @@ const (
 	RuleUnknownProtocol = "unknown-protocol" // the file matches no protocol
 	RuleRoundtrip       = "roundtrip"        // decode then encode changed the message
 	RuleTooMany         = "too-many"         // more findings on one line than are reported one by one
+	RuleReplay          = "replay"           // a replayed agent answered differently in shape from the recording
 	RuleDeviationPrefix = "deviation:"       // deviation:<id>, an SDK dialect's deviation from canonical ARCP v1.1
 
 	// ACP state.
@@ -92,7 +93,7 @@ const (
 func Rules() []string {
 	return []string{
 		RuleJSON, RuleLineTooLong, RuleIO, RuleEmpty, RuleSchema, RuleUnknownMethod, RuleUnknownType,
-		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany,
+		RuleUnknownProtocol, RuleRoundtrip, RuleTooMany, RuleReplay,
 		RuleNotInitialized, RuleUnansweredResponse, RuleDuplicateResponse, RuleUnknownSession,
 		RuleUnknownToolCall, RulePermissionOption, RuleCapability, RuleDirection, RuleUnstable,
 		RulePartialCapture, RuleStateWindow, RuleNearMiss,
