@@ -28,20 +28,26 @@ func SplitPointer(p string) []string { return wire.SplitPointer(p) }
 // Lookup follows loc into v; nil if it leads nowhere.
 func Lookup(v any, loc []string) any {
 	for _, t := range loc {
-		switch c := v.(type) {
-		case map[string]any:
-			v = c[t]
-		case []any:
-			i, err := strconv.Atoi(t)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			v = c[i]
-		default:
+		if v = child(v, t); v == nil {
 			return nil
 		}
 	}
 	return v
+}
+
+// child returns the member or element of v that token t names, or nil.
+func child(v any, t string) any {
+	switch c := v.(type) {
+	case map[string]any:
+		return c[t]
+	case []any:
+		i, err := strconv.Atoi(t)
+		if err != nil || i < 0 || i >= len(c) {
+			return nil
+		}
+		return c[i]
+	}
+	return nil
 }
 
 // Located is a value found by Resolve, with where it was.
@@ -126,16 +132,7 @@ func At(v any, ptr string) any {
 		} else {
 			ptr = ""
 		}
-		switch c := v.(type) {
-		case map[string]any:
-			v = c[tok]
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil
-			}
-			v = c[i]
-		default:
+		if v = child(v, tok); v == nil {
 			return nil
 		}
 	}
