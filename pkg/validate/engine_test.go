@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
 )
 
 const (
@@ -38,7 +40,7 @@ func run(t *testing.T, e *Engine, in string, fo FileOptions) ([]Finding, Summary
 func keysOf(fs []Finding) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, key{f.Line, f.Rule, f.Pointer}.String())
+		out = append(out, expect.Of(f).String())
 	}
 	return out
 }

@@ -1,19 +1,17 @@
 package validate
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 )
 
@@ -88,49 +86,15 @@ func checkFile(t *testing.T, e *Engine, path string) []Finding {
 }
 
 // key is what an .expect line pins down: LINE RULE POINTER ("-" for "").
-type key struct {
-	Line    int
-	Rule    string
-	Pointer string
-}
-
-func (k key) String() string {
-	p := k.Pointer
-	if p == "" {
-		p = "-"
-	}
-	return fmt.Sprintf("%d %s %s", k.Line, k.Rule, p)
-}
+type key = expect.Key
 
 func readExpect(t *testing.T, path string) []key {
 	t.Helper()
-	f, err := os.Open(path)
+	keys, err := expect.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []key
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) != 3 {
-			t.Fatalf("%s:%d: want LINE RULE POINTER, got %q", path, n, line)
-		}
-		ln, err := strconv.Atoi(fields[0])
-		if err != nil {
-			t.Fatalf("%s:%d: %v", path, n, err)
-		}
-		p := fields[2]
-		if p == "-" {
-			p = ""
-		}
-		out = append(out, key{ln, fields[1], p})
-	}
-	return uniqKeys(out)
+	return uniqKeys(keys)
 }
 
 func uniqKeys(ks []key) []key {
@@ -199,7 +163,7 @@ func TestGoldenInvalid(t *testing.T) {
 			findings := checkFile(t, e, p)
 			var got []key
 			for _, f := range findings {
-				got = append(got, key{f.Line, f.Rule, f.Pointer})
+				got = append(got, expect.Of(f))
 			}
 			got = uniqKeys(got)
 			want = uniqKeys(want)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -43,58 +43,18 @@ func check(t *testing.T, e *validate.Engine, name string, data []byte) []validat
 	return got
 }
 
-type key struct {
-	line    int
-	rule    string
-	pointer string
-}
-
-func (k key) String() string {
-	p := k.pointer
-	if p == "" {
-		p = "-"
-	}
-	return fmt.Sprintf("%d %s %s", k.line, k.rule, p)
-}
+type key = expect.Key
 
 func readExpect(t *testing.T, path string) []key {
 	t.Helper()
-	raw, err := os.ReadFile(path)
+	keys, err := expect.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []key
-	for _, l := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		f := strings.Fields(l)
-		if len(f) != 3 {
-			t.Fatalf("%s: bad line %q", path, l)
-		}
-		n, err := strconv.Atoi(f[0])
-		if err != nil {
-			t.Fatalf("%s: bad line %q", path, l)
-		}
-		p := f[2]
-		if p == "-" {
-			p = ""
-		}
-		out = append(out, key{n, f[1], p})
-	}
-	return out
+	return keys
 }
 
-func sortedKeys(fs []validate.Finding) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, f := range fs {
-		s := key{f.Line, f.Rule, f.Pointer}.String()
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys(fs []validate.Finding) []string { return expect.Findings(fs) }
 
 // TestAcceptedFixtures: what serde accepts but Arcan never writes is valid,
 // with exactly the emit-shape warnings of the .expect files, each naming
@@ -152,15 +112,15 @@ func TestIntegerLiterals(t *testing.T) {
 				byLine[fd.Line] = append(byLine[fd.Line], fd)
 			}
 			for _, k := range want {
-				fs := byLine[k.line]
-				if len(fs) != 1 || fs[0].Rule != validate.RuleSchema || fs[0].Severity != validate.Error || fs[0].Pointer != k.pointer {
-					t.Errorf("%s %s:%d: findings %v, want one schema error at %s", name, filepath.Base(f), k.line, fs, k.pointer)
+				fs := byLine[k.Line]
+				if len(fs) != 1 || fs[0].Rule != validate.RuleSchema || fs[0].Severity != validate.Error || fs[0].Pointer != k.Pointer {
+					t.Errorf("%s %s:%d: findings %v, want one schema error at %s", name, filepath.Base(f), k.Line, fs, k.Pointer)
 					continue
 				}
 				if !strings.Contains(fs[0].Message, "serde_json") || !strings.Contains(fs[0].Message, "float") {
-					t.Errorf("%s %s:%d: %q does not say that serde reads a float", name, filepath.Base(f), k.line, fs[0].Message)
+					t.Errorf("%s %s:%d: %q does not say that serde reads a float", name, filepath.Base(f), k.Line, fs[0].Message)
 				}
-				delete(byLine, k.line)
+				delete(byLine, k.Line)
 			}
 			for l, fs := range byLine {
 				t.Errorf("%s %s:%d: unexpected findings %v (%s)", name, filepath.Base(f), l, fs, lines[l-1])

@@ -1,7 +1,6 @@
 package arcp_test
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -10,12 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/agentproto/agentproto/pkg/validate"
+	"github.com/agentproto/agentproto/pkg/validate/internal/expect"
 	"github.com/agentproto/agentproto/pkg/validate/typed"
 	"github.com/agentproto/agentproto/schema/registry"
 )
@@ -246,54 +245,13 @@ func TestDetectedNamesAreAccepted(t *testing.T) {
 	}
 }
 
-// expectation is one line of a NAME.expect file.
-type expectation struct {
-	line          int
-	rule, pointer string
-}
-
-func readExpect(t *testing.T, path string) []expectation {
+func readExpect(t *testing.T, path string) []expect.Key {
 	t.Helper()
-	f, err := os.Open(path)
+	keys, err := expect.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []expectation
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) == 0 || strings.HasPrefix(fs[0], "#") {
-			continue
-		}
-		if len(fs) != 3 {
-			t.Fatalf("%s: want LINE RULE POINTER, got %q", path, sc.Text())
-		}
-		n, err := strconv.Atoi(fs[0])
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		p := fs[2]
-		if p == "-" {
-			p = ""
-		}
-		out = append(out, expectation{n, fs[1], p})
-	}
-	return out
-}
-
-func keys(es []expectation) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, e := range es {
-		k := fmt.Sprintf("%d %s %s", e.line, e.rule, e.pointer)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out
+	return keys
 }
 
 // TestInvalidFixtures: every ARCP trace with an .expect file gives exactly
@@ -315,13 +273,9 @@ func TestInvalidFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := keys(readExpect(t, strings.TrimSuffix(f, ".jsonl")+".expect"))
+			want := expect.Strings(readExpect(t, strings.TrimSuffix(f, ".jsonl")+".expect"))
 			got, _ := check(t, e, filepath.Base(f), b, nil, "")
-			var gotE []expectation
-			for _, fd := range got {
-				gotE = append(gotE, expectation{fd.Line, fd.Rule, fd.Pointer})
-			}
-			if g := keys(gotE); strings.Join(g, "\n") != strings.Join(want, "\n") {
+			if g := expect.Findings(got); strings.Join(g, "\n") != strings.Join(want, "\n") {
 				t.Errorf("findings\n%s\nwant\n%s", strings.Join(g, "\n"), strings.Join(want, "\n"))
 			}
 		})
@@ -339,7 +293,7 @@ func TestTablesRulesAreChecked(t *testing.T) {
 	m, _ := filepath.Glob(filepath.Join(fixtures, "v1.1/invalid/*.expect"))
 	for _, f := range m {
 		for _, e := range readExpect(t, f) {
-			seen[e.rule] = true
+			seen[e.Rule] = true
 		}
 	}
 	for _, r := range reg.Default("arcp").ARCP.Rules {
