@@ -564,14 +564,21 @@ func (r *fileRun) process(items []*item) error {
 				it.out = append(it.out, fs...)
 				continue
 			}
-			if ck.Schema.Valid(ck.Value) {
+			// Each schema is validated once; an error is explained from
+			// that one validation.
+			narrowErr := ck.Schema.Validate(ck.Value)
+			if narrowErr == nil {
 				it.nearMisses(ck.Schema, ck)
 				continue
+			}
+			var wideErr error
+			if !e.fast(ck.Alt, ptr, m.Data) {
+				wideErr = ck.Alt.Validate(ck.Value)
 			}
 			if e.opts.Observe != nil {
 				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
 			}
-			if e.fast(ck.Alt, ptr, m.Data) || ck.Alt.Valid(ck.Value) {
+			if wideErr == nil {
 				it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
 				it.nearMisses(ck.Alt, ck)
 				continue
@@ -579,10 +586,10 @@ func (r *fileRun) process(items []*item) error {
 			// Wrong by both: explain by the stable schema, unless the
 			// wider one finds other faults (then the stable schema's
 			// complaints are about the additions, not the mistake).
-			narrow := r.x.Check(ck, m.Line)
+			narrow := r.x.Explain(ck, narrowErr, m.Line)
 			alt := ck
 			alt.Schema = ck.Alt
-			wide := r.x.Check(alt, m.Line)
+			wide := r.x.Explain(alt, wideErr, m.Line)
 			if samePointers(narrow, wide) {
 				it.out = append(it.out, narrow...)
 				continue

@@ -84,7 +84,13 @@ func New(proto string, docs *Docs) *Explainer { return &Explainer{proto: proto, 
 // finding per leaf cause of a failure, on the given line; nil when the
 // value is valid.
 func (e *Explainer) Check(ck protocol.Check, line int) []finding.Finding {
-	err := ck.Schema.Validate(ck.Value)
+	return e.Explain(ck, ck.Schema.Validate(ck.Value), line)
+}
+
+// Explain turns err, the result of validating the check's value against its
+// schema, into findings on the given line; nil when err is nil. It lets a
+// caller that has validated already explain without validating again.
+func (e *Explainer) Explain(ck protocol.Check, err error, line int) []finding.Finding {
 	if err == nil {
 		return nil
 	}
