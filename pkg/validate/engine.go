@@ -475,11 +475,12 @@ func (r *fileRun) bigArrays(ck protocol.Check, line int) []Finding {
 	failed := 0
 	for _, a := range ck.Schema.BigArrays(ck.Value, bigArray) {
 		for i, el := range a.Value {
-			if a.Items.Valid(el) {
+			err := a.Items.Validate(el)
+			if err == nil {
 				continue
 			}
 			loc := append(append(append([]string(nil), ck.Loc...), a.Loc...), strconv.Itoa(i))
-			out = append(out, r.x.Check(protocol.Check{Schema: a.Items, Loc: loc, Value: el}, line)...)
+			out = append(out, r.x.Explain(protocol.Check{Schema: a.Items, Loc: loc, Value: el}, err, line)...)
 			if failed++; failed > maxPerLine {
 				return out
 			}
