@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -125,6 +126,9 @@ type Engine struct {
 	reg     *registry.Registry
 	rules   []protocol.Rules // in the order a file's protocol is tried
 	docs    *explain.Docs
+	// whole validates split checks whole (Check.Parts unused): the
+	// tests compare both ways.
+	whole bool
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -558,7 +562,7 @@ func (r *fileRun) process(items []*item) error {
 				}
 			}
 			if ck.Alt == nil {
-				fs := r.x.Check(ck, m.Line)
+				fs := r.checkParts(ck, m)
 				if len(fs) == 0 {
 					it.nearMisses(ck.Schema, ck)
 				}
@@ -650,6 +654,26 @@ func (r *fileRun) process(items []*item) error {
 		}
 	}
 	return dirErr
+}
+
+// checkParts validates and explains a check the fast path did not vouch
+// for: part by part when the rules split it, asking the fast path about
+// each part first, else whole.
+func (r *fileRun) checkParts(ck protocol.Check, m *protocol.Message) []Finding {
+	if len(ck.Parts) == 0 || r.e.whole {
+		return r.x.Check(ck, m.Line)
+	}
+	var out []Finding
+	for _, p := range ck.Parts {
+		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), m.Data) {
+			continue
+		}
+		out = append(out, r.x.Check(p, m.Line)...)
+	}
+	// The parts' findings in the order one validation of the whole
+	// value gives them.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	return out
 }
 
 // directions reads one sidecar line per record, for protocols that take a

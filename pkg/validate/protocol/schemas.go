@@ -62,6 +62,16 @@ type Schemas struct {
 	err    error
 	byID   map[string]*Schema
 	shapes shapes
+	// derived holds the documents Split made, by $id; each is handed to
+	// the compiler before the next compile.
+	derived map[string]any
+	added   map[string]bool
+
+	// splitMu guards what Split keeps: its results and the documents it
+	// read (apart from mu, which a compile holds for long).
+	splitMu sync.Mutex
+	splits  map[string]splitResult
+	docs    map[string]map[string]any
 }
 
 // NewSchemas returns an empty cache.
@@ -93,6 +103,18 @@ func (s *Schemas) compile(id string) (*jsonschema.Schema, error) {
 	}
 	if s.err != nil {
 		return nil, s.err
+	}
+	for id, doc := range s.derived {
+		if s.added[id] {
+			continue
+		}
+		if err := s.c.AddResource(id, doc); err != nil {
+			return nil, fmt.Errorf("adding %s: %w", id, err)
+		}
+		if s.added == nil {
+			s.added = map[string]bool{}
+		}
+		s.added[id] = true
 	}
 	sch, err := s.c.Compile(id)
 	if err != nil {
