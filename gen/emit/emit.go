@@ -47,7 +47,22 @@ func Render(p *model.Package, sources []string) ([]byte, error) {
 	f.ImportName(WirePath, "wire")
 	f.ImportName(CheckPath, "check")
 	f.ImportName(jsonPath, "json")
-	g := &gen{f: f, serde: p.SerdeFloats, serdeInts: p.SerdeIntegers, patterns: map[string]string{}}
+	g := &gen{f: f, serde: p.SerdeFloats, serdeInts: p.SerdeIntegers, patterns: map[string]string{},
+		usesEncode: map[*model.Type]bool{}, usesCheck: map[*model.Type]bool{}}
+	for _, t := range p.Types {
+		if t.External != nil || t.Struct == nil || t.Struct.Embed == nil {
+			continue
+		}
+		for _, r := range runs(t.Struct.Fields) {
+			fs := t.Struct.Fields[r.from:r.to]
+			if r.inherited && g.anyCode(fs, (*gen).encodeField) {
+				g.usesEncode[t.Struct.Embed] = true
+			}
+			if r.inherited && g.anyCode(fs, (*gen).checkField) {
+				g.usesCheck[t.Struct.Embed] = true
+			}
+		}
+	}
 	for _, t := range p.Types {
 		if t.External != nil {
 			continue
@@ -198,6 +213,9 @@ type gen struct {
 	serdeInts bool              // read integers as serde_json does: literals only, no 1.0, 1e2 or -0
 	patterns  map[string]string // regular expression → name of its package-level variable
 	order     []string          // patterns in the order they were first used
+	// usesEncode and usesCheck are the embedded structs whose member-wise
+	// encoder (checker) some embedding struct calls.
+	usesEncode, usesCheck map[*model.Type]bool
 }
 
 // pattern returns the package-level variable that holds the compiled
@@ -380,8 +398,11 @@ func (g *gen) std(t *model.Type) {
 func (g *gen) structType(t *model.Type) error {
 	st := t.Struct
 	var fields []jen.Code
+	if st.Embed != nil {
+		fields = append(fields, jen.Comment("The members of "+st.Embed.Name+" this type takes over unchanged."), typeName(st.Embed))
+	}
 	for _, f := range st.Fields {
-		if f.Repr() == model.NoField {
+		if f.Repr() == model.NoField || f.Inherited {
 			continue
 		}
 		tag := f.JSON
@@ -406,6 +427,19 @@ func (g *gen) structType(t *model.Type) error {
 			doc = strings.TrimSpace(doc + "\n\nThe member \"" + f.JSON + "\" is always " + f.Const + "; it is written on encoding and checked on decoding.")
 		}
 	}
+	if st.Embed != nil {
+		var replaced []string
+		for i, bf := range st.Embed.Struct.Fields {
+			if !st.Fields[i].Inherited && bf.Repr() != model.NoField {
+				replaced = append(replaced, bf.Name)
+			}
+		}
+		if len(replaced) > 0 {
+			doc = strings.TrimSpace(doc + "\n\nIt embeds " + st.Embed.Name + " for the members it takes over unchanged; " +
+				"the embedded " + list(replaced) + " " + plural(len(replaced), "is", "are") + " not used, since this type has " +
+				plural(len(replaced), "a member", "members") + " of " + plural(len(replaced), "that name", "those names") + " of its own.")
+		}
+	}
 	g.f.Add(comment(doc))
 	g.f.Type().Id(t.Name).Struct(fields...)
 	for _, v := range t.Unions {
@@ -413,27 +447,39 @@ func (g *gen) structType(t *model.Type) error {
 	}
 
 	// DecodeWire
-	n := len(st.Fields)
+	own := map[*model.Field]int{}
+	for _, f := range st.Fields {
+		if !f.Inherited {
+			own[f] = len(own)
+		}
+	}
 	body := []jen.Code{
 		jen.Id("skip").Op(":=").Id("d").Dot("TakeSkip").Call(),
 		jen.Id("start").Op(":=").Id("d").Dot("Offset").Call(),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("BeginObject").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 	}
-	if n > 0 {
-		body = append(body, jen.Var().Id("seen").Index(jen.Lit(n)).Bool())
+	if len(own) > 0 {
+		body = append(body, jen.Var().Id("seen").Index(jen.Lit(len(own))).Bool())
+	}
+	if st.Embed != nil {
+		body = append(body, jen.Var().Id("inherited").Index(jen.Lit(len(st.Embed.Struct.Fields))).Bool())
 	}
 	var cases []jen.Code
-	for i, f := range st.Fields {
-		wrap := func(err jen.Code) jen.Code { return wire("At").Call(err, jen.Lit(f.JSON)) }
-		stmts := []jen.Code{
-			jen.If(jen.Id("seen").Index(jen.Lit(i))).Block(jen.Return(wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.JSON)))),
-			jen.Id("seen").Index(jen.Lit(i)).Op("=").True(),
+	for _, f := range st.Fields {
+		if f.Inherited {
+			continue
 		}
-		stmts = append(stmts, g.decodeField(f, wrap)...)
-		cases = append(cases, jen.Case(jen.Lit(f.JSON)).Block(stmts...))
+		cases = append(cases, jen.Case(jen.Lit(f.JSON)).Block(g.decodeMember(f, own[f], false)...))
 	}
 	var def []jen.Code
+	if st.Embed != nil {
+		def = append(def,
+			jen.List(jen.Id("ok"), jen.Err()).Op(":=").Id("x").Dot(st.Embed.Name).Dot("decodeWireMember").Call(jen.Id("d"), jen.String().Parens(jen.Id("key")), jen.Id("inherited").Index(jen.Op(":"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			jen.If(jen.Id("ok")).Block(jen.Continue()),
+		)
+	}
 	def = append(def, jen.If(jen.Id("skip").Op("!=").Lit("").Op("&&").String().Parens(jen.Id("key")).Op("==").Id("skip")).Block(
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Skip").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 		jen.Continue(),
@@ -485,7 +531,11 @@ func (g *gen) structType(t *model.Type) error {
 	var req []jen.Code
 	for i, f := range st.Fields {
 		if f.Required {
-			req = append(req, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(i))).Block(
+			seen := jen.Id("seen").Index(jen.Lit(own[f]))
+			if f.Inherited {
+				seen = jen.Id("inherited").Index(jen.Lit(i))
+			}
+			req = append(req, jen.If(jen.Op("!").Add(seen)).Block(
 				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Lit(f.JSON))))
 		}
 	}
@@ -510,8 +560,14 @@ func (g *gen) structType(t *model.Type) error {
 		jen.Id("e").Dot("EndObject").Call(),
 	)
 	var enc []jen.Code
-	for _, f := range st.Fields {
-		enc = append(enc, g.encodeField(f)...)
+	for _, run := range runs(st.Fields) {
+		if !run.inherited {
+			for _, f := range st.Fields[run.from:run.to] {
+				enc = append(enc, g.encodeField(f)...)
+			}
+		} else if g.anyCode(st.Fields[run.from:run.to], (*gen).encodeField) {
+			enc = append(enc, jen.Id("x").Dot(st.Embed.Name).Dot("encodeWireMembers").Call(jen.Id("e"), jen.Lit(run.from), jen.Lit(run.to)))
+		}
 	}
 	if st.ExtraName != "" {
 		enc = append(enc, jen.Id("x").Dot(st.ExtraName).Dot("Encode").Call(jen.Id("e")))
@@ -521,15 +577,135 @@ func (g *gen) structType(t *model.Type) error {
 
 	// CheckWire
 	var chk []jen.Code
-	for _, f := range st.Fields {
-		chk = append(chk, g.checkField(f)...)
+	for _, run := range runs(st.Fields) {
+		if !run.inherited {
+			for _, f := range st.Fields[run.from:run.to] {
+				chk = append(chk, g.checkField(f)...)
+			}
+		} else if g.anyCode(st.Fields[run.from:run.to], (*gen).checkField) {
+			chk = append(chk, jen.Id("x").Dot(st.Embed.Name).Dot("checkWireMembers").Call(jen.Id("c"), jen.Id("p"), jen.Lit(run.from), jen.Lit(run.to)))
+		}
 	}
 	chk = append(chk, checkAlternatives(st)...)
 	chk = append(chk, checkConditions(st)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
 	g.std(t)
+	if st.Base {
+		g.baseMethods(t)
+	}
 	return nil
+}
+
+// decodeMember is the body of the decoding of one member: a duplicate is an
+// error, the member is noted in seen[i] and decoded into its field. With
+// found, errors are returned as (true, err), for decodeWireMember.
+func (g *gen) decodeMember(f *model.Field, i int, found bool) []jen.Code {
+	wrap := func(err jen.Code) jen.Code { return wire("At").Call(err, jen.Lit(f.JSON)) }
+	dup := wire("DuplicateError").Call(jen.Id("d").Dot("Offset").Call(), jen.Lit(f.JSON))
+	if found {
+		wrap = func(err jen.Code) jen.Code { return jen.List(jen.True(), wire("At").Call(err, jen.Lit(f.JSON))) }
+		dup = jen.List(jen.True(), dup)
+	}
+	stmts := []jen.Code{
+		jen.If(jen.Id("seen").Index(jen.Lit(i))).Block(jen.Return(dup)),
+		jen.Id("seen").Index(jen.Lit(i)).Op("=").True(),
+	}
+	return append(stmts, g.decodeField(f, wrap)...)
+}
+
+// run is a stretch of a struct's fields that are all inherited from the
+// embedded struct, or all its own.
+type run struct {
+	from, to  int
+	inherited bool
+}
+
+func runs(fields []*model.Field) []run {
+	var out []run
+	for i, f := range fields {
+		if len(out) > 0 && out[len(out)-1].inherited == f.Inherited {
+			out[len(out)-1].to = i + 1
+			continue
+		}
+		out = append(out, run{from: i, to: i + 1, inherited: f.Inherited})
+	}
+	return out
+}
+
+// anyCode reports whether code (encodeField, checkField) has anything to
+// say about one of the fields. It asks a copy of g, so that asking
+// compiles no pattern into the package.
+func (g *gen) anyCode(fields []*model.Field, code func(*gen, *model.Field) []jen.Code) bool {
+	probe := &gen{f: jen.NewFile("probe"), serde: g.serde, serdeInts: g.serdeInts, patterns: map[string]string{}}
+	for _, f := range fields {
+		if len(code(probe, f)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// baseMethods adds the member-wise codecs of a struct other structs
+// embed: they decode one member by name, and encode and check the members
+// in a range of field positions, so that an embedding struct interleaves
+// its own members with the embedded ones in schema order.
+func (g *gen) baseMethods(t *model.Type) {
+	fields := t.Struct.Fields
+	var cases []jen.Code
+	for i, f := range fields {
+		cases = append(cases, jen.Case(jen.Lit(f.JSON)).Block(g.decodeMember(f, i, true)...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.False(), jen.Nil())))
+	g.f.Comment("decodeWireMember decodes the member named key into x, noting it in seen")
+	g.f.Comment("(indexed like the fields); found is false when x has no such member.")
+	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("decodeWireMember").Params(
+		jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("key").String(), jen.Id("seen").Index().Bool(),
+	).Params(jen.Id("found").Bool(), jen.Err().Error()).Block(
+		jen.Switch(jen.Id("key")).Block(cases...),
+		jen.Return(jen.True(), jen.Nil()),
+	)
+	if g.usesEncode[t] {
+		var enc []jen.Code
+		for i, f := range fields {
+			if code := g.encodeField(f); len(code) > 0 {
+				enc = append(enc, jen.Case(jen.Lit(i)).Block(code...))
+			}
+		}
+		g.f.Comment("encodeWireMembers writes the members of x at field positions from to to.")
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("encodeWireMembers").Params(
+			jen.Id("e").Op("*").Add(wire("Encoder")), jen.List(jen.Id("from"), jen.Id("to")).Int(),
+		).Block(jen.For(jen.Id("i").Op(":=").Id("from"), jen.Id("i").Op("<").Id("to"), jen.Id("i").Op("++")).Block(
+			jen.Switch(jen.Id("i")).Block(enc...)))
+	}
+	if g.usesCheck[t] {
+		var chk []jen.Code
+		for i, f := range fields {
+			if code := g.checkField(f); len(code) > 0 {
+				chk = append(chk, jen.Case(jen.Lit(i)).Block(code...))
+			}
+		}
+		g.f.Comment("checkWireMembers checks the members of x at field positions from to to.")
+		g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("checkWireMembers").Params(
+			jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String(), jen.List(jen.Id("from"), jen.Id("to")).Int(),
+		).Block(jen.For(jen.Id("i").Op(":=").Id("from"), jen.Id("i").Op("<").Id("to"), jen.Id("i").Op("++")).Block(
+			jen.Switch(jen.Id("i")).Block(chk...)))
+	}
+}
+
+// list joins Go names as prose: A, B and C.
+func list(names []string) string {
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // present is an expression that is true when the member is on the wire.

@@ -43,6 +43,10 @@ type builder struct {
 	names  *namer
 	byNode map[*load.Schema]*Type
 	ext    map[string]*namer // type names per external package
+	// embeds are the structs whose schema is an allOf of a $ref to an
+	// object plus members of their own, with that object's schema: the
+	// candidates for an embedded struct, decided once every type is made.
+	embeds []embedding
 }
 
 // Build makes the Go model of the graph's input documents and everything
@@ -71,6 +75,7 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 	if err := breakCycles(b.pkg); err != nil {
 		return nil, err
 	}
+	b.embed()
 	decideCompleteness(b.pkg)
 	return b.pkg, nil
 }
@@ -984,6 +989,11 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 			}
 		}
 		t.Unchecked = keep
+	}
+	if base == nil && skip == "" {
+		if ref := embeddedRef(s); ref != nil {
+			b.embeds = append(b.embeds, embedding{t: t, of: ref})
+		}
 	}
 	return nil
 }

@@ -206,6 +206,16 @@ type StructType struct {
 	// Dependent are the dependentRequired entries Validate checks: when
 	// the member is present, the others must be.
 	Dependent []load.Dependency
+	// Embed, when set, is the struct type this one embeds: the schema is an
+	// allOf of a $ref to Embed's schema plus members of its own. Fields
+	// still lists every member in wire order; those marked Inherited are
+	// Embed's, held and coded by the embedded value, and the others are
+	// this type's own (some replacing a member of Embed's of the same
+	// name, whose field in the embedded value is then not used).
+	Embed *Type
+	// Base is set on a struct another one embeds: it has the member-wise
+	// methods the embedding types' codecs call.
+	Base bool
 }
 
 // Rule is an if/then condition on an object: when member IfKey has one of
@@ -243,6 +253,9 @@ type Field struct {
 	// member's struct again through required members, which Go cannot
 	// hold by value. Validate reports it when nil.
 	Indirect bool
+	// Inherited marks a member of an embedding struct that is the
+	// embedded struct's field of the same name, reached through it.
+	Inherited bool
 }
 
 // Repr is how a field is held in Go.

@@ -558,26 +558,17 @@ type ToolResultBody struct {
 //
 // The member "type" is always "job.accepted"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobAccepted struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobAcceptedPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -621,24 +612,19 @@ type JobAcceptedPayload struct {
 //
 // The member "type" is always "job.cancel"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobCancel struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job to cancel.
 	JobID JobID `json:"job_id"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobCancelPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -659,24 +645,19 @@ type JobCancelPayload struct {
 //
 // The member "type" is always "job.cancelled"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobCancelled struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job being cancelled.
 	JobID JobID `json:"job_id"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobCancelledPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -698,38 +679,29 @@ type JobCancelledPayload struct {
 //
 // The member "type" is always "job.error"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type JobError struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that ended.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The message body.
 	Payload JobErrorPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
 // Failed outcome: an error payload plus the terminal status.
 type JobErrorPayload struct {
-	// Canonical error code.
-	Code ErrorCode `json:"code"`
-	// Human-readable explanation for logs and people; not meant to be parsed.
-	Message string `json:"message"`
-	// Whether repeating the same request unchanged might succeed. Clients should
-	// honour it.
-	Retryable bool `json:"retryable"`
-	// Optional error-specific data, such as the offending path.
-	Details json.RawMessage `json:"details,omitempty"`
+	// The members of ErrorPayload this type takes over unchanged.
+	ErrorPayload
 	// How the job ended.
 	FinalStatus JobErrorPayloadFinalStatus `json:"final_status"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -749,23 +721,21 @@ type JobErrorPayloadFinalStatus string
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type JobEvent struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The event: kind, time and body.
 	Payload JobEventPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -943,23 +913,21 @@ type VendorEvent struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type LogEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `log` event: kind, time and body.
 	Payload LogEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -973,23 +941,21 @@ type LogEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type ThoughtEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `thought` event: kind, time and body.
 	Payload ThoughtEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1003,23 +969,21 @@ type ThoughtEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type ToolCallEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `tool_call` event: kind, time and body.
 	Payload ToolCallEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1033,23 +997,21 @@ type ToolCallEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type ToolResultEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `tool_result` event: kind, time and body.
 	Payload ToolResultEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1063,23 +1025,21 @@ type ToolResultEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type StatusEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `status` event: kind, time and body.
 	Payload StatusEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1093,23 +1053,21 @@ type StatusEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type MetricEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `metric` event: kind, time and body.
 	Payload MetricEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1124,23 +1082,21 @@ type MetricEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type ArtifactRefEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `artifact_ref` event: kind, time and body.
 	Payload ArtifactRefEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1154,23 +1110,21 @@ type ArtifactRefEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type DelegateEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `delegate` event: kind, time and body.
 	Payload DelegateEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1184,23 +1138,21 @@ type DelegateEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type ProgressEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `progress` event: kind, time and body.
 	Payload ProgressEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1215,23 +1167,21 @@ type ProgressEventMessage struct {
 //
 // The member "type" is always "job.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type ResultChunkEventMessage struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that produced the event.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The `result_chunk` event: kind, time and body.
 	Payload ResultChunkEvent `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1245,23 +1195,21 @@ type ResultChunkEventMessage struct {
 //
 // The member "type" is always "job.result"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID, EventSeq and Payload are not used, since this type
+// has members of those names of its own.
 type JobResult struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
 	// The job that finished.
 	JobID JobID `json:"job_id"`
 	// Next value of the session's event sequence.
 	EventSeq EventSeq `json:"event_seq"`
 	// The message body.
 	Payload JobResultPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1296,26 +1244,17 @@ type JobResultPayload struct {
 //
 // The member "type" is always "job.submit"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobSubmit struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobSubmitPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1350,26 +1289,17 @@ type JobSubmitPayload struct {
 //
 // The member "type" is always "job.subscribe"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobSubscribe struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobSubscribePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1398,26 +1328,17 @@ type JobSubscribePayload struct {
 //
 // The member "type" is always "job.subscribed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobSubscribed struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobSubscribedPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1459,26 +1380,17 @@ type JobSubscribedPayload struct {
 //
 // The member "type" is always "job.unsubscribe"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobUnsubscribe struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobUnsubscribePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1525,27 +1437,15 @@ type UnknownMessage struct {
 //
 // The member "type" is always "session.hello"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionHello struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// Session the message belongs to. Present on every message after the runtime
-	// assigned one in `session.welcome`; absent on `session.hello`.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionHelloPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1575,26 +1475,17 @@ type SessionHelloPayload struct {
 //
 // The member "type" is always "session.welcome"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionWelcome struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session the runtime assigned, or the resumed one.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionWelcomePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1628,27 +1519,15 @@ type SessionWelcomePayload struct {
 //
 // The member "type" is always "session.error"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionError struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
-	// Session the message belongs to. Present on every message after the runtime
-	// assigned one in `session.welcome`; absent on `session.hello`.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The error.
 	Payload ErrorPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1663,26 +1542,17 @@ type SessionError struct {
 //
 // The member "type" is always "session.bye"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionBye struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionByePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1704,26 +1574,17 @@ type SessionByePayload struct {
 //
 // The member "type" is always "session.close"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionClose struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionClosePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1744,26 +1605,17 @@ type SessionClosePayload struct {
 //
 // The member "type" is always "session.closed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionClosed struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionClosedPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1789,26 +1641,17 @@ type SessionClosedPayload struct {
 //
 // The member "type" is always "session.resume"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionResume struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session to resume.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionResumePayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1833,26 +1676,17 @@ type SessionResumePayload struct {
 //
 // The member "type" is always "session.ping"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionPing struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionPingPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1874,26 +1708,17 @@ type SessionPingPayload struct {
 //
 // The member "type" is always "session.pong"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionPong struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionPongPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1918,26 +1743,17 @@ type SessionPongPayload struct {
 //
 // The member "type" is always "session.ack"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionAck struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionAckPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -1960,26 +1776,17 @@ type SessionAckPayload struct {
 //
 // The member "type" is always "session.list_jobs"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionListJobs struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionListJobsPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2019,26 +1826,17 @@ type JobListFilter struct {
 //
 // The member "type" is always "session.jobs"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionJobs struct {
-	// Unique identifier of this message, used to drop transport duplicates.
-	ID MessageID `json:"id"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session this message belongs to.
 	SessionID SessionID `json:"session_id"`
-	// W3C trace-id linking the message to a distributed trace. A client should set
-	// it on `job.submit`; otherwise the runtime mints one and reports it in
-	// `job.accepted`.
-	TraceID *TraceID `json:"trace_id,omitempty"`
-	// Job a job-scoped message refers to (`job.event`, `job.result`, `job.error`,
-	// `job.cancel`, `job.cancelled`, and by convention `job.accepted` and
-	// `job.subscribed`).
-	JobID *JobID `json:"job_id,omitempty"`
-	// Session-wide sequence number. Required on `job.event`, `job.result` and
-	// `job.error`, and only meaningful there.
-	EventSeq *EventSeq `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionJobsPayload `json:"payload"`
-	// Vendor extension members and the `optional` drop hint.
-	Extensions *Extensions `json:"extensions,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -2755,6 +2553,109 @@ func (x *ErrorPayload) UnmarshalJSON(data []byte) error {
 // MarshalJSON encodes the value.
 func (x ErrorPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
+}
+
+// decodeWireMember decodes the member named key into x, noting it in seen
+// (indexed like the fields); found is false when x has no such member.
+func (x *ErrorPayload) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+	switch key {
+	case "code":
+		if seen[0] {
+			return true, wire.DuplicateError(d.Offset(), "code")
+		}
+		seen[0] = true
+		if err := x.Code.DecodeWire(d); err != nil {
+			return true, wire.At(err, "code")
+		}
+	case "message":
+		if seen[1] {
+			return true, wire.DuplicateError(d.Offset(), "message")
+		}
+		seen[1] = true
+		{
+			v0, err := d.String()
+			if err != nil {
+				return true, wire.At(err, "message")
+			}
+			x.Message = v0
+		}
+	case "retryable":
+		if seen[2] {
+			return true, wire.DuplicateError(d.Offset(), "retryable")
+		}
+		seen[2] = true
+		{
+			v0, err := d.Bool()
+			if err != nil {
+				return true, wire.At(err, "retryable")
+			}
+			x.Retryable = v0
+		}
+	case "details":
+		if seen[3] {
+			return true, wire.DuplicateError(d.Offset(), "details")
+		}
+		seen[3] = true
+		{
+			v0, err := wire.DecodeRaw(d)
+			if err != nil {
+				return true, wire.At(err, "details")
+			}
+			x.Details = v0
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// encodeWireMembers writes the members of x at field positions from to to.
+func (x *ErrorPayload) encodeWireMembers(e *wire.Encoder, from, to int) {
+	for i := from; i < to; i++ {
+		switch i {
+		case 0:
+			e.RawKey("\"code\":")
+			x.Code.EncodeWire(e)
+		case 1:
+			e.RawKey("\"message\":")
+			e.String(x.Message)
+		case 2:
+			e.RawKey("\"retryable\":")
+			e.Bool(x.Retryable)
+		case 3:
+			if x.Details != nil {
+				e.RawKey("\"details\":")
+				e.Raw(x.Details)
+			}
+		}
+	}
+}
+
+// checkWireMembers checks the members of x at field positions from to to.
+func (x *ErrorPayload) checkWireMembers(c *wire.Checker, p string, from, to int) {
+	for i := from; i < to; i++ {
+		switch i {
+		case 0:
+			{
+				p := wire.Join(p, "code")
+				x.Code.CheckWire(c, p)
+			}
+		case 1:
+			{
+				p := wire.Join(p, "message")
+				if utf8.RuneCountInString(string(x.Message)) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 3:
+			if x.Details != nil {
+				p := wire.Join(p, "details")
+				if !wire.RawIs(x.Details, "object") {
+					c.Fail(p, "wrong type: want object")
+				}
+			}
+		}
+	}
 }
 
 const (
@@ -5453,6 +5354,217 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeWireMember decodes the member named key into x, noting it in seen
+// (indexed like the fields); found is false when x has no such member.
+func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+	switch key {
+	case "arcp":
+		if seen[0] {
+			return true, wire.DuplicateError(d.Offset(), "arcp")
+		}
+		seen[0] = true
+		v, err := d.String()
+		if err != nil {
+			return true, wire.At(err, "arcp")
+		}
+		if v != "1.1" {
+			return true, wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
+		}
+	case "id":
+		if seen[1] {
+			return true, wire.DuplicateError(d.Offset(), "id")
+		}
+		seen[1] = true
+		if err := x.ID.DecodeWire(d); err != nil {
+			return true, wire.At(err, "id")
+		}
+	case "type":
+		if seen[2] {
+			return true, wire.DuplicateError(d.Offset(), "type")
+		}
+		seen[2] = true
+		{
+			v0, err := d.String()
+			if err != nil {
+				return true, wire.At(err, "type")
+			}
+			x.Type = v0
+		}
+	case "session_id":
+		if seen[3] {
+			return true, wire.DuplicateError(d.Offset(), "session_id")
+		}
+		seen[3] = true
+		{
+			v := new(SessionID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "session_id")
+			}
+			x.SessionID = v
+		}
+	case "trace_id":
+		if seen[4] {
+			return true, wire.DuplicateError(d.Offset(), "trace_id")
+		}
+		seen[4] = true
+		{
+			v := new(TraceID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "trace_id")
+			}
+			x.TraceID = v
+		}
+	case "job_id":
+		if seen[5] {
+			return true, wire.DuplicateError(d.Offset(), "job_id")
+		}
+		seen[5] = true
+		{
+			v := new(JobID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "job_id")
+			}
+			x.JobID = v
+		}
+	case "event_seq":
+		if seen[6] {
+			return true, wire.DuplicateError(d.Offset(), "event_seq")
+		}
+		seen[6] = true
+		{
+			v := new(EventSeq)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "event_seq")
+			}
+			x.EventSeq = v
+		}
+	case "payload":
+		if seen[7] {
+			return true, wire.DuplicateError(d.Offset(), "payload")
+		}
+		seen[7] = true
+		{
+			v0, err := wire.DecodeRaw(d)
+			if err != nil {
+				return true, wire.At(err, "payload")
+			}
+			x.Payload = v0
+		}
+	case "extensions":
+		if seen[8] {
+			return true, wire.DuplicateError(d.Offset(), "extensions")
+		}
+		seen[8] = true
+		{
+			v := new(Extensions)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "extensions")
+			}
+			x.Extensions = v
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// encodeWireMembers writes the members of x at field positions from to to.
+func (x *Envelope) encodeWireMembers(e *wire.Encoder, from, to int) {
+	for i := from; i < to; i++ {
+		switch i {
+		case 0:
+			e.RawKey("\"arcp\":")
+			e.RawValue("\"1.1\"")
+		case 1:
+			e.RawKey("\"id\":")
+			x.ID.EncodeWire(e)
+		case 2:
+			e.RawKey("\"type\":")
+			e.String(x.Type)
+		case 3:
+			if x.SessionID != nil {
+				e.RawKey("\"session_id\":")
+				(*x.SessionID).EncodeWire(e)
+			}
+		case 4:
+			if x.TraceID != nil {
+				e.RawKey("\"trace_id\":")
+				(*x.TraceID).EncodeWire(e)
+			}
+		case 5:
+			if x.JobID != nil {
+				e.RawKey("\"job_id\":")
+				(*x.JobID).EncodeWire(e)
+			}
+		case 6:
+			if x.EventSeq != nil {
+				e.RawKey("\"event_seq\":")
+				(*x.EventSeq).EncodeWire(e)
+			}
+		case 7:
+			e.RawKey("\"payload\":")
+			e.Raw(x.Payload)
+		case 8:
+			if x.Extensions != nil {
+				e.RawKey("\"extensions\":")
+				(*x.Extensions).EncodeWire(e)
+			}
+		}
+	}
+}
+
+// checkWireMembers checks the members of x at field positions from to to.
+func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
+	for i := from; i < to; i++ {
+		switch i {
+		case 1:
+			{
+				p := wire.Join(p, "id")
+				x.ID.CheckWire(c, p)
+			}
+		case 2:
+			{
+				p := wire.Join(p, "type")
+				if utf8.RuneCountInString(string(x.Type)) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 3:
+			if x.SessionID != nil {
+				p := wire.Join(p, "session_id")
+				(*x.SessionID).CheckWire(c, p)
+			}
+		case 4:
+			if x.TraceID != nil {
+				p := wire.Join(p, "trace_id")
+				(*x.TraceID).CheckWire(c, p)
+			}
+		case 5:
+			if x.JobID != nil {
+				p := wire.Join(p, "job_id")
+				(*x.JobID).CheckWire(c, p)
+			}
+		case 6:
+			if x.EventSeq != nil {
+				p := wire.Join(p, "event_seq")
+				(*x.EventSeq).CheckWire(c, p)
+			}
+		case 7:
+			if x.Payload != nil {
+				p := wire.Join(p, "payload")
+				if !wire.RawIs(x.Payload, "object") {
+					c.Fail(p, "wrong type: want object")
+				}
+			}
+		case 8:
+			if x.Extensions != nil {
+				p := wire.Join(p, "extensions")
+				(*x.Extensions).CheckWire(c, p)
+			}
+		}
+	}
+}
+
 // DecodeWire decodes the value from d.
 func (x *ArtifactRefBody) DecodeWire(d *wire.Decoder) error {
 	skip := d.TakeSkip()
@@ -7415,7 +7527,8 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -7425,31 +7538,11 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -7458,70 +7551,29 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -7539,19 +7591,19 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -7569,65 +7621,31 @@ func (x *JobAccepted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobAccepted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.accepted\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobAccepted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -7949,7 +7967,8 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [4]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -7959,31 +7978,11 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -7992,66 +7991,37 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.cancel\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -8069,22 +8039,22 @@ func (x *JobCancel) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[7] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -8102,63 +8072,39 @@ func (x *JobCancel) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobCancel) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.cancel\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 6, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobCancel) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 6, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -8279,7 +8225,8 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [4]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -8289,31 +8236,11 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -8322,66 +8249,37 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -8399,22 +8297,22 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[7] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -8432,63 +8330,39 @@ func (x *JobCancelled) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobCancelled) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.cancelled\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 6, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobCancelled) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 6, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -8609,7 +8483,8 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -8619,31 +8494,11 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -8652,62 +8507,45 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.error\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -8725,25 +8563,25 @@ func (x *JobError) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -8761,45 +8599,30 @@ func (x *JobError) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.error\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -8812,10 +8635,7 @@ func (x *JobError) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -8843,7 +8663,8 @@ func (x *JobErrorPayload) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [5]bool
+	var seen [1]bool
+	var inherited [4]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -8853,59 +8674,22 @@ func (x *JobErrorPayload) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "code":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "code")
-			}
-			seen[0] = true
-			if err := x.Code.DecodeWire(d); err != nil {
-				return wire.At(err, "code")
-			}
-		case "message":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "message")
-			}
-			seen[1] = true
-			{
-				v0, err := d.String()
-				if err != nil {
-					return wire.At(err, "message")
-				}
-				x.Message = v0
-			}
-		case "retryable":
-			if seen[2] {
-				return wire.DuplicateError(d.Offset(), "retryable")
-			}
-			seen[2] = true
-			{
-				v0, err := d.Bool()
-				if err != nil {
-					return wire.At(err, "retryable")
-				}
-				x.Retryable = v0
-			}
-		case "details":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "details")
-			}
-			seen[3] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "details")
-				}
-				x.Details = v0
-			}
 		case "final_status":
-			if seen[4] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "final_status")
 			}
-			seen[4] = true
+			seen[0] = true
 			if err := x.FinalStatus.DecodeWire(d); err != nil {
 				return wire.At(err, "final_status")
 			}
 		default:
+			ok, err := x.ErrorPayload.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -8923,16 +8707,16 @@ func (x *JobErrorPayload) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "code")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "message")
 	}
-	if !seen[2] {
+	if !inherited[2] {
 		missing = append(missing, "retryable")
 	}
-	if !seen[4] {
+	if !seen[0] {
 		missing = append(missing, "final_status")
 	}
 	if len(missing) > 0 {
@@ -8950,16 +8734,7 @@ func (x *JobErrorPayload) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobErrorPayload) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"code\":")
-	x.Code.EncodeWire(e)
-	e.RawKey("\"message\":")
-	e.String(x.Message)
-	e.RawKey("\"retryable\":")
-	e.Bool(x.Retryable)
-	if x.Details != nil {
-		e.RawKey("\"details\":")
-		e.Raw(x.Details)
-	}
+	x.ErrorPayload.encodeWireMembers(e, 0, 4)
 	e.RawKey("\"final_status\":")
 	x.FinalStatus.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -8967,22 +8742,7 @@ func (x *JobErrorPayload) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobErrorPayload) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "code")
-		x.Code.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "message")
-		if utf8.RuneCountInString(string(x.Message)) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Details != nil {
-		p := wire.Join(p, "details")
-		if !wire.RawIs(x.Details, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.ErrorPayload.checkWireMembers(c, p, 0, 4)
 	{
 		p := wire.Join(p, "final_status")
 		x.FinalStatus.CheckWire(c, p)
@@ -9090,7 +8850,8 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -9100,31 +8861,11 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -9133,46 +8874,34 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			{
 				v0, err := DecodeJobEventPayload(d)
 				if err != nil {
@@ -9180,19 +8909,14 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 				}
 				x.Payload = v0
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -9210,25 +8934,25 @@ func (x *JobEvent) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -9246,45 +8970,30 @@ func (x *JobEvent) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobEvent) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	EncodeJobEventPayload(e, x.Payload)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobEvent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -9297,10 +9006,7 @@ func (x *JobEvent) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		CheckJobEventPayload(c, p, x.Payload)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -10989,7 +10695,8 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -10999,31 +10706,11 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -11032,62 +10719,45 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -11105,25 +10775,25 @@ func (x *LogEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -11141,45 +10811,30 @@ func (x *LogEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *LogEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LogEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -11192,10 +10847,7 @@ func (x *LogEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11223,7 +10875,8 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -11233,31 +10886,11 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -11266,62 +10899,45 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -11339,25 +10955,25 @@ func (x *ThoughtEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -11375,45 +10991,30 @@ func (x *ThoughtEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ThoughtEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ThoughtEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -11426,10 +11027,7 @@ func (x *ThoughtEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11457,7 +11055,8 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -11467,31 +11066,11 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -11500,62 +11079,45 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -11573,25 +11135,25 @@ func (x *ToolCallEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -11609,45 +11171,30 @@ func (x *ToolCallEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ToolCallEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolCallEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -11660,10 +11207,7 @@ func (x *ToolCallEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11691,7 +11235,8 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -11701,31 +11246,11 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -11734,62 +11259,45 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -11807,25 +11315,25 @@ func (x *ToolResultEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -11843,45 +11351,30 @@ func (x *ToolResultEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ToolResultEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResultEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -11894,10 +11387,7 @@ func (x *ToolResultEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -11925,7 +11415,8 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -11935,31 +11426,11 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -11968,62 +11439,45 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -12041,25 +11495,25 @@ func (x *StatusEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -12077,45 +11531,30 @@ func (x *StatusEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *StatusEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StatusEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -12128,10 +11567,7 @@ func (x *StatusEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12159,7 +11595,8 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -12169,31 +11606,11 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -12202,62 +11619,45 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -12275,25 +11675,25 @@ func (x *MetricEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -12311,45 +11711,30 @@ func (x *MetricEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *MetricEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *MetricEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -12362,10 +11747,7 @@ func (x *MetricEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12393,7 +11775,8 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -12403,31 +11786,11 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -12436,62 +11799,45 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -12509,25 +11855,25 @@ func (x *ArtifactRefEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -12545,45 +11891,30 @@ func (x *ArtifactRefEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ArtifactRefEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRefEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -12596,10 +11927,7 @@ func (x *ArtifactRefEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12627,7 +11955,8 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -12637,31 +11966,11 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -12670,62 +11979,45 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -12743,25 +12035,25 @@ func (x *DelegateEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -12779,45 +12071,30 @@ func (x *DelegateEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *DelegateEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *DelegateEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -12830,10 +12107,7 @@ func (x *DelegateEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -12861,7 +12135,8 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -12871,31 +12146,11 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -12904,62 +12159,45 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -12977,25 +12215,25 @@ func (x *ProgressEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -13013,45 +12251,30 @@ func (x *ProgressEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ProgressEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ProgressEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -13064,10 +12287,7 @@ func (x *ProgressEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13095,7 +12315,8 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -13105,31 +12326,11 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -13138,62 +12339,45 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.event\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -13211,25 +12395,25 @@ func (x *ResultChunkEventMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -13247,45 +12431,30 @@ func (x *ResultChunkEventMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ResultChunkEventMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.event\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ResultChunkEventMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -13298,10 +12467,7 @@ func (x *ResultChunkEventMessage) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13331,7 +12497,8 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [5]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -13341,31 +12508,11 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -13374,62 +12521,45 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.result\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
 		case "job_id":
-			if seen[5] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[5] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
 		case "event_seq":
-			if seen[6] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "event_seq")
 			}
-			seen[6] = true
+			seen[3] = true
 			if err := x.EventSeq.DecodeWire(d); err != nil {
 				return wire.At(err, "event_seq")
 			}
 		case "payload":
-			if seen[7] {
+			if seen[4] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[4] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -13447,25 +12577,25 @@ func (x *JobResult) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[5] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[6] {
+	if !seen[3] {
 		missing = append(missing, "event_seq")
 	}
-	if !seen[7] {
+	if !seen[4] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -13483,45 +12613,30 @@ func (x *JobResult) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobResult) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.result\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 5)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
 	e.RawKey("\"event_seq\":")
 	x.EventSeq.EncodeWire(e)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobResult) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 5)
 	{
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
@@ -13534,10 +12649,7 @@ func (x *JobResult) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -13750,7 +12862,8 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -13760,31 +12873,11 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -13793,70 +12886,29 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.submit\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -13874,19 +12926,19 @@ func (x *JobSubmit) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -13904,65 +12956,31 @@ func (x *JobSubmit) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobSubmit) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.submit\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubmit) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14196,7 +13214,8 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14206,31 +13225,11 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -14239,70 +13238,29 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -14320,19 +13278,19 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -14350,65 +13308,31 @@ func (x *JobSubscribe) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobSubscribe) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.subscribe\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribe) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -14570,7 +13494,8 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14580,31 +13505,11 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -14613,70 +13518,29 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -14694,19 +13558,19 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -14724,65 +13588,31 @@ func (x *JobSubscribed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobSubscribed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.subscribed\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15125,7 +13955,8 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -15135,31 +13966,11 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -15168,70 +13979,29 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -15249,19 +14019,19 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -15279,65 +14049,31 @@ func (x *JobUnsubscribe) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobUnsubscribe) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.unsubscribe\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobUnsubscribe) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15894,7 +14630,8 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [2]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -15904,31 +14641,11 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -15936,75 +14653,22 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 			if v != "session.hello" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.hello\""), "type")
 			}
-		case "session_id":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[3] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -16022,16 +14686,16 @@ func (x *SessionHello) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[7] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -16049,67 +14713,25 @@ func (x *SessionHello) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionHello) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.hello\"")
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 3, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionHello) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16288,7 +14910,8 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16298,31 +14921,11 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -16331,70 +14934,29 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.welcome\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -16412,19 +14974,19 @@ func (x *SessionWelcome) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -16442,65 +15004,31 @@ func (x *SessionWelcome) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionWelcome) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.welcome\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionWelcome) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16717,7 +15245,8 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [2]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16727,31 +15256,11 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -16759,75 +15268,22 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 			if v != "session.error" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.error\""), "type")
 			}
-		case "session_id":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[3] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -16845,16 +15301,16 @@ func (x *SessionError) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[7] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -16872,67 +15328,25 @@ func (x *SessionError) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.error\"")
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 3, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -16962,7 +15376,8 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16972,31 +15387,11 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -17005,70 +15400,29 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.bye\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -17086,19 +15440,19 @@ func (x *SessionBye) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -17116,65 +15470,31 @@ func (x *SessionBye) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionBye) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.bye\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionBye) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -17295,7 +15615,8 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17305,31 +15626,11 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -17338,70 +15639,29 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -17419,19 +15679,19 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -17449,65 +15709,31 @@ func (x *SessionClose) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionClose) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.close\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionClose) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -17628,7 +15854,8 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17638,31 +15865,11 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -17671,70 +15878,29 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -17752,19 +15918,19 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -17782,65 +15948,31 @@ func (x *SessionClosed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionClosed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.closed\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionClosed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -17961,7 +16093,8 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17971,31 +16104,11 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -18004,70 +16117,29 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -18085,19 +16157,19 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -18115,65 +16187,31 @@ func (x *SessionResume) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionResume) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.resume\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResume) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -18318,7 +16356,8 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -18328,31 +16367,11 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -18361,70 +16380,29 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -18442,19 +16420,19 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -18472,65 +16450,31 @@ func (x *SessionPing) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionPing) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.ping\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPing) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -18675,7 +16619,8 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -18685,31 +16630,11 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -18718,70 +16643,29 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -18799,19 +16683,19 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -18829,65 +16713,31 @@ func (x *SessionPong) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionPong) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.pong\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPong) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19032,7 +16882,8 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19042,31 +16893,11 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -19075,70 +16906,29 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -19156,19 +16946,19 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -19186,65 +16976,31 @@ func (x *SessionAck) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionAck) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.ack\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAck) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19366,7 +17122,8 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19376,31 +17133,11 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -19409,70 +17146,29 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -19490,19 +17186,19 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -19520,65 +17216,31 @@ func (x *SessionListJobs) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionListJobs) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.list_jobs\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListJobs) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -19932,7 +17594,8 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [9]bool
+	var seen [3]bool
+	var inherited [9]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19942,31 +17605,11 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			v, err := d.String()
-			if err != nil {
-				return wire.At(err, "arcp")
-			}
-			if v != "1.1" {
-				return wire.At(wire.ConstError(d.Offset(), "\"1.1\""), "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -19975,70 +17618,29 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type")
 			}
 		case "session_id":
-			if seen[3] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[3] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "trace_id":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[4] = true
-			{
-				v := new(TraceID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "trace_id")
-				}
-				x.TraceID = v
-			}
-		case "job_id":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[5] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "event_seq":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[6] = true
-			{
-				v := new(EventSeq)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "event_seq")
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
-		case "extensions":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[8] = true
-			{
-				v := new(Extensions)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v
-			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -20056,19 +17658,19 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -20086,65 +17688,31 @@ func (x *SessionJobs) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionJobs) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	e.RawValue("\"1.1\"")
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.jobs\"")
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		(*x.TraceID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		(*x.EventSeq).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 4, 7)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		(*x.Extensions).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 8, 9)
 	x.Unknown.Encode(e)
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionJobs) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		(*x.TraceID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.EventSeq != nil {
-		p := wire.Join(p, "event_seq")
-		(*x.EventSeq).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 4, 7)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
 	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		(*x.Extensions).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 9)
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.

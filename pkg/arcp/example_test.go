@@ -14,7 +14,7 @@ import (
 func Example() {
 	key := "nightly-42"
 	submit := arcp.JobSubmit{
-		ID:        "msg_01",
+		Envelope:  arcp.Envelope{ID: "msg_01"},
 		SessionID: "sess_01",
 		Payload: arcp.JobSubmitPayload{
 			Agent:          "code-refactor@1.0.0",

@@ -14,49 +14,15 @@ import (
 //
 // The member "type" is always "ack"; it is written on encoding and checked on
 // decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Ack struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload AckPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -107,49 +73,15 @@ type AckPayload struct {
 //
 // The member "type" is always "artifact.fetch"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ArtifactFetch struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ArtifactFetchPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -172,49 +104,15 @@ type ArtifactID string
 //
 // The member "type" is always "artifact.put"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ArtifactPut struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ArtifactPutPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -239,49 +137,15 @@ type ArtifactPutPayload struct {
 //
 // The member "type" is always "artifact.ref"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ArtifactRefMessage struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ArtifactRefMessagePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -319,49 +183,15 @@ type ArtifactRef struct {
 //
 // The member "type" is always "artifact.release"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ArtifactRelease struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ArtifactReleasePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -381,49 +211,15 @@ type ArtifactReleasePayload struct {
 //
 // The member "type" is always "backpressure"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Backpressure struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload BackpressurePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -446,49 +242,15 @@ type BackpressurePayload struct {
 //
 // The member "type" is always "cancel.accepted"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type CancelAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload CancelAcceptedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -508,49 +270,15 @@ type CancelAcceptedPayload struct {
 //
 // The member "type" is always "cancel"; it is written on encoding and checked
 // on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Cancel struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload CancelPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -579,49 +307,15 @@ type TargetKind string
 //
 // The member "type" is always "cancel.refused"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type CancelRefused struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload CancelRefusedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -892,49 +586,15 @@ type Envelope struct {
 //
 // The member "type" is always "event.emit"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type EventEmit struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload EventEmitPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -955,49 +615,15 @@ type EventEmitPayload struct {
 //
 // The member "type" is always "interrupt"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Interrupt struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload InterruptPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1020,49 +646,15 @@ type InterruptPayload struct {
 //
 // The member "type" is always "job.accepted"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobAcceptedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1085,49 +677,17 @@ type JobAcceptedPayload struct {
 //
 // The member "type" is always "job.cancelled"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobCancelled struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobCancelledPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1147,49 +707,17 @@ type JobCancelledPayload struct {
 //
 // The member "type" is always "job.completed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobCompleted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobCompletedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1216,49 +744,17 @@ type JobCompletedPayload struct {
 //
 // The member "type" is always "job.failed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobFailed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobFailedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1284,49 +780,17 @@ type JobFailedPayload struct {
 //
 // The member "type" is always "job.heartbeat"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobHeartbeat struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobHeartbeatPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1349,49 +813,17 @@ type JobHeartbeatPayload struct {
 //
 // The member "type" is always "job.progress"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobProgress struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobProgressPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1417,49 +849,17 @@ type JobProgressPayload struct {
 //
 // The member "type" is always "job.result_chunk"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobResultChunk struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobResultChunkPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1489,49 +889,17 @@ type JobResultChunkPayloadEncoding string
 //
 // The member "type" is always "job.started"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, JobID and Payload are not used, since this type has members
+// of those names of its own.
 type JobStarted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
 	// The job.
 	JobID JobID `json:"job_id"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobStartedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1550,49 +918,15 @@ type JobStartedPayload struct {
 //
 // The member "type" is always "job.subscribe"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobSubscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobSubscribePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1616,49 +950,15 @@ type JobSubscribePayload struct {
 //
 // The member "type" is always "job.subscribed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobSubscribed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobSubscribedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1689,49 +989,15 @@ type JobSubscribedPayload struct {
 //
 // The member "type" is always "job.unsubscribe"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type JobUnsubscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload JobUnsubscribePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1750,49 +1016,15 @@ type JobUnsubscribePayload struct {
 //
 // The member "type" is always "lease.extended"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type LeaseExtended struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload LeaseExtendedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1813,49 +1045,15 @@ type LeaseExtendedPayload struct {
 //
 // The member "type" is always "lease.granted"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type LeaseGranted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload LeaseGrantedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1882,49 +1080,15 @@ type LeaseGrantedPayload struct {
 //
 // The member "type" is always "lease.refresh"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type LeaseRefresh struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload LeaseRefreshPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1946,49 +1110,15 @@ type LeaseRefreshPayload struct {
 //
 // The member "type" is always "lease.revoked"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type LeaseRevoked struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload LeaseRevokedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2009,49 +1139,15 @@ type LeaseRevokedPayload struct {
 //
 // The member "type" is always "log"; it is written on encoding and checked on
 // decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Log struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload LogPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2108,49 +1204,13 @@ type UnknownMessage struct {
 //
 // The member "type" is always "session.open"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionOpen struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionOpenPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2176,49 +1236,13 @@ type SessionOpenPayload struct {
 //
 // The member "type" is always "session.challenge"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionChallenge struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionChallengePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2237,49 +1261,13 @@ type SessionChallengePayload struct {
 //
 // The member "type" is always "session.authenticate"; it is written on
 // encoding and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionAuthenticate struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionAuthenticatePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2300,49 +1288,13 @@ type SessionAuthenticatePayload struct {
 //
 // The member "type" is always "session.accepted"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionAcceptedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2370,49 +1322,13 @@ type SessionAcceptedPayload struct {
 //
 // The member "type" is always "session.unauthenticated"; it is written on
 // encoding and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionUnauthenticated struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionUnauthenticatedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2434,49 +1350,13 @@ type SessionUnauthenticatedPayload struct {
 //
 // The member "type" is always "session.rejected"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionRejected struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionRejectedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2498,49 +1378,15 @@ type SessionRejectedPayload struct {
 //
 // The member "type" is always "session.refresh"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionRefresh struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionRefreshPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2562,49 +1408,15 @@ type SessionRefreshPayload struct {
 //
 // The member "type" is always "session.evicted"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionEvicted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionEvictedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2625,49 +1437,15 @@ type SessionEvictedPayload struct {
 //
 // The member "type" is always "session.close"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionClose struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionClosePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2686,49 +1464,15 @@ type SessionClosePayload struct {
 //
 // The member "type" is always "session.closed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionClosed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionClosedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2748,49 +1492,13 @@ type SessionClosedPayload struct {
 //
 // The member "type" is always "session.resume"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionResume struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionResumePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2811,49 +1519,13 @@ type SessionResumePayload struct {
 //
 // The member "type" is always "session.resumed"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type and Payload are not used, since this type has members of those names of
+// its own.
 type SessionResumed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
-	// The session; present once one was accepted.
-	SessionID *SessionID `json:"session_id,omitempty"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The message body.
 	Payload SessionResumedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2878,49 +1550,15 @@ type SessionResumedPayload struct {
 //
 // The member "type" is always "session.ping"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionPing struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionPingPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -2941,49 +1579,15 @@ type SessionPingPayload struct {
 //
 // The member "type" is always "session.pong"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionPong struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionPongPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3004,49 +1608,15 @@ type SessionPongPayload struct {
 //
 // The member "type" is always "session.ack"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionAck struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionAckPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3066,49 +1636,15 @@ type SessionAckPayload struct {
 //
 // The member "type" is always "session.list_jobs"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionListJobs struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionListJobsPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3145,49 +1681,15 @@ type JobListFilter struct {
 //
 // The member "type" is always "session.jobs"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SessionJobs struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SessionJobsPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3230,49 +1732,15 @@ type JobListEntry struct {
 //
 // The member "type" is always "ping"; it is written on encoding and checked on
 // decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Ping struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload PingPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3291,49 +1759,15 @@ type PingPayload struct {
 //
 // The member "type" is always "pong"; it is written on encoding and checked on
 // decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Pong struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload PongPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3353,49 +1787,15 @@ type PongPayload struct {
 //
 // The member "type" is always "nack"; it is written on encoding and checked on
 // decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Nack struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload NackPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3419,49 +1819,15 @@ type NackPayload struct {
 //
 // The member "type" is always "resume"; it is written on encoding and checked
 // on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Resume struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ResumePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3485,49 +1851,15 @@ type ResumePayload struct {
 //
 // The member "type" is always "tool.invoke"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ToolInvoke struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ToolInvokePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3552,49 +1884,15 @@ type ToolInvokePayload struct {
 //
 // The member "type" is always "tool.result"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ToolResult struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ToolResultPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3615,49 +1913,15 @@ type ToolResultPayload struct {
 //
 // The member "type" is always "tool.error"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type ToolError struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload ToolErrorPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3682,49 +1946,17 @@ type ToolErrorPayload struct {
 //
 // The member "type" is always "stream.open"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, StreamID and Payload are not used, since this type has
+// members of those names of its own.
 type StreamOpen struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
 	// The stream.
 	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload StreamOpenPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3750,49 +1982,17 @@ type StreamOpenPayloadKind string
 //
 // The member "type" is always "stream.chunk"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, StreamID and Payload are not used, since this type has
+// members of those names of its own.
 type StreamChunk struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
 	// The stream.
 	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload StreamChunkPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3821,49 +2021,17 @@ type StreamChunkPayload struct {
 //
 // The member "type" is always "stream.close"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, StreamID and Payload are not used, since this type has
+// members of those names of its own.
 type StreamClose struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
 	// The stream.
 	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload StreamClosePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3882,49 +2050,17 @@ type StreamClosePayload struct {
 //
 // The member "type" is always "stream.error"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, StreamID and Payload are not used, since this type has
+// members of those names of its own.
 type StreamError struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
 	// The stream.
 	StreamID StreamID `json:"stream_id"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload StreamErrorPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -3946,49 +2082,15 @@ type StreamErrorPayload struct {
 //
 // The member "type" is always "permission.request"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type PermissionRequest struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload PermissionRequestPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4015,49 +2117,15 @@ type PermissionRequestPayload struct {
 //
 // The member "type" is always "permission.grant"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type PermissionGrant struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload PermissionGrantPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4082,49 +2150,15 @@ type PermissionGrantPayload struct {
 //
 // The member "type" is always "permission.deny"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type PermissionDeny struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload PermissionDenyPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4146,49 +2180,15 @@ type PermissionDenyPayload struct {
 //
 // The member "type" is always "subscribe"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Subscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SubscribePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4235,49 +2235,15 @@ type SubscriptionSince struct {
 //
 // The member "type" is always "subscribe.accepted"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SubscribeAccepted struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SubscribeAcceptedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4297,49 +2263,17 @@ type SubscribeAcceptedPayload struct {
 //
 // The member "type" is always "subscribe.event"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID, SubscriptionID and Payload are not used, since this type
+// has members of those names of its own.
 type SubscribeEvent struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
 	// The subscription delivering the event.
 	SubscriptionID SubscriptionID `json:"subscription_id"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SubscribeEventPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4358,49 +2292,15 @@ type SubscribeEventPayload struct {
 //
 // The member "type" is always "unsubscribe"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Unsubscribe struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload UnsubscribePayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4420,49 +2320,15 @@ type UnsubscribePayload struct {
 //
 // The member "type" is always "subscribe.closed"; it is written on encoding
 // and checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type SubscribeClosed struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload SubscribeClosedPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4486,49 +2352,15 @@ type SubscribeClosedPayload struct {
 //
 // The member "type" is always "metric"; it is written on encoding and checked
 // on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type Metric struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload MetricPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4553,49 +2385,15 @@ type MetricPayload struct {
 //
 // The member "type" is always "trace.span"; it is written on encoding and
 // checked on decoding.
+//
+// It embeds Envelope for the members it takes over unchanged; the embedded
+// Type, SessionID and Payload are not used, since this type has members of
+// those names of its own.
 type TraceSpan struct {
-	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-	// used `1.0`. The SDK does not check the value on receipt.
-	ARCP EnvelopeARCP `json:"arcp"`
-	// Unique identifier of this message; receivers deduplicate on it.
-	ID MessageID `json:"id"`
-	// When the sender created the message.
-	Timestamp Timestamp `json:"timestamp"`
-	// Logical sender: a client, runtime or agent name.
-	Source *string `json:"source,omitempty"`
-	// Logical recipient: a runtime, tool host or agent name.
-	Target *string `json:"target,omitempty"`
+	// The members of Envelope this type takes over unchanged.
+	Envelope
 	// The session.
 	SessionID SessionID `json:"session_id"`
-	// The job of a job-scoped message.
-	JobID *JobID `json:"job_id,omitempty"`
-	// The stream of a `stream.*` message.
-	StreamID *StreamID `json:"stream_id,omitempty"`
-	// The subscription a delivery belongs to.
-	SubscriptionID *SubscriptionID `json:"subscription_id,omitempty"`
-	// Trace of the user-visible operation. Free-form in this dialect (not
-	// necessarily W3C hex).
-	TraceID *string `json:"trace_id,omitempty"`
-	// Span of the current operation.
-	SpanID *string `json:"span_id,omitempty"`
-	// Parent span in the trace tree.
-	ParentSpanID *string `json:"parent_span_id,omitempty"`
-	// The command or request this message answers.
-	CorrelationID *MessageID `json:"correlation_id,omitempty"`
-	// The message that directly caused this one.
-	CausationID *MessageID `json:"causation_id,omitempty"`
-	// Logical key of the command's intent. A repeated command with the same key
-	// returns the earlier outcome instead of running again.
-	IdempotencyKey *string `json:"idempotency_key,omitempty"`
-	// Scheduling class; omitted when `normal`.
-	Priority *Priority `json:"priority,omitempty"`
-	// Namespaced extension members (`arcpx.<vendor>.<name>.v<n>` or reverse DNS),
-	// plus `optional: true` to let a receiver drop an unknown extension message.
-	Extensions json.RawMessage `json:"extensions,omitempty"`
-	// Session-wide sequence number the runtime stamps on every message except
-	// session control (`session.*` handshake, heartbeat, ack, listing, close,
-	// refresh, eviction) and `ping` / `pong`.
-	EventSeq *uint64 `json:"event_seq,omitempty"`
 	// The message body.
 	Payload TraceSpanPayload `json:"payload"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -4632,7 +2430,8 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -4642,27 +2441,11 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -4670,227 +2453,30 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 			if v != "ack" {
 				return wire.At(wire.ConstError(d.Offset(), "\"ack\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -4908,22 +2494,22 @@ func (x *Ack) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -4941,72 +2527,13 @@ func (x *Ack) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Ack) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"ack\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -5014,88 +2541,13 @@ func (x *Ack) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Ack) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -5606,7 +3058,8 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -5616,27 +3069,11 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -5644,227 +3081,30 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 			if v != "artifact.fetch" {
 				return wire.At(wire.ConstError(d.Offset(), "\"artifact.fetch\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -5882,22 +3122,22 @@ func (x *ArtifactFetch) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -5915,72 +3155,13 @@ func (x *ArtifactFetch) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ArtifactFetch) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"artifact.fetch\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -5988,88 +3169,13 @@ func (x *ArtifactFetch) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactFetch) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -6240,7 +3346,8 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -6250,27 +3357,11 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -6278,227 +3369,30 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 			if v != "artifact.put" {
 				return wire.At(wire.ConstError(d.Offset(), "\"artifact.put\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -6516,22 +3410,22 @@ func (x *ArtifactPut) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -6549,72 +3443,13 @@ func (x *ArtifactPut) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ArtifactPut) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"artifact.put\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -6622,88 +3457,13 @@ func (x *ArtifactPut) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactPut) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -6898,7 +3658,8 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -6908,27 +3669,11 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -6936,227 +3681,30 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 			if v != "artifact.ref" {
 				return wire.At(wire.ConstError(d.Offset(), "\"artifact.ref\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -7174,22 +3722,22 @@ func (x *ArtifactRefMessage) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -7207,72 +3755,13 @@ func (x *ArtifactRefMessage) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ArtifactRefMessage) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"artifact.ref\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -7280,88 +3769,13 @@ func (x *ArtifactRefMessage) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRefMessage) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -7688,7 +4102,8 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -7698,27 +4113,11 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -7726,227 +4125,30 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 			if v != "artifact.release" {
 				return wire.At(wire.ConstError(d.Offset(), "\"artifact.release\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -7964,22 +4166,22 @@ func (x *ArtifactRelease) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -7997,72 +4199,13 @@ func (x *ArtifactRelease) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ArtifactRelease) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"artifact.release\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -8070,88 +4213,13 @@ func (x *ArtifactRelease) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ArtifactRelease) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -8277,7 +4345,8 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -8287,27 +4356,11 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -8315,227 +4368,30 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 			if v != "backpressure" {
 				return wire.At(wire.ConstError(d.Offset(), "\"backpressure\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -8553,22 +4409,22 @@ func (x *Backpressure) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -8586,72 +4442,13 @@ func (x *Backpressure) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Backpressure) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"backpressure\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -8659,88 +4456,13 @@ func (x *Backpressure) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Backpressure) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -8912,7 +4634,8 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -8922,27 +4645,11 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -8950,227 +4657,30 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 			if v != "cancel.accepted" {
 				return wire.At(wire.ConstError(d.Offset(), "\"cancel.accepted\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -9188,22 +4698,22 @@ func (x *CancelAccepted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -9221,72 +4731,13 @@ func (x *CancelAccepted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *CancelAccepted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"cancel.accepted\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -9294,88 +4745,13 @@ func (x *CancelAccepted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelAccepted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -9507,7 +4883,8 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -9517,27 +4894,11 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -9545,227 +4906,30 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 			if v != "cancel" {
 				return wire.At(wire.ConstError(d.Offset(), "\"cancel\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -9783,22 +4947,22 @@ func (x *Cancel) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -9816,72 +4980,13 @@ func (x *Cancel) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"cancel\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -9889,88 +4994,13 @@ func (x *Cancel) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Cancel) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -10219,7 +5249,8 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -10229,27 +5260,11 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -10257,227 +5272,30 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 			if v != "cancel.refused" {
 				return wire.At(wire.ConstError(d.Offset(), "\"cancel.refused\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -10495,22 +5313,22 @@ func (x *CancelRefused) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -10528,72 +5346,13 @@ func (x *CancelRefused) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *CancelRefused) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"cancel.refused\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -10601,88 +5360,13 @@ func (x *CancelRefused) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *CancelRefused) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -13771,6 +8455,491 @@ func (x Envelope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeWireMember decodes the member named key into x, noting it in seen
+// (indexed like the fields); found is false when x has no such member.
+func (x *Envelope) decodeWireMember(d *wire.Decoder, key string, seen []bool) (found bool, err error) {
+	switch key {
+	case "arcp":
+		if seen[0] {
+			return true, wire.DuplicateError(d.Offset(), "arcp")
+		}
+		seen[0] = true
+		if err := x.ARCP.DecodeWire(d); err != nil {
+			return true, wire.At(err, "arcp")
+		}
+	case "id":
+		if seen[1] {
+			return true, wire.DuplicateError(d.Offset(), "id")
+		}
+		seen[1] = true
+		if err := x.ID.DecodeWire(d); err != nil {
+			return true, wire.At(err, "id")
+		}
+	case "type":
+		if seen[2] {
+			return true, wire.DuplicateError(d.Offset(), "type")
+		}
+		seen[2] = true
+		{
+			v0, err := d.String()
+			if err != nil {
+				return true, wire.At(err, "type")
+			}
+			x.Type = v0
+		}
+	case "timestamp":
+		if seen[3] {
+			return true, wire.DuplicateError(d.Offset(), "timestamp")
+		}
+		seen[3] = true
+		if err := x.Timestamp.DecodeWire(d); err != nil {
+			return true, wire.At(err, "timestamp")
+		}
+	case "source":
+		if seen[4] {
+			return true, wire.DuplicateError(d.Offset(), "source")
+		}
+		seen[4] = true
+		{
+			v := new(string)
+			{
+				v1, err := d.String()
+				if err != nil {
+					return true, wire.At(err, "source")
+				}
+				(*v) = v1
+			}
+			x.Source = v
+		}
+	case "target":
+		if seen[5] {
+			return true, wire.DuplicateError(d.Offset(), "target")
+		}
+		seen[5] = true
+		{
+			v := new(string)
+			{
+				v1, err := d.String()
+				if err != nil {
+					return true, wire.At(err, "target")
+				}
+				(*v) = v1
+			}
+			x.Target = v
+		}
+	case "session_id":
+		if seen[6] {
+			return true, wire.DuplicateError(d.Offset(), "session_id")
+		}
+		seen[6] = true
+		{
+			v := new(SessionID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "session_id")
+			}
+			x.SessionID = v
+		}
+	case "job_id":
+		if seen[7] {
+			return true, wire.DuplicateError(d.Offset(), "job_id")
+		}
+		seen[7] = true
+		{
+			v := new(JobID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "job_id")
+			}
+			x.JobID = v
+		}
+	case "stream_id":
+		if seen[8] {
+			return true, wire.DuplicateError(d.Offset(), "stream_id")
+		}
+		seen[8] = true
+		{
+			v := new(StreamID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "stream_id")
+			}
+			x.StreamID = v
+		}
+	case "subscription_id":
+		if seen[9] {
+			return true, wire.DuplicateError(d.Offset(), "subscription_id")
+		}
+		seen[9] = true
+		{
+			v := new(SubscriptionID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "subscription_id")
+			}
+			x.SubscriptionID = v
+		}
+	case "trace_id":
+		if seen[10] {
+			return true, wire.DuplicateError(d.Offset(), "trace_id")
+		}
+		seen[10] = true
+		{
+			v := new(string)
+			{
+				v1, err := d.String()
+				if err != nil {
+					return true, wire.At(err, "trace_id")
+				}
+				(*v) = v1
+			}
+			x.TraceID = v
+		}
+	case "span_id":
+		if seen[11] {
+			return true, wire.DuplicateError(d.Offset(), "span_id")
+		}
+		seen[11] = true
+		{
+			v := new(string)
+			{
+				v1, err := d.String()
+				if err != nil {
+					return true, wire.At(err, "span_id")
+				}
+				(*v) = v1
+			}
+			x.SpanID = v
+		}
+	case "parent_span_id":
+		if seen[12] {
+			return true, wire.DuplicateError(d.Offset(), "parent_span_id")
+		}
+		seen[12] = true
+		{
+			v := new(string)
+			{
+				v1, err := d.String()
+				if err != nil {
+					return true, wire.At(err, "parent_span_id")
+				}
+				(*v) = v1
+			}
+			x.ParentSpanID = v
+		}
+	case "correlation_id":
+		if seen[13] {
+			return true, wire.DuplicateError(d.Offset(), "correlation_id")
+		}
+		seen[13] = true
+		{
+			v := new(MessageID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "correlation_id")
+			}
+			x.CorrelationID = v
+		}
+	case "causation_id":
+		if seen[14] {
+			return true, wire.DuplicateError(d.Offset(), "causation_id")
+		}
+		seen[14] = true
+		{
+			v := new(MessageID)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "causation_id")
+			}
+			x.CausationID = v
+		}
+	case "idempotency_key":
+		if seen[15] {
+			return true, wire.DuplicateError(d.Offset(), "idempotency_key")
+		}
+		seen[15] = true
+		{
+			v := new(string)
+			{
+				v1, err := d.String()
+				if err != nil {
+					return true, wire.At(err, "idempotency_key")
+				}
+				(*v) = v1
+			}
+			x.IdempotencyKey = v
+		}
+	case "priority":
+		if seen[16] {
+			return true, wire.DuplicateError(d.Offset(), "priority")
+		}
+		seen[16] = true
+		{
+			v := new(Priority)
+			if err := (*v).DecodeWire(d); err != nil {
+				return true, wire.At(err, "priority")
+			}
+			x.Priority = v
+		}
+	case "extensions":
+		if seen[17] {
+			return true, wire.DuplicateError(d.Offset(), "extensions")
+		}
+		seen[17] = true
+		{
+			v0, err := wire.DecodeRaw(d)
+			if err != nil {
+				return true, wire.At(err, "extensions")
+			}
+			x.Extensions = v0
+		}
+	case "event_seq":
+		if seen[18] {
+			return true, wire.DuplicateError(d.Offset(), "event_seq")
+		}
+		seen[18] = true
+		{
+			v := new(uint64)
+			{
+				v1, err := d.Uint64()
+				if err != nil {
+					return true, wire.At(err, "event_seq")
+				}
+				(*v) = v1
+			}
+			x.EventSeq = v
+		}
+	case "payload":
+		if seen[19] {
+			return true, wire.DuplicateError(d.Offset(), "payload")
+		}
+		seen[19] = true
+		{
+			v0, err := wire.DecodeRaw(d)
+			if err != nil {
+				return true, wire.At(err, "payload")
+			}
+			x.Payload = v0
+		}
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// encodeWireMembers writes the members of x at field positions from to to.
+func (x *Envelope) encodeWireMembers(e *wire.Encoder, from, to int) {
+	for i := from; i < to; i++ {
+		switch i {
+		case 0:
+			e.RawKey("\"arcp\":")
+			x.ARCP.EncodeWire(e)
+		case 1:
+			e.RawKey("\"id\":")
+			x.ID.EncodeWire(e)
+		case 2:
+			e.RawKey("\"type\":")
+			e.String(x.Type)
+		case 3:
+			e.RawKey("\"timestamp\":")
+			x.Timestamp.EncodeWire(e)
+		case 4:
+			if x.Source != nil {
+				e.RawKey("\"source\":")
+				e.String((*x.Source))
+			}
+		case 5:
+			if x.Target != nil {
+				e.RawKey("\"target\":")
+				e.String((*x.Target))
+			}
+		case 6:
+			if x.SessionID != nil {
+				e.RawKey("\"session_id\":")
+				(*x.SessionID).EncodeWire(e)
+			}
+		case 7:
+			if x.JobID != nil {
+				e.RawKey("\"job_id\":")
+				(*x.JobID).EncodeWire(e)
+			}
+		case 8:
+			if x.StreamID != nil {
+				e.RawKey("\"stream_id\":")
+				(*x.StreamID).EncodeWire(e)
+			}
+		case 9:
+			if x.SubscriptionID != nil {
+				e.RawKey("\"subscription_id\":")
+				(*x.SubscriptionID).EncodeWire(e)
+			}
+		case 10:
+			if x.TraceID != nil {
+				e.RawKey("\"trace_id\":")
+				e.String((*x.TraceID))
+			}
+		case 11:
+			if x.SpanID != nil {
+				e.RawKey("\"span_id\":")
+				e.String((*x.SpanID))
+			}
+		case 12:
+			if x.ParentSpanID != nil {
+				e.RawKey("\"parent_span_id\":")
+				e.String((*x.ParentSpanID))
+			}
+		case 13:
+			if x.CorrelationID != nil {
+				e.RawKey("\"correlation_id\":")
+				(*x.CorrelationID).EncodeWire(e)
+			}
+		case 14:
+			if x.CausationID != nil {
+				e.RawKey("\"causation_id\":")
+				(*x.CausationID).EncodeWire(e)
+			}
+		case 15:
+			if x.IdempotencyKey != nil {
+				e.RawKey("\"idempotency_key\":")
+				e.String((*x.IdempotencyKey))
+			}
+		case 16:
+			if x.Priority != nil {
+				e.RawKey("\"priority\":")
+				(*x.Priority).EncodeWire(e)
+			}
+		case 17:
+			if x.Extensions != nil {
+				e.RawKey("\"extensions\":")
+				e.Raw(x.Extensions)
+			}
+		case 18:
+			if x.EventSeq != nil {
+				e.RawKey("\"event_seq\":")
+				e.Uint64(uint64((*x.EventSeq)))
+			}
+		case 19:
+			e.RawKey("\"payload\":")
+			e.Raw(x.Payload)
+		}
+	}
+}
+
+// checkWireMembers checks the members of x at field positions from to to.
+func (x *Envelope) checkWireMembers(c *wire.Checker, p string, from, to int) {
+	for i := from; i < to; i++ {
+		switch i {
+		case 0:
+			{
+				p := wire.Join(p, "arcp")
+				x.ARCP.CheckWire(c, p)
+			}
+		case 1:
+			{
+				p := wire.Join(p, "id")
+				x.ID.CheckWire(c, p)
+			}
+		case 2:
+			{
+				p := wire.Join(p, "type")
+				if utf8.RuneCountInString(string(x.Type)) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 3:
+			{
+				p := wire.Join(p, "timestamp")
+				x.Timestamp.CheckWire(c, p)
+			}
+		case 4:
+			if x.Source != nil {
+				p := wire.Join(p, "source")
+				if utf8.RuneCountInString(string((*x.Source))) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 5:
+			if x.Target != nil {
+				p := wire.Join(p, "target")
+				if utf8.RuneCountInString(string((*x.Target))) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 6:
+			if x.SessionID != nil {
+				p := wire.Join(p, "session_id")
+				(*x.SessionID).CheckWire(c, p)
+			}
+		case 7:
+			if x.JobID != nil {
+				p := wire.Join(p, "job_id")
+				(*x.JobID).CheckWire(c, p)
+			}
+		case 8:
+			if x.StreamID != nil {
+				p := wire.Join(p, "stream_id")
+				(*x.StreamID).CheckWire(c, p)
+			}
+		case 9:
+			if x.SubscriptionID != nil {
+				p := wire.Join(p, "subscription_id")
+				(*x.SubscriptionID).CheckWire(c, p)
+			}
+		case 10:
+			if x.TraceID != nil {
+				p := wire.Join(p, "trace_id")
+				if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 11:
+			if x.SpanID != nil {
+				p := wire.Join(p, "span_id")
+				if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 12:
+			if x.ParentSpanID != nil {
+				p := wire.Join(p, "parent_span_id")
+				if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 13:
+			if x.CorrelationID != nil {
+				p := wire.Join(p, "correlation_id")
+				(*x.CorrelationID).CheckWire(c, p)
+			}
+		case 14:
+			if x.CausationID != nil {
+				p := wire.Join(p, "causation_id")
+				(*x.CausationID).CheckWire(c, p)
+			}
+		case 15:
+			if x.IdempotencyKey != nil {
+				p := wire.Join(p, "idempotency_key")
+				if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
+					c.Fail(p, "is shorter than 1 characters")
+				}
+			}
+		case 16:
+			if x.Priority != nil {
+				p := wire.Join(p, "priority")
+				(*x.Priority).CheckWire(c, p)
+			}
+		case 17:
+			if x.Extensions != nil {
+				p := wire.Join(p, "extensions")
+				if !wire.RawIs(x.Extensions, "object") {
+					c.Fail(p, "wrong type: want object")
+				}
+			}
+		case 19:
+			if x.Payload != nil {
+				p := wire.Join(p, "payload")
+				if !wire.RawIs(x.Payload, "object") {
+					c.Fail(p, "wrong type: want object")
+				}
+			}
+		}
+	}
+}
+
 func (*EventEmit) isMessage() {}
 
 // DecodeWire decodes the value from d.
@@ -13781,7 +8950,8 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -13791,27 +8961,11 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -13819,227 +8973,30 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 			if v != "event.emit" {
 				return wire.At(wire.ConstError(d.Offset(), "\"event.emit\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -14057,22 +9014,22 @@ func (x *EventEmit) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -14090,72 +9047,13 @@ func (x *EventEmit) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *EventEmit) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"event.emit\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -14163,88 +9061,13 @@ func (x *EventEmit) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *EventEmit) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -14392,7 +9215,8 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -14402,27 +9226,11 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -14430,227 +9238,30 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 			if v != "interrupt" {
 				return wire.At(wire.ConstError(d.Offset(), "\"interrupt\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -14668,22 +9279,22 @@ func (x *Interrupt) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -14701,72 +9312,13 @@ func (x *Interrupt) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Interrupt) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"interrupt\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -14774,88 +9326,13 @@ func (x *Interrupt) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Interrupt) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -15027,7 +9504,8 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -15037,27 +9515,11 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -15065,227 +9527,30 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 			if v != "job.accepted" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.accepted\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -15303,22 +9568,22 @@ func (x *JobAccepted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -15336,72 +9601,13 @@ func (x *JobAccepted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobAccepted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.accepted\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -15409,88 +9615,13 @@ func (x *JobAccepted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobAccepted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -15677,7 +9808,8 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -15687,27 +9819,11 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -15715,223 +9831,38 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 			if v != "job.cancelled" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.cancelled\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -15949,25 +9880,25 @@ func (x *JobCancelled) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -15985,70 +9916,15 @@ func (x *JobCancelled) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobCancelled) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.cancelled\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -16056,30 +9932,8 @@ func (x *JobCancelled) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobCancelled) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -16088,56 +9942,7 @@ func (x *JobCancelled) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -16269,7 +10074,8 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16279,27 +10085,11 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -16307,223 +10097,38 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 			if v != "job.completed" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.completed\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -16541,25 +10146,25 @@ func (x *JobCompleted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -16577,70 +10182,15 @@ func (x *JobCompleted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobCompleted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.completed\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -16648,30 +10198,8 @@ func (x *JobCompleted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobCompleted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -16680,56 +10208,7 @@ func (x *JobCompleted) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -16943,7 +10422,8 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -16953,27 +10433,11 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -16981,223 +10445,38 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 			if v != "job.failed" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.failed\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -17215,25 +10494,25 @@ func (x *JobFailed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -17251,70 +10530,15 @@ func (x *JobFailed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobFailed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.failed\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -17322,30 +10546,8 @@ func (x *JobFailed) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobFailed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -17354,56 +10556,7 @@ func (x *JobFailed) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -17594,7 +10747,8 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -17604,27 +10758,11 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -17632,223 +10770,38 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 			if v != "job.heartbeat" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.heartbeat\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -17866,25 +10819,25 @@ func (x *JobHeartbeat) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -17902,70 +10855,15 @@ func (x *JobHeartbeat) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobHeartbeat) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.heartbeat\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -17973,30 +10871,8 @@ func (x *JobHeartbeat) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobHeartbeat) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -18005,56 +10881,7 @@ func (x *JobHeartbeat) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -18217,7 +11044,8 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -18227,27 +11055,11 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -18255,223 +11067,38 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 			if v != "job.progress" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.progress\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -18489,25 +11116,25 @@ func (x *JobProgress) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -18525,70 +11152,15 @@ func (x *JobProgress) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobProgress) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.progress\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -18596,30 +11168,8 @@ func (x *JobProgress) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobProgress) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -18628,56 +11178,7 @@ func (x *JobProgress) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -18887,7 +11388,8 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -18897,27 +11399,11 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -18925,223 +11411,38 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 			if v != "job.result_chunk" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.result_chunk\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -19159,25 +11460,25 @@ func (x *JobResultChunk) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -19195,70 +11496,15 @@ func (x *JobResultChunk) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobResultChunk) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.result_chunk\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -19266,30 +11512,8 @@ func (x *JobResultChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobResultChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -19298,56 +11522,7 @@ func (x *JobResultChunk) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -19597,7 +11772,8 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -19607,27 +11783,11 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -19635,223 +11795,38 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 			if v != "job.started" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.started\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
 		case "job_id":
-			if seen[7] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "job_id")
 			}
-			seen[7] = true
+			seen[2] = true
 			if err := x.JobID.DecodeWire(d); err != nil {
 				return wire.At(err, "job_id")
 			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -19869,25 +11844,25 @@ func (x *JobStarted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[7] {
+	if !seen[2] {
 		missing = append(missing, "job_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -19905,70 +11880,15 @@ func (x *JobStarted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobStarted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.started\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
 	e.RawKey("\"job_id\":")
 	x.JobID.EncodeWire(e)
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 8, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -19976,30 +11896,8 @@ func (x *JobStarted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobStarted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
@@ -20008,56 +11906,7 @@ func (x *JobStarted) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "job_id")
 		x.JobID.CheckWire(c, p)
 	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 8, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -20189,7 +12038,8 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -20199,27 +12049,11 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -20227,227 +12061,30 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 			if v != "job.subscribe" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribe\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -20465,22 +12102,22 @@ func (x *JobSubscribe) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -20498,72 +12135,13 @@ func (x *JobSubscribe) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobSubscribe) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.subscribe\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -20571,88 +12149,13 @@ func (x *JobSubscribe) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribe) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -20818,7 +12321,8 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -20828,27 +12332,11 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -20856,227 +12344,30 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 			if v != "job.subscribed" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.subscribed\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -21094,22 +12385,22 @@ func (x *JobSubscribed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -21127,72 +12418,13 @@ func (x *JobSubscribed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobSubscribed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.subscribed\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -21200,88 +12432,13 @@ func (x *JobSubscribed) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobSubscribed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -21536,7 +12693,8 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -21546,27 +12704,11 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -21574,227 +12716,30 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 			if v != "job.unsubscribe" {
 				return wire.At(wire.ConstError(d.Offset(), "\"job.unsubscribe\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -21812,22 +12757,22 @@ func (x *JobUnsubscribe) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -21845,72 +12790,13 @@ func (x *JobUnsubscribe) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *JobUnsubscribe) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"job.unsubscribe\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -21918,88 +12804,13 @@ func (x *JobUnsubscribe) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *JobUnsubscribe) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -22125,7 +12936,8 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -22135,27 +12947,11 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -22163,227 +12959,30 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 			if v != "lease.extended" {
 				return wire.At(wire.ConstError(d.Offset(), "\"lease.extended\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -22401,22 +13000,22 @@ func (x *LeaseExtended) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -22434,72 +13033,13 @@ func (x *LeaseExtended) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *LeaseExtended) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"lease.extended\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -22507,88 +13047,13 @@ func (x *LeaseExtended) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseExtended) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -22731,7 +13196,8 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -22741,27 +13207,11 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -22769,227 +13219,30 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 			if v != "lease.granted" {
 				return wire.At(wire.ConstError(d.Offset(), "\"lease.granted\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -23007,22 +13260,22 @@ func (x *LeaseGranted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -23040,72 +13293,13 @@ func (x *LeaseGranted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *LeaseGranted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"lease.granted\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -23113,88 +13307,13 @@ func (x *LeaseGranted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseGranted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -23406,7 +13525,8 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -23416,27 +13536,11 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -23444,227 +13548,30 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 			if v != "lease.refresh" {
 				return wire.At(wire.ConstError(d.Offset(), "\"lease.refresh\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -23682,22 +13589,22 @@ func (x *LeaseRefresh) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -23715,72 +13622,13 @@ func (x *LeaseRefresh) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *LeaseRefresh) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"lease.refresh\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -23788,88 +13636,13 @@ func (x *LeaseRefresh) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseRefresh) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -24012,7 +13785,8 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -24022,27 +13796,11 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -24050,227 +13808,30 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 			if v != "lease.revoked" {
 				return wire.At(wire.ConstError(d.Offset(), "\"lease.revoked\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -24288,22 +13849,22 @@ func (x *LeaseRevoked) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -24321,72 +13882,13 @@ func (x *LeaseRevoked) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *LeaseRevoked) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"lease.revoked\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -24394,88 +13896,13 @@ func (x *LeaseRevoked) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *LeaseRevoked) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -24624,7 +14051,8 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -24634,27 +14062,11 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -24662,227 +14074,30 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 			if v != "log" {
 				return wire.At(wire.ConstError(d.Offset(), "\"log\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -24900,22 +14115,22 @@ func (x *Log) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -24933,72 +14148,13 @@ func (x *Log) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Log) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"log\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -25006,88 +14162,13 @@ func (x *Log) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Log) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -26375,7 +15456,8 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -26385,27 +15467,11 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -26413,231 +15479,22 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 			if v != "session.open" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.open\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -26655,19 +15512,19 @@ func (x *SessionOpen) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -26685,74 +15542,10 @@ func (x *SessionOpen) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionOpen) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.open\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -26760,88 +15553,8 @@ func (x *SessionOpen) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionOpen) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -27004,7 +15717,8 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -27014,27 +15728,11 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -27042,231 +15740,22 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 			if v != "session.challenge" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.challenge\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -27284,19 +15773,19 @@ func (x *SessionChallenge) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -27314,74 +15803,10 @@ func (x *SessionChallenge) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionChallenge) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.challenge\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -27389,88 +15814,8 @@ func (x *SessionChallenge) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionChallenge) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -27602,7 +15947,8 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -27612,27 +15958,11 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -27640,231 +15970,22 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 			if v != "session.authenticate" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.authenticate\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -27882,19 +16003,19 @@ func (x *SessionAuthenticate) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -27912,74 +16033,10 @@ func (x *SessionAuthenticate) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionAuthenticate) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.authenticate\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -27987,88 +16044,8 @@ func (x *SessionAuthenticate) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAuthenticate) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -28200,7 +16177,8 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28210,27 +16188,11 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -28238,231 +16200,22 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 			if v != "session.accepted" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.accepted\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -28480,19 +16233,19 @@ func (x *SessionAccepted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -28510,74 +16263,10 @@ func (x *SessionAccepted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionAccepted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.accepted\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -28585,88 +16274,8 @@ func (x *SessionAccepted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAccepted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -28872,7 +16481,8 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -28882,27 +16492,11 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -28910,231 +16504,22 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 			if v != "session.unauthenticated" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.unauthenticated\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -29152,19 +16537,19 @@ func (x *SessionUnauthenticated) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -29182,74 +16567,10 @@ func (x *SessionUnauthenticated) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionUnauthenticated) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.unauthenticated\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -29257,88 +16578,8 @@ func (x *SessionUnauthenticated) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionUnauthenticated) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -29487,7 +16728,8 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -29497,27 +16739,11 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -29525,231 +16751,22 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 			if v != "session.rejected" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.rejected\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -29767,19 +16784,19 @@ func (x *SessionRejected) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -29797,74 +16814,10 @@ func (x *SessionRejected) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionRejected) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.rejected\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -29872,88 +16825,8 @@ func (x *SessionRejected) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionRejected) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -30102,7 +16975,8 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -30112,27 +16986,11 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -30140,227 +16998,30 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 			if v != "session.refresh" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.refresh\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -30378,22 +17039,22 @@ func (x *SessionRefresh) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -30411,72 +17072,13 @@ func (x *SessionRefresh) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionRefresh) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.refresh\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -30484,88 +17086,13 @@ func (x *SessionRefresh) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionRefresh) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -30717,7 +17244,8 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -30727,27 +17255,11 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -30755,227 +17267,30 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 			if v != "session.evicted" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.evicted\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -30993,22 +17308,22 @@ func (x *SessionEvicted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -31026,72 +17341,13 @@ func (x *SessionEvicted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionEvicted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.evicted\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -31099,88 +17355,13 @@ func (x *SessionEvicted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionEvicted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -31329,7 +17510,8 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -31339,27 +17521,11 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -31367,227 +17533,30 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 			if v != "session.close" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.close\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -31605,22 +17574,22 @@ func (x *SessionClose) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -31638,72 +17607,13 @@ func (x *SessionClose) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionClose) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.close\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -31711,88 +17621,13 @@ func (x *SessionClose) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionClose) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -31924,7 +17759,8 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -31934,27 +17770,11 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -31962,227 +17782,30 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 			if v != "session.closed" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.closed\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -32200,22 +17823,22 @@ func (x *SessionClosed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -32233,72 +17856,13 @@ func (x *SessionClosed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionClosed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.closed\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -32306,88 +17870,13 @@ func (x *SessionClosed) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionClosed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -32519,7 +18008,8 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -32529,27 +18019,11 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -32557,231 +18031,22 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 			if v != "session.resume" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.resume\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -32799,19 +18064,19 @@ func (x *SessionResume) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -32829,74 +18094,10 @@ func (x *SessionResume) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionResume) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.resume\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -32904,88 +18105,8 @@ func (x *SessionResume) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResume) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -33134,7 +18255,8 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [2]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -33144,27 +18266,11 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -33172,231 +18278,22 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 			if v != "session.resumed" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.resumed\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
-		case "session_id":
-			if seen[6] {
-				return wire.DuplicateError(d.Offset(), "session_id")
-			}
-			seen[6] = true
-			{
-				v := new(SessionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "session_id")
-				}
-				x.SessionID = v
-			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[1] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -33414,19 +18311,19 @@ func (x *SessionResumed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[19] {
+	if !seen[1] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -33444,74 +18341,10 @@ func (x *SessionResumed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionResumed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.resumed\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
-	if x.SessionID != nil {
-		e.RawKey("\"session_id\":")
-		(*x.SessionID).EncodeWire(e)
-	}
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -33519,88 +18352,8 @@ func (x *SessionResumed) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionResumed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SessionID != nil {
-		p := wire.Join(p, "session_id")
-		(*x.SessionID).CheckWire(c, p)
-	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -33783,7 +18536,8 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -33793,27 +18547,11 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -33821,227 +18559,30 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 			if v != "session.ping" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.ping\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -34059,22 +18600,22 @@ func (x *SessionPing) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -34092,72 +18633,13 @@ func (x *SessionPing) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionPing) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.ping\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -34165,88 +18647,13 @@ func (x *SessionPing) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPing) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -34395,7 +18802,8 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -34405,27 +18813,11 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -34433,227 +18825,30 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 			if v != "session.pong" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.pong\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -34671,22 +18866,22 @@ func (x *SessionPong) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -34704,72 +18899,13 @@ func (x *SessionPong) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionPong) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.pong\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -34777,88 +18913,13 @@ func (x *SessionPong) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionPong) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -35007,7 +19068,8 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -35017,27 +19079,11 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -35045,227 +19091,30 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 			if v != "session.ack" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.ack\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -35283,22 +19132,22 @@ func (x *SessionAck) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -35316,72 +19165,13 @@ func (x *SessionAck) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionAck) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.ack\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -35389,88 +19179,13 @@ func (x *SessionAck) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionAck) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -35595,7 +19310,8 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -35605,27 +19321,11 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -35633,227 +19333,30 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 			if v != "session.list_jobs" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.list_jobs\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -35871,22 +19374,22 @@ func (x *SessionListJobs) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -35904,72 +19407,13 @@ func (x *SessionListJobs) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionListJobs) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.list_jobs\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -35977,88 +19421,13 @@ func (x *SessionListJobs) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionListJobs) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -36415,7 +19784,8 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -36425,27 +19795,11 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -36453,227 +19807,30 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 			if v != "session.jobs" {
 				return wire.At(wire.ConstError(d.Offset(), "\"session.jobs\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -36691,22 +19848,22 @@ func (x *SessionJobs) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -36724,72 +19881,13 @@ func (x *SessionJobs) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SessionJobs) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"session.jobs\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -36797,88 +19895,13 @@ func (x *SessionJobs) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SessionJobs) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -37299,7 +20322,8 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -37309,27 +20333,11 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -37337,227 +20345,30 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 			if v != "ping" {
 				return wire.At(wire.ConstError(d.Offset(), "\"ping\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -37575,22 +20386,22 @@ func (x *Ping) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -37608,72 +20419,13 @@ func (x *Ping) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Ping) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"ping\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -37681,88 +20433,13 @@ func (x *Ping) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Ping) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -37894,7 +20571,8 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -37904,27 +20582,11 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -37932,227 +20594,30 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 			if v != "pong" {
 				return wire.At(wire.ConstError(d.Offset(), "\"pong\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -38170,22 +20635,22 @@ func (x *Pong) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -38203,72 +20668,13 @@ func (x *Pong) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Pong) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"pong\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -38276,88 +20682,13 @@ func (x *Pong) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Pong) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -38489,7 +20820,8 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -38499,27 +20831,11 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -38527,227 +20843,30 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 			if v != "nack" {
 				return wire.At(wire.ConstError(d.Offset(), "\"nack\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -38765,22 +20884,22 @@ func (x *Nack) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -38798,72 +20917,13 @@ func (x *Nack) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Nack) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"nack\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -38871,88 +20931,13 @@ func (x *Nack) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Nack) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -39123,7 +21108,8 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -39133,27 +21119,11 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -39161,227 +21131,30 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 			if v != "resume" {
 				return wire.At(wire.ConstError(d.Offset(), "\"resume\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -39399,22 +21172,22 @@ func (x *Resume) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -39432,72 +21205,13 @@ func (x *Resume) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Resume) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"resume\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -39505,88 +21219,13 @@ func (x *Resume) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Resume) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -39758,7 +21397,8 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -39768,27 +21408,11 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -39796,227 +21420,30 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 			if v != "tool.invoke" {
 				return wire.At(wire.ConstError(d.Offset(), "\"tool.invoke\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -40034,22 +21461,22 @@ func (x *ToolInvoke) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -40067,72 +21494,13 @@ func (x *ToolInvoke) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ToolInvoke) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"tool.invoke\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -40140,88 +21508,13 @@ func (x *ToolInvoke) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolInvoke) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -40431,7 +21724,8 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -40441,27 +21735,11 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -40469,227 +21747,30 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 			if v != "tool.result" {
 				return wire.At(wire.ConstError(d.Offset(), "\"tool.result\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -40707,22 +21788,22 @@ func (x *ToolResult) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -40740,72 +21821,13 @@ func (x *ToolResult) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ToolResult) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"tool.result\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -40813,88 +21835,13 @@ func (x *ToolResult) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolResult) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -41036,7 +21983,8 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -41046,27 +21994,11 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -41074,227 +22006,30 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 			if v != "tool.error" {
 				return wire.At(wire.ConstError(d.Offset(), "\"tool.error\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -41312,22 +22047,22 @@ func (x *ToolError) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -41345,72 +22080,13 @@ func (x *ToolError) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *ToolError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"tool.error\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -41418,88 +22094,13 @@ func (x *ToolError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *ToolError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -41690,7 +22291,8 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -41700,27 +22302,11 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -41728,223 +22314,38 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 			if v != "stream.open" {
 				return wire.At(wire.ConstError(d.Offset(), "\"stream.open\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
 		case "stream_id":
-			if seen[8] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "stream_id")
 			}
-			seen[8] = true
+			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
 				return wire.At(err, "stream_id")
 			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -41962,25 +22363,25 @@ func (x *StreamOpen) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[8] {
+	if !seen[2] {
 		missing = append(missing, "stream_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -41998,70 +22399,16 @@ func (x *StreamOpen) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *StreamOpen) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"stream.open\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 7, 8)
 	e.RawKey("\"stream_id\":")
 	x.StreamID.EncodeWire(e)
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 9, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -42069,88 +22416,18 @@ func (x *StreamOpen) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamOpen) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
 		p := wire.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -42388,7 +22665,8 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -42398,27 +22676,11 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -42426,223 +22688,38 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 			if v != "stream.chunk" {
 				return wire.At(wire.ConstError(d.Offset(), "\"stream.chunk\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
 		case "stream_id":
-			if seen[8] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "stream_id")
 			}
-			seen[8] = true
+			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
 				return wire.At(err, "stream_id")
 			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -42660,25 +22737,25 @@ func (x *StreamChunk) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[8] {
+	if !seen[2] {
 		missing = append(missing, "stream_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -42696,70 +22773,16 @@ func (x *StreamChunk) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *StreamChunk) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"stream.chunk\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 7, 8)
 	e.RawKey("\"stream_id\":")
 	x.StreamID.EncodeWire(e)
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 9, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -42767,88 +22790,18 @@ func (x *StreamChunk) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamChunk) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
 		p := wire.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -43089,7 +23042,8 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -43099,27 +23053,11 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -43127,223 +23065,38 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 			if v != "stream.close" {
 				return wire.At(wire.ConstError(d.Offset(), "\"stream.close\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
 		case "stream_id":
-			if seen[8] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "stream_id")
 			}
-			seen[8] = true
+			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
 				return wire.At(err, "stream_id")
 			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -43361,25 +23114,25 @@ func (x *StreamClose) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[8] {
+	if !seen[2] {
 		missing = append(missing, "stream_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -43397,70 +23150,16 @@ func (x *StreamClose) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *StreamClose) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"stream.close\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 7, 8)
 	e.RawKey("\"stream_id\":")
 	x.StreamID.EncodeWire(e)
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 9, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -43468,88 +23167,18 @@ func (x *StreamClose) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamClose) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
 		p := wire.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -43674,7 +23303,8 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -43684,27 +23314,11 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -43712,223 +23326,38 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 			if v != "stream.error" {
 				return wire.At(wire.ConstError(d.Offset(), "\"stream.error\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
 		case "stream_id":
-			if seen[8] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "stream_id")
 			}
-			seen[8] = true
+			seen[2] = true
 			if err := x.StreamID.DecodeWire(d); err != nil {
 				return wire.At(err, "stream_id")
 			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -43946,25 +23375,25 @@ func (x *StreamError) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[8] {
+	if !seen[2] {
 		missing = append(missing, "stream_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -43982,70 +23411,16 @@ func (x *StreamError) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *StreamError) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"stream.error\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 7, 8)
 	e.RawKey("\"stream_id\":")
 	x.StreamID.EncodeWire(e)
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 9, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -44053,88 +23428,18 @@ func (x *StreamError) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *StreamError) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 8)
 	{
 		p := wire.Join(p, "stream_id")
 		x.StreamID.CheckWire(c, p)
 	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 9, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -44283,7 +23588,8 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -44293,27 +23599,11 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -44321,227 +23611,30 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 			if v != "permission.request" {
 				return wire.At(wire.ConstError(d.Offset(), "\"permission.request\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -44559,22 +23652,22 @@ func (x *PermissionRequest) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -44592,72 +23685,13 @@ func (x *PermissionRequest) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *PermissionRequest) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"permission.request\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -44665,88 +23699,13 @@ func (x *PermissionRequest) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionRequest) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -44970,7 +23929,8 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -44980,27 +23940,11 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -45008,227 +23952,30 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 			if v != "permission.grant" {
 				return wire.At(wire.ConstError(d.Offset(), "\"permission.grant\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -45246,22 +23993,22 @@ func (x *PermissionGrant) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -45279,72 +24026,13 @@ func (x *PermissionGrant) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *PermissionGrant) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"permission.grant\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -45352,88 +24040,13 @@ func (x *PermissionGrant) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionGrant) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -45628,7 +24241,8 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -45638,27 +24252,11 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -45666,227 +24264,30 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 			if v != "permission.deny" {
 				return wire.At(wire.ConstError(d.Offset(), "\"permission.deny\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -45904,22 +24305,22 @@ func (x *PermissionDeny) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -45937,72 +24338,13 @@ func (x *PermissionDeny) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *PermissionDeny) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"permission.deny\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -46010,88 +24352,13 @@ func (x *PermissionDeny) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *PermissionDeny) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -46246,7 +24513,8 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -46256,27 +24524,11 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -46284,227 +24536,30 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 			if v != "subscribe" {
 				return wire.At(wire.ConstError(d.Offset(), "\"subscribe\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -46522,22 +24577,22 @@ func (x *Subscribe) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -46555,72 +24610,13 @@ func (x *Subscribe) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Subscribe) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"subscribe\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -46628,88 +24624,13 @@ func (x *Subscribe) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Subscribe) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -47256,7 +25177,8 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -47266,27 +25188,11 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -47294,227 +25200,30 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 			if v != "subscribe.accepted" {
 				return wire.At(wire.ConstError(d.Offset(), "\"subscribe.accepted\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -47532,22 +25241,22 @@ func (x *SubscribeAccepted) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -47565,72 +25274,13 @@ func (x *SubscribeAccepted) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SubscribeAccepted) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"subscribe.accepted\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -47638,88 +25288,13 @@ func (x *SubscribeAccepted) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribeAccepted) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -47845,7 +25420,8 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [4]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -47855,27 +25431,11 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -47883,223 +25443,38 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 			if v != "subscribe.event" {
 				return wire.At(wire.ConstError(d.Offset(), "\"subscribe.event\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
 		case "subscription_id":
-			if seen[9] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "subscription_id")
 			}
-			seen[9] = true
+			seen[2] = true
 			if err := x.SubscriptionID.DecodeWire(d); err != nil {
 				return wire.At(err, "subscription_id")
 			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[3] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[3] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -48117,25 +25492,25 @@ func (x *SubscribeEvent) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[9] {
+	if !seen[2] {
 		missing = append(missing, "subscription_id")
 	}
-	if !seen[19] {
+	if !seen[3] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -48153,70 +25528,16 @@ func (x *SubscribeEvent) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SubscribeEvent) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"subscribe.event\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
+	x.Envelope.encodeWireMembers(e, 7, 9)
 	e.RawKey("\"subscription_id\":")
 	x.SubscriptionID.EncodeWire(e)
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 10, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -48224,88 +25545,18 @@ func (x *SubscribeEvent) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribeEvent) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 9)
 	{
 		p := wire.Join(p, "subscription_id")
 		x.SubscriptionID.CheckWire(c, p)
 	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 10, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -48437,7 +25688,8 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -48447,27 +25699,11 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -48475,227 +25711,30 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 			if v != "unsubscribe" {
 				return wire.At(wire.ConstError(d.Offset(), "\"unsubscribe\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -48713,22 +25752,22 @@ func (x *Unsubscribe) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -48746,72 +25785,13 @@ func (x *Unsubscribe) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Unsubscribe) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"unsubscribe\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -48819,88 +25799,13 @@ func (x *Unsubscribe) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Unsubscribe) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -49026,7 +25931,8 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -49036,27 +25942,11 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -49064,227 +25954,30 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 			if v != "subscribe.closed" {
 				return wire.At(wire.ConstError(d.Offset(), "\"subscribe.closed\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -49302,22 +25995,22 @@ func (x *SubscribeClosed) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -49335,72 +26028,13 @@ func (x *SubscribeClosed) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *SubscribeClosed) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"subscribe.closed\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -49408,88 +26042,13 @@ func (x *SubscribeClosed) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *SubscribeClosed) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -49655,7 +26214,8 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -49665,27 +26225,11 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -49693,227 +26237,30 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 			if v != "metric" {
 				return wire.At(wire.ConstError(d.Offset(), "\"metric\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -49931,22 +26278,22 @@ func (x *Metric) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -49964,72 +26311,13 @@ func (x *Metric) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *Metric) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"metric\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -50037,88 +26325,13 @@ func (x *Metric) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *Metric) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
@@ -50306,7 +26519,8 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 	if err := d.BeginObject(); err != nil {
 		return err
 	}
-	var seen [20]bool
+	var seen [3]bool
+	var inherited [20]bool
 	for {
 		key, more, err := d.NextKey()
 		if err != nil {
@@ -50316,27 +26530,11 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 			break
 		}
 		switch string(key) {
-		case "arcp":
-			if seen[0] {
-				return wire.DuplicateError(d.Offset(), "arcp")
-			}
-			seen[0] = true
-			if err := x.ARCP.DecodeWire(d); err != nil {
-				return wire.At(err, "arcp")
-			}
-		case "id":
-			if seen[1] {
-				return wire.DuplicateError(d.Offset(), "id")
-			}
-			seen[1] = true
-			if err := x.ID.DecodeWire(d); err != nil {
-				return wire.At(err, "id")
-			}
 		case "type":
-			if seen[2] {
+			if seen[0] {
 				return wire.DuplicateError(d.Offset(), "type")
 			}
-			seen[2] = true
+			seen[0] = true
 			v, err := d.String()
 			if err != nil {
 				return wire.At(err, "type")
@@ -50344,227 +26542,30 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 			if v != "trace.span" {
 				return wire.At(wire.ConstError(d.Offset(), "\"trace.span\""), "type")
 			}
-		case "timestamp":
-			if seen[3] {
-				return wire.DuplicateError(d.Offset(), "timestamp")
-			}
-			seen[3] = true
-			if err := x.Timestamp.DecodeWire(d); err != nil {
-				return wire.At(err, "timestamp")
-			}
-		case "source":
-			if seen[4] {
-				return wire.DuplicateError(d.Offset(), "source")
-			}
-			seen[4] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "source")
-					}
-					(*v) = v1
-				}
-				x.Source = v
-			}
-		case "target":
-			if seen[5] {
-				return wire.DuplicateError(d.Offset(), "target")
-			}
-			seen[5] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "target")
-					}
-					(*v) = v1
-				}
-				x.Target = v
-			}
 		case "session_id":
-			if seen[6] {
+			if seen[1] {
 				return wire.DuplicateError(d.Offset(), "session_id")
 			}
-			seen[6] = true
+			seen[1] = true
 			if err := x.SessionID.DecodeWire(d); err != nil {
 				return wire.At(err, "session_id")
 			}
-		case "job_id":
-			if seen[7] {
-				return wire.DuplicateError(d.Offset(), "job_id")
-			}
-			seen[7] = true
-			{
-				v := new(JobID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "job_id")
-				}
-				x.JobID = v
-			}
-		case "stream_id":
-			if seen[8] {
-				return wire.DuplicateError(d.Offset(), "stream_id")
-			}
-			seen[8] = true
-			{
-				v := new(StreamID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "stream_id")
-				}
-				x.StreamID = v
-			}
-		case "subscription_id":
-			if seen[9] {
-				return wire.DuplicateError(d.Offset(), "subscription_id")
-			}
-			seen[9] = true
-			{
-				v := new(SubscriptionID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "subscription_id")
-				}
-				x.SubscriptionID = v
-			}
-		case "trace_id":
-			if seen[10] {
-				return wire.DuplicateError(d.Offset(), "trace_id")
-			}
-			seen[10] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "trace_id")
-					}
-					(*v) = v1
-				}
-				x.TraceID = v
-			}
-		case "span_id":
-			if seen[11] {
-				return wire.DuplicateError(d.Offset(), "span_id")
-			}
-			seen[11] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "span_id")
-					}
-					(*v) = v1
-				}
-				x.SpanID = v
-			}
-		case "parent_span_id":
-			if seen[12] {
-				return wire.DuplicateError(d.Offset(), "parent_span_id")
-			}
-			seen[12] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "parent_span_id")
-					}
-					(*v) = v1
-				}
-				x.ParentSpanID = v
-			}
-		case "correlation_id":
-			if seen[13] {
-				return wire.DuplicateError(d.Offset(), "correlation_id")
-			}
-			seen[13] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "correlation_id")
-				}
-				x.CorrelationID = v
-			}
-		case "causation_id":
-			if seen[14] {
-				return wire.DuplicateError(d.Offset(), "causation_id")
-			}
-			seen[14] = true
-			{
-				v := new(MessageID)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "causation_id")
-				}
-				x.CausationID = v
-			}
-		case "idempotency_key":
-			if seen[15] {
-				return wire.DuplicateError(d.Offset(), "idempotency_key")
-			}
-			seen[15] = true
-			{
-				v := new(string)
-				{
-					v1, err := d.String()
-					if err != nil {
-						return wire.At(err, "idempotency_key")
-					}
-					(*v) = v1
-				}
-				x.IdempotencyKey = v
-			}
-		case "priority":
-			if seen[16] {
-				return wire.DuplicateError(d.Offset(), "priority")
-			}
-			seen[16] = true
-			{
-				v := new(Priority)
-				if err := (*v).DecodeWire(d); err != nil {
-					return wire.At(err, "priority")
-				}
-				x.Priority = v
-			}
-		case "extensions":
-			if seen[17] {
-				return wire.DuplicateError(d.Offset(), "extensions")
-			}
-			seen[17] = true
-			{
-				v0, err := wire.DecodeRaw(d)
-				if err != nil {
-					return wire.At(err, "extensions")
-				}
-				x.Extensions = v0
-			}
-		case "event_seq":
-			if seen[18] {
-				return wire.DuplicateError(d.Offset(), "event_seq")
-			}
-			seen[18] = true
-			{
-				v := new(uint64)
-				{
-					v1, err := d.Uint64()
-					if err != nil {
-						return wire.At(err, "event_seq")
-					}
-					(*v) = v1
-				}
-				x.EventSeq = v
-			}
 		case "payload":
-			if seen[19] {
+			if seen[2] {
 				return wire.DuplicateError(d.Offset(), "payload")
 			}
-			seen[19] = true
+			seen[2] = true
 			if err := x.Payload.DecodeWire(d); err != nil {
 				return wire.At(err, "payload")
 			}
 		default:
+			ok, err := x.Envelope.decodeWireMember(d, string(key), inherited[:])
+			if err != nil {
+				return err
+			}
+			if ok {
+				continue
+			}
 			if skip != "" && string(key) == skip {
 				if err := d.Skip(); err != nil {
 					return err
@@ -50582,22 +26583,22 @@ func (x *TraceSpan) DecodeWire(d *wire.Decoder) error {
 		}
 	}
 	var missing []string
-	if !seen[0] {
+	if !inherited[0] {
 		missing = append(missing, "arcp")
 	}
-	if !seen[1] {
+	if !inherited[1] {
 		missing = append(missing, "id")
 	}
-	if !seen[2] {
+	if !seen[0] {
 		missing = append(missing, "type")
 	}
-	if !seen[3] {
+	if !inherited[3] {
 		missing = append(missing, "timestamp")
 	}
-	if !seen[6] {
+	if !seen[1] {
 		missing = append(missing, "session_id")
 	}
-	if !seen[19] {
+	if !seen[2] {
 		missing = append(missing, "payload")
 	}
 	if len(missing) > 0 {
@@ -50615,72 +26616,13 @@ func (x *TraceSpan) EncodeWire(e *wire.Encoder) {
 
 // EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
 func (x *TraceSpan) EncodeWireFields(e *wire.Encoder) {
-	e.RawKey("\"arcp\":")
-	x.ARCP.EncodeWire(e)
-	e.RawKey("\"id\":")
-	x.ID.EncodeWire(e)
+	x.Envelope.encodeWireMembers(e, 0, 2)
 	e.RawKey("\"type\":")
 	e.RawValue("\"trace.span\"")
-	e.RawKey("\"timestamp\":")
-	x.Timestamp.EncodeWire(e)
-	if x.Source != nil {
-		e.RawKey("\"source\":")
-		e.String((*x.Source))
-	}
-	if x.Target != nil {
-		e.RawKey("\"target\":")
-		e.String((*x.Target))
-	}
+	x.Envelope.encodeWireMembers(e, 3, 6)
 	e.RawKey("\"session_id\":")
 	x.SessionID.EncodeWire(e)
-	if x.JobID != nil {
-		e.RawKey("\"job_id\":")
-		(*x.JobID).EncodeWire(e)
-	}
-	if x.StreamID != nil {
-		e.RawKey("\"stream_id\":")
-		(*x.StreamID).EncodeWire(e)
-	}
-	if x.SubscriptionID != nil {
-		e.RawKey("\"subscription_id\":")
-		(*x.SubscriptionID).EncodeWire(e)
-	}
-	if x.TraceID != nil {
-		e.RawKey("\"trace_id\":")
-		e.String((*x.TraceID))
-	}
-	if x.SpanID != nil {
-		e.RawKey("\"span_id\":")
-		e.String((*x.SpanID))
-	}
-	if x.ParentSpanID != nil {
-		e.RawKey("\"parent_span_id\":")
-		e.String((*x.ParentSpanID))
-	}
-	if x.CorrelationID != nil {
-		e.RawKey("\"correlation_id\":")
-		(*x.CorrelationID).EncodeWire(e)
-	}
-	if x.CausationID != nil {
-		e.RawKey("\"causation_id\":")
-		(*x.CausationID).EncodeWire(e)
-	}
-	if x.IdempotencyKey != nil {
-		e.RawKey("\"idempotency_key\":")
-		e.String((*x.IdempotencyKey))
-	}
-	if x.Priority != nil {
-		e.RawKey("\"priority\":")
-		(*x.Priority).EncodeWire(e)
-	}
-	if x.Extensions != nil {
-		e.RawKey("\"extensions\":")
-		e.Raw(x.Extensions)
-	}
-	if x.EventSeq != nil {
-		e.RawKey("\"event_seq\":")
-		e.Uint64(uint64((*x.EventSeq)))
-	}
+	x.Envelope.encodeWireMembers(e, 7, 19)
 	e.RawKey("\"payload\":")
 	x.Payload.EncodeWire(e)
 	x.Unknown.Encode(e)
@@ -50688,88 +26630,13 @@ func (x *TraceSpan) EncodeWireFields(e *wire.Encoder) {
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
 func (x *TraceSpan) CheckWire(c *wire.Checker, p string) {
-	{
-		p := wire.Join(p, "arcp")
-		x.ARCP.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "id")
-		x.ID.CheckWire(c, p)
-	}
-	{
-		p := wire.Join(p, "timestamp")
-		x.Timestamp.CheckWire(c, p)
-	}
-	if x.Source != nil {
-		p := wire.Join(p, "source")
-		if utf8.RuneCountInString(string((*x.Source))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Target != nil {
-		p := wire.Join(p, "target")
-		if utf8.RuneCountInString(string((*x.Target))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 0, 2)
+	x.Envelope.checkWireMembers(c, p, 3, 6)
 	{
 		p := wire.Join(p, "session_id")
 		x.SessionID.CheckWire(c, p)
 	}
-	if x.JobID != nil {
-		p := wire.Join(p, "job_id")
-		(*x.JobID).CheckWire(c, p)
-	}
-	if x.StreamID != nil {
-		p := wire.Join(p, "stream_id")
-		(*x.StreamID).CheckWire(c, p)
-	}
-	if x.SubscriptionID != nil {
-		p := wire.Join(p, "subscription_id")
-		(*x.SubscriptionID).CheckWire(c, p)
-	}
-	if x.TraceID != nil {
-		p := wire.Join(p, "trace_id")
-		if utf8.RuneCountInString(string((*x.TraceID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.SpanID != nil {
-		p := wire.Join(p, "span_id")
-		if utf8.RuneCountInString(string((*x.SpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.ParentSpanID != nil {
-		p := wire.Join(p, "parent_span_id")
-		if utf8.RuneCountInString(string((*x.ParentSpanID))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.CorrelationID != nil {
-		p := wire.Join(p, "correlation_id")
-		(*x.CorrelationID).CheckWire(c, p)
-	}
-	if x.CausationID != nil {
-		p := wire.Join(p, "causation_id")
-		(*x.CausationID).CheckWire(c, p)
-	}
-	if x.IdempotencyKey != nil {
-		p := wire.Join(p, "idempotency_key")
-		if utf8.RuneCountInString(string((*x.IdempotencyKey))) < 1 {
-			c.Fail(p, "is shorter than 1 characters")
-		}
-	}
-	if x.Priority != nil {
-		p := wire.Join(p, "priority")
-		(*x.Priority).CheckWire(c, p)
-	}
-	if x.Extensions != nil {
-		p := wire.Join(p, "extensions")
-		if !wire.RawIs(x.Extensions, "object") {
-			c.Fail(p, "wrong type: want object")
-		}
-	}
+	x.Envelope.checkWireMembers(c, p, 7, 19)
 	{
 		p := wire.Join(p, "payload")
 		x.Payload.CheckWire(c, p)
