@@ -55,6 +55,15 @@ type FastChecker interface {
 	Check(schemaID, pointer string, line []byte) bool
 }
 
+// KnownChecker is a FastChecker that can also tell, of a value it vouches
+// for, that every member of every object in it is one the schema defines:
+// such a value holds no near miss of a defined member, and the engine does
+// not look for one.
+type KnownChecker interface {
+	FastChecker
+	CheckKnown(schemaID, pointer string, line []byte) (valid, known bool)
+}
+
 // Roundtripper decodes the value at pointer in line (a JSON pointer, "" for
 // the whole line) into typed values and encodes it again, to catch what a
 // typed implementation would lose or change. diffs, one sentence each,
@@ -129,6 +138,7 @@ type Engine struct {
 	// whole validates split checks whole (Check.Parts unused): the
 	// tests compare both ways.
 	whole bool
+	known KnownChecker // Options.Fast, if it is one
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -147,6 +157,7 @@ func New(opts Options) (*Engine, error) {
 	if e.workers <= 0 {
 		e.workers = runtime.GOMAXPROCS(0)
 	}
+	e.known, _ = opts.Fast.(KnownChecker)
 	if opts.Protocol != "" && e.rulesOf(opts.Protocol) == nil {
 		return nil, fmt.Errorf("validate: unknown protocol %q (want %s)", opts.Protocol, strings.Join(registry.Protocols(), ", "))
 	}
@@ -465,6 +476,15 @@ func (e *Engine) fast(s *protocol.Schema, ptr string, data []byte) bool {
 	return e.opts.Fast != nil && e.opts.Fast.Check(s.ID, ptr, data)
 }
 
+// fastKnown is fast, and for a valid value also whether the fast path saw
+// every member of it defined by the schema (see KnownChecker).
+func (e *Engine) fastKnown(s *protocol.Schema, ptr string, data []byte) (valid, known bool) {
+	if e.known != nil {
+		return e.known.CheckKnown(s.ID, ptr, data)
+	}
+	return e.fast(s, ptr, data), false
+}
+
 // bigLine is the size from which a failing line's huge arrays are checked
 // element by element before the whole value is (see bigArrays).
 const bigLine = 1 << 20
@@ -551,8 +571,10 @@ func (r *fileRun) process(items []*item) error {
 			if e.opts.Observe != nil {
 				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
 			}
-			if e.fast(ck.Schema, ptr, m.Data) {
-				it.nearMisses(ck.Schema, ck)
+			if valid, known := e.fastKnown(ck.Schema, ptr, m.Data); valid {
+				if !known {
+					it.nearMisses(ck.Schema, ck)
+				}
 				continue
 			}
 			if len(m.Data) >= bigLine {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -162,4 +163,95 @@ func otherTypes(v any) []any {
 		return []any{map[string]any{}}
 	}
 	return []any{json.Number("0")}
+}
+
+// TestKnownMembersHideNoNearMiss pins what the fast path's "every member
+// known" answer (KnownChecker) lets the engine skip: the near-miss walk.
+// Every fixture's first lines, with each member renamed to a near miss of
+// itself, get the same near-miss warnings from the fast path as from the
+// general validator, which always walks.
+func TestKnownMembersHideNoNearMiss(t *testing.T) {
+	general := testEngine(t)
+	fast, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	misses := 0
+	for _, p := range traceFiles(t, fixturesDir) {
+		var buf bytes.Buffer
+		for _, l := range firstLines(t, p, 10) {
+			for _, m := range renames(l) {
+				buf.Write(m)
+				buf.WriteByte('\n')
+			}
+		}
+		if buf.Len() == 0 {
+			continue
+		}
+		run := func(e *Engine) []Finding {
+			var out []Finding
+			if _, err := e.Check(context.Background(), p, bytes.NewReader(buf.Bytes()), FileOptions{}, func(f Finding) {
+				if f.Rule == RuleNearMiss {
+					out = append(out, f)
+				}
+			}); err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		a, b := run(general), run(fast)
+		misses += len(a)
+		if d := cmp.Diff(a, b); d != "" {
+			t.Errorf("%s renamed: the fast path changes the near-miss warnings (-general +fast):\n%s", p, d)
+		}
+	}
+	if misses < 100 {
+		t.Fatalf("only %d near-miss warnings: the renames do not exercise the walk", misses)
+	}
+	t.Logf("%d near-miss warnings, alike", misses)
+}
+
+// renames returns the line with each member, at any depth, renamed to a
+// near miss of its name (the first letter's case flipped).
+func renames(line []byte) [][]byte {
+	v, err := jsonscan.Parse(line, 0)
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	var walk func(cur any)
+	walk = func(cur any) {
+		switch x := cur.(type) {
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				if k == "" || !unicode.IsLetter(rune(k[0])) {
+					continue
+				}
+				nk := string(unicode.SimpleFold(rune(k[0]))) + k[1:]
+				if _, taken := x[nk]; taken {
+					continue
+				}
+				val := x[k]
+				delete(x, k)
+				x[nk] = val
+				if b, err := json.Marshal(v); err == nil {
+					out = append(out, b)
+				}
+				delete(x, nk)
+				x[k] = val
+				walk(val)
+			}
+		case []any:
+			for _, el := range x {
+				walk(el)
+			}
+		}
+	}
+	walk(v)
+	return out
 }

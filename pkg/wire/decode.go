@@ -24,6 +24,7 @@ type Decoder struct {
 	depth    int
 	maxDepth int
 	skip     string
+	raws     int // values read whole by Raw
 }
 
 // NewDecoder returns a Decoder over data.
@@ -675,14 +676,17 @@ func (d *Decoder) Uint8Serde() (uint8, error) {
 }
 
 // Skip reads and discards the next value, checking that it is well formed.
+// It is for a value already known, such as a union's tag read before by
+// PeekTag: unlike Raw, it does not count in Raws.
 func (d *Decoder) Skip() error {
-	_, err := d.Raw()
-	return err
+	d.ws()
+	return d.skipValue()
 }
 
 // Raw reads the next value, checking that it is well formed, and returns
 // its bytes (a slice of the input, without surrounding whitespace).
 func (d *Decoder) Raw() ([]byte, error) {
+	d.raws++
 	d.ws()
 	start := d.pos
 	if err := d.skipValue(); err != nil {
@@ -690,6 +694,12 @@ func (d *Decoder) Raw() ([]byte, error) {
 	}
 	return d.buf[start:d.pos], nil
 }
+
+// Raws is how many values Raw has read whole (unknown members kept as
+// bytes, members of any value, raw unions) since the decoder was made. A
+// decode that ends with none has looked at every member of every object it
+// read and found each one a member its type defines.
+func (d *Decoder) Raws() int { return d.raws }
 
 // skipValue walks one value without recursion, so any nesting depth up to
 // the limit costs no stack.

@@ -27,25 +27,38 @@ type Checker struct{}
 // against the schema schemaID: its generated type is complete (its Validate
 // checks every constraint of the schema), it decodes strictly, and Validate
 // finds nothing. Any doubt is false, and the general validator decides.
-func (Checker) Check(schemaID, pointer string, line []byte) bool {
+func (c Checker) Check(schemaID, pointer string, line []byte) bool {
+	valid, _ := c.CheckKnown(schemaID, pointer, line)
+	return valid
+}
+
+// CheckKnown is Check, and for a valid value also whether every member of
+// every object in it is one its Go type defines: the decoder kept no
+// unknown member aside and read no part of it as raw bytes. Such a value
+// has no misspelt member for the validator to look for.
+func (Checker) CheckKnown(schemaID, pointer string, line []byte) (valid, known bool) {
 	c, ok := Lookup(schemaID)
 	if !ok || (!c.Complete && c.CompleteValue == nil) {
-		return false
+		return false, false
 	}
 	// The decoder never writes to line, and the decoded value is dropped
 	// before Check returns, so no copy is needed.
 	d := wire.NewDecoder(line)
 	if found, err := d.Seek(pointer); !found || err != nil {
-		return false
+		return false, false
 	}
+	raws := d.Raws()
 	v, err := c.Decode(d)
 	if err != nil {
-		return false
+		return false, false
 	}
 	if pointer == "" && d.End() != nil {
-		return false
+		return false, false
 	}
-	return c.Proves(v) && c.Validate(v) == nil
+	if !c.Proves(v) || c.Validate(v) != nil {
+		return false, false
+	}
+	return true, d.Raws() == raws
 }
 
 // Roundtrip decodes the value at pointer in line into the generated type of

@@ -298,3 +298,27 @@ func TestLookupCoversRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckKnown: a value whose every member its type defines is known; an
+// unknown member anywhere, kept aside by the decoder, is not, though the
+// value stays valid (the protocol's objects are open).
+func TestCheckKnown(t *testing.T) {
+	const params = "https://agentproto.dev/schema/acp/v1/session.update.params.json"
+	for _, c := range []struct {
+		line         string
+		valid, known bool
+	}{
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, true, true},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi","Annotations":{}}}}}`, true, false},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"sessionID":"s1","sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, true, false},
+		{`{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}}}`, false, false},
+	} {
+		valid, known := typed.Checker{}.CheckKnown(params, "/params", []byte(c.line))
+		if valid != c.valid || known != c.known {
+			t.Errorf("%s: valid %v, known %v; want %v, %v", c.line, valid, known, c.valid, c.known)
+		}
+		if got := (typed.Checker{}).Check(params, "/params", []byte(c.line)); got != valid {
+			t.Errorf("%s: Check %v, CheckKnown %v", c.line, got, valid)
+		}
+	}
+}
