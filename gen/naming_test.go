@@ -84,7 +84,7 @@ func TestOwnersName(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(src)
-	for _, want := range []string{"type EnvelopeV string", "V EnvelopeV `json:\"v\"`", "// The request itself.\ntype Request struct", "type MessageRequest "} {
+	for _, want := range []string{"type EnvelopeV string", "V EnvelopeV `json:\"v\"`", "// Request is the request itself.\ntype Request struct", "type MessageRequest "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output has no %q", want)
 		}

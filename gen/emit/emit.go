@@ -1632,7 +1632,7 @@ func (g *gen) unionType(t *model.Type) error {
 	g.f.Type().Id(t.Name).Interface(jen.Id("is" + t.Name).Params())
 
 	if u.Tag != "" {
-		g.f.Comment(u.Unknown + " is a variant of " + t.Name + " whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.")
+		g.f.Add(comment(u.Unknown + " is a variant of " + t.Name + " whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged."))
 		g.f.Type().Id(u.Unknown).Struct(
 			jen.Comment("Tag is the value of the member \""+u.Tag+"\"."),
 			jen.Id("Tag").String(),

@@ -77,6 +77,7 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 	}
 	b.embed()
 	decideCompleteness(b.pkg)
+	goDocs(b.pkg)
 	return b.pkg, nil
 }
 

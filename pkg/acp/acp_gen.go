@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 )
 
-// Asks the agent to authenticate with one of the methods it listed in its
-// `initialize` response.
+// AuthenticateRequest asks the agent to authenticate with one of the methods
+// it listed in its `initialize` response.
 type AuthenticateRequest struct {
 	// The method to use; one of the `id`s from `authMethods`.
 	MethodID AuthMethodID `json:"methodId"`
@@ -22,17 +22,20 @@ type AuthenticateRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of an authentication method, chosen by the agent.
+// AuthMethodID is the identifier of an authentication method, chosen by the
+// agent.
 type AuthMethodID string
 
-// Free-form extension metadata. Almost every ACP object may carry it under the
-// `_meta` key. The protocol assigns no meaning to its contents, so a receiver
-// must not depend on any key being present. The root keys `traceparent`,
-// `tracestate` and `baggage` are set aside for W3C trace context. Custom data
-// belongs here, never in new root-level fields of a protocol object.
+// Meta is a free-form extension metadata. Almost every ACP object may carry it
+// under the `_meta` key. The protocol assigns no meaning to its contents, so a
+// receiver must not depend on any key being present. The root keys
+// `traceparent`, `tracestate` and `baggage` are set aside for W3C trace
+// context. Custom data belongs here, never in new root-level fields of a
+// protocol object.
 type Meta json.RawMessage
 
-// Empty success answer to `authenticate`: the connection is now authenticated.
+// AuthenticateResponse is the empty success answer to `authenticate`: the
+// connection is now authenticated.
 type AuthenticateResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -41,10 +44,10 @@ type AuthenticateResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the peer to cancel a request this side sent earlier; either side may
-// send it. Support is optional and a receiver may ignore it. A receiver that
-// honours it still answers the original request, with a (possibly partial)
-// result or with error -32800 (request cancelled).
+// CancelRequestNotification asks the peer to cancel a request this side sent
+// earlier; either side may send it. Support is optional and a receiver may
+// ignore it. A receiver that honours it still answers the original request,
+// with a (possibly partial) result or with error -32800 (request cancelled).
 type CancelRequestNotification struct {
 	// Identifier of the request to cancel.
 	RequestID RequestID `json:"requestId"`
@@ -55,9 +58,9 @@ type CancelRequestNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a request: a string, an integer or null. A caller should avoid
-// null (responses use it when the request's id is unknown) and fractions. The
-// answer repeats the value exactly.
+// RequestID is the identifier of a request: a string, an integer or null. A
+// caller should avoid null (responses use it when the request's id is unknown)
+// and fractions. The answer repeats the value exactly.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // RequestIDNull, RequestIDInteger, RequestIDString.
@@ -65,21 +68,21 @@ type RequestID interface {
 	isRequestID()
 }
 
-// The null identifier.
+// RequestIDNull is the null identifier.
 type RequestIDNull struct{}
 
-// An integer identifier (64-bit signed).
+// RequestIDInteger is an integer identifier (64-bit signed).
 type RequestIDInteger int64
 
-// A string identifier.
+// RequestIDString is a string identifier.
 type RequestIDString string
 
-// Major version of ACP. It changes only for breaking changes; additions arrive
-// as capabilities. This schema describes version 1.
+// ProtocolVersion is the major version of ACP. It changes only for breaking
+// changes; additions arrive as capabilities. This schema describes version 1.
 type ProtocolVersion uint32
 
-// Identifies the program on one side of the connection (client or agent): a
-// machine name, an optional display title and a version.
+// Implementation identifies the program on one side of the connection (client
+// or agent): a machine name, an optional display title and a version.
 type Implementation struct {
 	// Stable, machine-oriented name of the implementation. Shown to users when
 	// `title` is absent.
@@ -95,9 +98,9 @@ type Implementation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the client can do for the agent, sent in the `initialize` request.
-// Agents must not call a client method whose capability is not advertised
-// here.
+// ClientCapabilities is what the client can do for the agent, sent in the
+// `initialize` request. Agents must not call a client method whose capability
+// is not advertised here.
 type ClientCapabilities struct {
 	// Which file-system methods the client serves.
 	Fs *FileSystemCapabilities `json:"fs,omitempty"`
@@ -118,7 +121,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// File-system methods the client offers to the agent.
+// FileSystemCapabilities holds the file-system methods the client offers to
+// the agent.
 type FileSystemCapabilities struct {
 	// True when the client serves `fs/read_text_file`.
 	ReadTextFile *bool `json:"readTextFile,omitempty"`
@@ -131,7 +135,8 @@ type FileSystemCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional session features the client understands.
+// ClientSessionCapabilities holds the optional session features the client
+// understands.
 type ClientSessionCapabilities struct {
 	// Present (even as `{}`) when the client handles context-compaction updates
 	// (`compaction_update`, `compaction_summary_chunk`). Absent or null:
@@ -150,11 +155,12 @@ type ClientSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client handles context-compaction
-// updates.
+// CompactionCapabilities is a marker object: its presence says the client
+// handles context-compaction updates.
 type CompactionCapabilities json.RawMessage
 
-// Configuration option kinds the client supports beyond the default `select`.
+// SessionConfigOptionsCapabilities holds the configuration option kinds the
+// client supports beyond the default `select`.
 type SessionConfigOptionsCapabilities struct {
 	// Present (even as `{}`) when the client can show `boolean` options and send
 	// boolean values with `session/set_config_option`. Absent or null:
@@ -167,8 +173,8 @@ type SessionConfigOptionsCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client supports boolean configuration
-// options.
+// BooleanConfigOptionCapabilities is a marker object: its presence says the
+// client supports boolean configuration options.
 type BooleanConfigOptionCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -177,12 +183,13 @@ type BooleanConfigOptionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client can show live notices to the
-// user.
+// NoticeCapabilities is a marker object: its presence says the client can show
+// live notices to the user.
 type NoticeCapabilities json.RawMessage
 
-// Authentication method types that need special support on the client side.
-// The agent only offers such methods when the client opted in here.
+// AuthCapabilities holds the authentication method types that need special
+// support on the client side. The agent only offers such methods when the
+// client opted in here.
 type AuthCapabilities struct {
 	// True when the client can launch the configured agent command interactively
 	// in a terminal, which makes `terminal` authentication methods usable.
@@ -194,8 +201,8 @@ type AuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Elicitation modes the client supports. Each mode must be advertised
-// explicitly: `{}` alone advertises no mode.
+// ElicitationCapabilities holds the elicitation modes the client supports.
+// Each mode must be advertised explicitly: `{}` alone advertises no mode.
 type ElicitationCapabilities struct {
 	// Present (even as `{}`) when the client can render form elicitations. Absent
 	// or null: not advertised.
@@ -210,7 +217,8 @@ type ElicitationCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client supports form elicitations.
+// ElicitationFormCapabilities is a marker object: its presence says the client
+// supports form elicitations.
 type ElicitationFormCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -219,7 +227,8 @@ type ElicitationFormCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client supports URL elicitations.
+// ElicitationURLCapabilities is a marker object: its presence says the client
+// supports URL elicitations.
 type ElicitationURLCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -228,8 +237,8 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the agent supports, returned in the `initialize` response. Clients must
-// not use a feature the agent has not advertised here.
+// AgentCapabilities is what the agent supports, returned in the `initialize`
+// response. Clients must not use a feature the agent has not advertised here.
 type AgentCapabilities struct {
 	// True when the agent implements `session/load`.
 	LoadSession *bool `json:"loadSession,omitempty"`
@@ -248,9 +257,10 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Content block types the agent accepts in `session/prompt`. Every agent
-// accepts `text` and `resource_link` blocks; the others need the matching
-// flag, and clients must only send what is advertised.
+// PromptCapabilities holds the content block types the agent accepts in
+// `session/prompt`. Every agent accepts `text` and `resource_link` blocks; the
+// others need the matching flag, and clients must only send what is
+// advertised.
 type PromptCapabilities struct {
 	// True when prompts may contain `image` blocks.
 	Image *bool `json:"image,omitempty"`
@@ -266,8 +276,8 @@ type PromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP server transports the agent supports in addition to stdio, which every
-// agent supports.
+// MCPCapabilities holds the MCP server transports the agent supports in
+// addition to stdio, which every agent supports.
 type MCPCapabilities struct {
 	// True when the agent can connect to MCP servers over HTTP.
 	HTTP *bool `json:"http,omitempty"`
@@ -280,11 +290,12 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional session features of the agent. The baseline (`session/new`,
-// `session/prompt`, `session/update` and `session/cancel`) needs no
-// capability; each field here turns on something more. Each is an object:
-// present (even as `{}`) means supported, absent or null means not supported.
-// (`session/load` is advertised separately, by `loadSession`.)
+// SessionCapabilities holds the optional session features of the agent. The
+// baseline (`session/new`, `session/prompt`, `session/update` and
+// `session/cancel`) needs no capability; each field here turns on something
+// more. Each is an object: present (even as `{}`) means supported, absent or
+// null means not supported. (`session/load` is advertised separately, by
+// `loadSession`.)
 type SessionCapabilities struct {
 	// Present when the agent implements `session/list`.
 	List wire.Opt[SessionListCapabilities] `json:"list,omitzero"`
@@ -304,7 +315,8 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/list`.
+// SessionListCapabilities is a marker object: its presence says the agent
+// implements `session/list`.
 type SessionListCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -313,7 +325,8 @@ type SessionListCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/delete`.
+// SessionDeleteCapabilities is a marker object: its presence says the agent
+// implements `session/delete`.
 type SessionDeleteCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -322,8 +335,9 @@ type SessionDeleteCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent accepts extra workspace roots
-// (`additionalDirectories`) when sessions are created, loaded or resumed.
+// SessionAdditionalDirectoriesCapabilities is a marker object: its presence
+// says the agent accepts extra workspace roots (`additionalDirectories`) when
+// sessions are created, loaded or resumed.
 type SessionAdditionalDirectoriesCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -332,7 +346,8 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/resume`.
+// SessionResumeCapabilities is a marker object: its presence says the agent
+// implements `session/resume`.
 type SessionResumeCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -341,7 +356,8 @@ type SessionResumeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/close`.
+// SessionCloseCapabilities is a marker object: its presence says the agent
+// implements `session/close`.
 type SessionCloseCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -350,7 +366,8 @@ type SessionCloseCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional authentication features of the agent.
+// AgentAuthCapabilities holds the optional authentication features of the
+// agent.
 type AgentAuthCapabilities struct {
 	// Present (even as `{}`) when the agent implements `logout`. Absent or null:
 	// clients must not call it.
@@ -362,7 +379,8 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `logout`.
+// LogoutCapabilities is a marker object: its presence says the agent
+// implements `logout`.
 type LogoutCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -371,9 +389,9 @@ type LogoutCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One way to authenticate with the agent, listed in the `initialize` response.
-// The `type` field selects the flow; without `type` the method is of the
-// default kind, `agent`.
+// AuthMethod is one way to authenticate with the agent, listed in the
+// `initialize` response. The `type` field selects the flow; without `type` the
+// method is of the default kind, `agent`.
 //
 // It is a union tagged by the member "type". Its variants are
 // AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
@@ -383,7 +401,9 @@ type AuthMethod interface {
 	isAuthMethod()
 }
 
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAuthMethod struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -391,11 +411,11 @@ type UnknownAuthMethod struct {
 	Raw json.RawMessage
 }
 
-// An authentication method in which the client starts the configured agent
-// command as a separate, interactive terminal process so the user can log in
-// there. Exit status zero means success, anything else failure. Agents only
-// offer it when the client set `auth.terminal`; clients never pass it to
-// `authenticate`.
+// AuthMethodTerminal is an authentication method in which the client starts
+// the configured agent command as a separate, interactive terminal process so
+// the user can log in there. Exit status zero means success, anything else
+// failure. Agents only offer it when the client set `auth.terminal`; clients
+// never pass it to `authenticate`.
 type AuthMethodTerminal struct {
 	// Identifier of this method.
 	ID AuthMethodID `json:"id"`
@@ -415,8 +435,8 @@ type AuthMethodTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An authentication method that the agent carries out itself when the client
-// calls `authenticate` with its `id`.
+// AuthMethodAgent is an authentication method that the agent carries out
+// itself when the client calls `authenticate` with its `id`.
 type AuthMethodAgent struct {
 	// Identifier to pass to `authenticate`.
 	ID AuthMethodID `json:"id"`
@@ -431,15 +451,15 @@ type AuthMethodAgent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a conversation session, chosen by the agent in `session/new`.
-// Each session has its own history, context and state; one agent may host many
-// sessions.
+// SessionID is the identifier of a conversation session, chosen by the agent
+// in `session/new`. Each session has its own history, context and state; one
+// agent may host many sessions.
 type SessionID string
 
-// An MCP (Model Context Protocol) server the agent should connect to, to get
-// extra tools and context. The `type` field selects the transport; a server
-// without `type` uses stdio, which every agent supports. HTTP and SSE are only
-// allowed when the agent advertised them in `mcpCapabilities`.
+// MCPServer is an MCP (Model Context Protocol) server the agent should connect
+// to, to get extra tools and context. The `type` field selects the transport;
+// a server without `type` uses stdio, which every agent supports. HTTP and SSE
+// are only allowed when the agent advertised them in `mcpCapabilities`.
 //
 // It is a union tagged by the member "type". Its variants are MCPServerHTTP,
 // MCPServerSSE, MCPServerStdio; a tag this package does not know decodes to
@@ -449,7 +469,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -457,7 +479,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// How to reach an MCP server over HTTP.
+// MCPServerHTTP is how to reach an MCP server over HTTP.
 type MCPServerHTTP struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -472,7 +494,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One HTTP header to send to an MCP server.
+// HTTPHeader is one HTTP header to send to an MCP server.
 type HTTPHeader struct {
 	// Header name.
 	Name string `json:"name"`
@@ -485,7 +507,7 @@ type HTTPHeader struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How to reach an MCP server over SSE (server-sent events).
+// MCPServerSSE is how to reach an MCP server over SSE (server-sent events).
 type MCPServerSSE struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -500,7 +522,8 @@ type MCPServerSSE struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How to launch an MCP server as a local subprocess speaking over stdio.
+// MCPServerStdio is how to launch an MCP server as a local subprocess speaking
+// over stdio.
 type MCPServerStdio struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -517,8 +540,8 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One environment variable for a process the peer starts (an MCP server or a
-// terminal command).
+// EnvVariable is one environment variable for a process the peer starts (an
+// MCP server or a terminal command).
 type EnvVariable struct {
 	// Variable name.
 	Name string `json:"name"`
@@ -531,12 +554,12 @@ type EnvVariable struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a session mode, chosen by the agent.
+// SessionModeID is the identifier of a session mode, chosen by the agent.
 type SessionModeID string
 
-// The modes a session can run in and the one that is active. Session
-// configuration options are the newer, preferred way to expose this choice;
-// clients that get both should use the options.
+// SessionModeState holds the modes a session can run in and the one that is
+// active. Session configuration options are the newer, preferred way to expose
+// this choice; clients that get both should use the options.
 type SessionModeState struct {
 	// The active mode.
 	CurrentModeID SessionModeID `json:"currentModeId"`
@@ -549,9 +572,9 @@ type SessionModeState struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A way of working the agent offers, for example asking before every edit or
-// editing freely. Modes can change the system prompt, the tools available and
-// the permission behaviour.
+// SessionMode is a way of working the agent offers, for example asking before
+// every edit or editing freely. Modes can change the system prompt, the tools
+// available and the permission behaviour.
 type SessionMode struct {
 	// Identifier used to select this mode.
 	ID SessionModeID `json:"id"`
@@ -566,18 +589,20 @@ type SessionMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a session configuration option.
+// SessionConfigID is the identifier of a session configuration option.
 type SessionConfigID string
 
-// Identifier of one value of a `select` configuration option.
+// SessionConfigValueID is the identifier of one value of a `select`
+// configuration option.
 type SessionConfigValueID string
 
-// Identifier of a group of values of a `select` configuration option.
+// SessionConfigGroupID is the identifier of a group of values of a `select`
+// configuration option.
 type SessionConfigGroupID string
 
-// A setting of the session that the user can change, with its current value.
-// The `type` field selects the kind of control. The agent lists options in its
-// preferred display order.
+// SessionConfigOption is a setting of the session that the user can change,
+// with its current value. The `type` field selects the kind of control. The
+// agent lists options in its preferred display order.
 //
 // It is a union tagged by the member "type". Its variants are
 // SessionConfigSelect, SessionConfigBoolean; a tag this package does not know
@@ -586,7 +611,9 @@ type SessionConfigOption interface {
 	isSessionConfigOption()
 }
 
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownSessionConfigOption struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -594,7 +621,8 @@ type UnknownSessionConfigOption struct {
 	Raw json.RawMessage
 }
 
-// A configuration option whose value is one of a list of values.
+// SessionConfigSelect is a configuration option whose value is one of a list
+// of values.
 type SessionConfigSelect struct {
 	// Identifier used to change this option with `session/set_config_option`.
 	ID SessionConfigID `json:"id"`
@@ -615,16 +643,17 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What a configuration option is about, so that clients can place it and give
-// it shortcuts or icons. It is a hint only: clients must cope with a missing
-// or unknown category. Implementations may define their own categories
-// beginning with `_`; all other names belong to the protocol.
+// SessionConfigOptionCategory is what a configuration option is about, so that
+// clients can place it and give it shortcuts or icons. It is a hint only:
+// clients must cope with a missing or unknown category. Implementations may
+// define their own categories beginning with `_`; all other names belong to
+// the protocol.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SessionConfigOptionCategory string
 
-// The values of a `select` option: either one flat list or a list of labelled
-// groups.
+// SessionConfigSelectOptions holds the values of a `select` option: either one
+// flat list or a list of labelled groups.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // SessionConfigSelectOptionsSessionConfigSelectOptionList,
@@ -633,7 +662,7 @@ type SessionConfigSelectOptions interface {
 	isSessionConfigSelectOptions()
 }
 
-// One value of a `select` configuration option.
+// SessionConfigSelectOption is one value of a `select` configuration option.
 type SessionConfigSelectOption struct {
 	// Identifier of the value, sent back when the user picks it.
 	Value SessionConfigValueID `json:"value"`
@@ -648,10 +677,12 @@ type SessionConfigSelectOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A flat list of values.
+// SessionConfigSelectOptionsSessionConfigSelectOptionList is a flat list of
+// values.
 type SessionConfigSelectOptionsSessionConfigSelectOptionList []SessionConfigSelectOption
 
-// A labelled group of values of a `select` configuration option.
+// SessionConfigSelectGroup is a labelled group of values of a `select`
+// configuration option.
 type SessionConfigSelectGroup struct {
 	// Identifier of the group.
 	Group SessionConfigGroupID `json:"group"`
@@ -666,10 +697,11 @@ type SessionConfigSelectGroup struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Values arranged under group headings.
+// SessionConfigSelectOptionsSessionConfigSelectGroupList holds the values
+// arranged under group headings.
 type SessionConfigSelectOptionsSessionConfigSelectGroupList []SessionConfigSelectGroup
 
-// A configuration option that is either on or off.
+// SessionConfigBoolean is a configuration option that is either on or off.
 type SessionConfigBoolean struct {
 	// Identifier used to change this option with `session/set_config_option`.
 	ID SessionConfigID `json:"id"`
@@ -688,7 +720,7 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Summary of one session in a `session/list` result.
+// SessionInfo is the summary of one session in a `session/list` result.
 type SessionInfo struct {
 	// Identifier of the session.
 	SessionID SessionID `json:"sessionId"`
@@ -708,10 +740,10 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A piece of content shown to the user or given to the model: in prompts, in
-// streamed agent output and in tool call results. The shapes follow MCP's
-// content types so that MCP tool output can be passed along unchanged. The
-// `type` field selects the kind.
+// ContentBlock is a piece of content shown to the user or given to the model:
+// in prompts, in streamed agent output and in tool call results. The shapes
+// follow MCP's content types so that MCP tool output can be passed along
+// unchanged. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are TextContent,
 // ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
@@ -721,7 +753,9 @@ type ContentBlock interface {
 	isContentBlock()
 }
 
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownContentBlock struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -729,7 +763,7 @@ type UnknownContentBlock struct {
 	Raw json.RawMessage
 }
 
-// A text content block.
+// TextContent is a text content block.
 type TextContent struct {
 	// Optional hints about who the content is for and how it should be shown.
 	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
@@ -742,8 +776,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional hints that help a client decide whether and how to show a piece of
-// content.
+// Annotations holds the optional hints that help a client decide whether and
+// how to show a piece of content.
 type Annotations struct {
 	// Who the content is meant for.
 	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
@@ -758,10 +792,10 @@ type Annotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One side of a conversation.
+// Role is one side of a conversation.
 type Role string
 
-// An image content block.
+// ImageContent is an image content block.
 type ImageContent struct {
 	// Optional hints about who the content is for and how it should be shown.
 	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
@@ -778,7 +812,7 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An audio content block.
+// AudioContent is an audio content block.
 type AudioContent struct {
 	// Optional hints about who the content is for and how it should be shown.
 	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
@@ -793,7 +827,8 @@ type AudioContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A link to a resource (a file, a web page, ...) that the receiver may read.
+// ResourceLink is a link to a resource (a file, a web page, ...) that the
+// receiver may read.
 type ResourceLink struct {
 	// Optional hints about who the content is for and how it should be shown.
 	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
@@ -816,7 +851,7 @@ type ResourceLink struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A resource whose contents are included in the message.
+// EmbeddedResource is a resource whose contents are included in the message.
 type EmbeddedResource struct {
 	// Optional hints about who the content is for and how it should be shown.
 	Annotations wire.Opt[Annotations] `json:"annotations,omitzero"`
@@ -829,8 +864,8 @@ type EmbeddedResource struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The contents of an embedded resource. There is no tag: text contents carry
-// `text`, binary contents carry `blob`.
+// EmbeddedResourceResource holds the contents of an embedded resource. There
+// is no tag: text contents carry `text`, binary contents carry `blob`.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -841,7 +876,7 @@ type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
 
-// Contents given as text.
+// EmbeddedResourceResourceTextResourceContents is a contents given as text.
 type EmbeddedResourceResourceTextResourceContents struct {
 	// Optional media type of the contents.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
@@ -856,7 +891,8 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Contents given as base64-encoded bytes.
+// EmbeddedResourceResourceBlobResourceContents is a contents given as
+// base64-encoded bytes.
 type EmbeddedResourceResourceBlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
@@ -871,7 +907,7 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource contents as text.
+// TextResourceContents holds the resource contents as text.
 type TextResourceContents struct {
 	// Optional media type of the contents.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
@@ -886,7 +922,7 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource contents as binary data.
+// BlobResourceContents holds the resource contents as binary data.
 type BlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
@@ -901,11 +937,11 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why the agent ended a prompt turn.
+// StopReason is why the agent ended a prompt turn.
 type StopReason string
 
-// One piece of live progress from the agent, sent in `session/update`. The
-// `sessionUpdate` field selects the kind.
+// SessionUpdate is one piece of live progress from the agent, sent in
+// `session/update`. The `sessionUpdate` field selects the kind.
 //
 // It is a union tagged by the member "sessionUpdate". Its variants are
 // UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall,
@@ -917,7 +953,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -925,7 +963,7 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// One content block of a message that is being streamed.
+// ContentChunk is one content block of a message that is being streamed.
 type ContentChunk struct {
 	// The content block.
 	Content ContentBlock `json:"content"`
@@ -939,22 +977,24 @@ type ContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of one message within a session.
+// MessageID is the identifier of one message within a session.
 type MessageID string
 
-// Part of a user message, for example while a loaded session replays its
-// history.
+// UserMessageChunk is the part of a user message, for example while a loaded
+// session replays its history.
 type UserMessageChunk ContentChunk
 
-// Part of the agent's answer, streamed as it is produced.
+// AgentMessageChunk is the part of the agent's answer, streamed as it is
+// produced.
 type AgentMessageChunk ContentChunk
 
-// Part of the agent's reasoning, streamed as it is produced.
+// AgentThoughtChunk is the part of the agent's reasoning, streamed as it is
+// produced.
 type AgentThoughtChunk ContentChunk
 
-// A tool call the model asked for: an action the agent performs, such as
-// reading a file, running a command or fetching a page. Later changes arrive
-// as `tool_call_update`.
+// ToolCall is a tool call the model asked for: an action the agent performs,
+// such as reading a file, running a command or fetching a page. Later changes
+// arrive as `tool_call_update`.
 type ToolCall struct {
 	// Identifier of the call.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -982,18 +1022,18 @@ type ToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a tool call, unique within its session.
+// ToolCallID is the identifier of a tool call, unique within its session.
 type ToolCallID string
 
-// What sort of action a tool call performs; clients use it to pick icons and
-// presentation.
+// ToolKind is what sort of action a tool call performs; clients use it to pick
+// icons and presentation.
 type ToolKind string
 
-// The lifecycle state of a tool call.
+// ToolCallStatus is the lifecycle state of a tool call.
 type ToolCallStatus string
 
-// One item produced by a tool call: ordinary content, a file diff, or a live
-// terminal. The `type` field selects the kind.
+// ToolCallContent is one item produced by a tool call: ordinary content, a
+// file diff, or a live terminal. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are Content, Diff,
 // Terminal; a tag this package does not know decodes to
@@ -1002,7 +1042,9 @@ type ToolCallContent interface {
 	isToolCallContent()
 }
 
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownToolCallContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1010,7 +1052,7 @@ type UnknownToolCallContent struct {
 	Raw json.RawMessage
 }
 
-// Tool call content that wraps an ordinary content block.
+// Content is a tool call content that wraps an ordinary content block.
 type Content struct {
 	// The content block.
 	Content ContentBlock `json:"content"`
@@ -1021,7 +1063,7 @@ type Content struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change to one file, given as its text before and after.
+// Diff is a change to one file, given as its text before and after.
 type Diff struct {
 	// Absolute path of the file.
 	Path string `json:"path"`
@@ -1036,7 +1078,7 @@ type Diff struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tool call content that embeds a terminal by its identifier.
+// Terminal is a tool call content that embeds a terminal by its identifier.
 type Terminal struct {
 	// Identifier returned by `terminal/create`.
 	TerminalID TerminalID `json:"terminalId"`
@@ -1047,10 +1089,10 @@ type Terminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a terminal created by `terminal/create`.
+// TerminalID is the identifier of a terminal created by `terminal/create`.
 type TerminalID string
 
-// A place in a file that a tool call reads or changes.
+// ToolCallLocation is a place in a file that a tool call reads or changes.
 type ToolCallLocation struct {
 	// Absolute path of the file.
 	Path string `json:"path"`
@@ -1063,9 +1105,9 @@ type ToolCallLocation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change to a tool call that has already been announced. Only `toolCallId`
-// is required; every other field that is present replaces the stored value,
-// and absent or null fields keep theirs.
+// ToolCallUpdate is a change to a tool call that has already been announced.
+// Only `toolCallId` is required; every other field that is present replaces
+// the stored value, and absent or null fields keep theirs.
 type ToolCallUpdate struct {
 	// Identifier of the call to change.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -1092,8 +1134,8 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's plan for a larger task. Each plan update carries every entry
-// with its current state; the client replaces the whole plan it shows.
+// Plan is the agent's plan for a larger task. Each plan update carries every
+// entry with its current state; the client replaces the whole plan it shows.
 type Plan struct {
 	// The steps of the plan, in order.
 	Entries []PlanEntry `json:"entries"`
@@ -1104,7 +1146,7 @@ type Plan struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One step of the agent's plan.
+// PlanEntry is one step of the agent's plan.
 type PlanEntry struct {
 	// What the step is meant to achieve.
 	Content string `json:"content"`
@@ -1119,13 +1161,14 @@ type PlanEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How important a plan step is.
+// PlanEntryPriority is how important a plan step is.
 type PlanEntryPriority string
 
-// Progress of a plan step.
+// PlanEntryStatus is the progress of a plan step.
 type PlanEntryStatus string
 
-// The full list of commands the user can invoke now.
+// AvailableCommandsUpdate is the full list of commands the user can invoke
+// now.
 type AvailableCommandsUpdate struct {
 	// The commands.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
@@ -1136,7 +1179,8 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A command the user can invoke in the prompt (for example `/review`).
+// AvailableCommand is a command the user can invoke in the prompt (for example
+// `/review`).
 type AvailableCommand struct {
 	// Name of the command, without the leading slash.
 	Name string `json:"name"`
@@ -1151,10 +1195,11 @@ type AvailableCommand struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How a command takes its input.
+// AvailableCommandInput is how a command takes its input.
 type AvailableCommandInput = UnstructuredCommandInput
 
-// Free-text command input: whatever the user types after the command name.
+// UnstructuredCommandInput is a free-text command input: whatever the user
+// types after the command name.
 type UnstructuredCommandInput struct {
 	// Placeholder text shown while no input has been typed.
 	Hint string `json:"hint"`
@@ -1165,7 +1210,7 @@ type UnstructuredCommandInput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session now runs in another mode.
+// CurrentModeUpdate means the session now runs in another mode.
 type CurrentModeUpdate struct {
 	// The mode now active.
 	CurrentModeID SessionModeID `json:"currentModeId"`
@@ -1176,7 +1221,7 @@ type CurrentModeUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session's configuration options changed.
+// ConfigOptionUpdate means the session's configuration options changed.
 type ConfigOptionUpdate struct {
 	// Every configuration option with its current value.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -1187,8 +1232,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A partial change of session metadata: only the fields present change, and
-// null clears a field.
+// SessionInfoUpdate is a partial change of session metadata: only the fields
+// present change, and null clears a field.
 type SessionInfoUpdate struct {
 	// New title of the session; null clears it.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1201,8 +1246,8 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How much of the model's context window the session uses, and optionally what
-// it has cost.
+// UsageUpdate is how much of the model's context window the session uses, and
+// optionally what it has cost.
 type UsageUpdate struct {
 	// Tokens in the context now.
 	Used uint64 `json:"used"`
@@ -1217,7 +1262,7 @@ type UsageUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A running total of what a session has cost.
+// Cost is a running total of what a session has cost.
 type Cost struct {
 	// The total so far.
 	Amount float64 `json:"amount"`
@@ -1231,9 +1276,9 @@ type Cost struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A user-facing message shown live and kept out of the session history. The
-// agent cannot rely on it being seen; it is only sent to clients that
-// advertised `session.notices`.
+// Notice is a user-facing message shown live and kept out of the session
+// history. The agent cannot rely on it being seen; it is only sent to clients
+// that advertised `session.notices`.
 type Notice struct {
 	// How prominently to show the notice.
 	Severity NoticeSeverity `json:"severity"`
@@ -1248,16 +1293,16 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How prominently a notice should be shown.
+// NoticeSeverity is how prominently a notice should be shown.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type NoticeSeverity string
 
-// Creates or changes a context compaction (the agent shrinking the
-// conversation it keeps). The first update with an identifier places the
-// compaction in the timeline; later ones change it in place. `summary`,
-// `error` and `_meta` are patches: absent keeps the stored value, null clears
-// it, a value replaces it, and an empty `summary` also clears it.
+// CompactionUpdate creates or changes a context compaction (the agent
+// shrinking the conversation it keeps). The first update with an identifier
+// places the compaction in the timeline; later ones change it in place.
+// `summary`, `error` and `_meta` are patches: absent keeps the stored value,
+// null clears it, a value replaces it, and an empty `summary` also clears it.
 type CompactionUpdate struct {
 	// Identifier of the compaction, chosen by the agent.
 	CompactionID CompactionID `json:"compactionId"`
@@ -1274,16 +1319,18 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a context compaction, unique within its session.
+// CompactionID is the identifier of a context compaction, unique within its
+// session.
 type CompactionID string
 
-// Where a context compaction stands.
+// CompactionStatus is where a context compaction stands.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CompactionStatus string
 
-// Adds a content block to the end of a compaction's summary, in the order
-// received. An unknown identifier starts a new compaction in progress.
+// CompactionSummaryChunk adds a content block to the end of a compaction's
+// summary, in the order received. An unknown identifier starts a new
+// compaction in progress.
 type CompactionSummaryChunk struct {
 	// Identifier of the compaction whose summary grows.
 	CompactionID CompactionID `json:"compactionId"`
@@ -1296,7 +1343,7 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One answer the user can give to a permission request.
+// PermissionOption is one answer the user can give to a permission request.
 type PermissionOption struct {
 	// Identifier returned when the user picks this answer.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -1311,13 +1358,14 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a permission option.
+// PermissionOptionID is the identifier of a permission option.
 type PermissionOptionID string
 
-// What a permission answer means.
+// PermissionOptionKind is what a permission answer means.
 type PermissionOptionKind string
 
-// How a permission request ended. The `outcome` field selects the kind.
+// RequestPermissionOutcome is how a permission request ended. The `outcome`
+// field selects the kind.
 //
 // It is a union tagged by the member "outcome". Its variants are
 // CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
@@ -1327,7 +1375,9 @@ type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
 
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionOutcome struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -1335,15 +1385,15 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// The turn was cancelled while the question was still open. A client that sent
-// `session/cancel` must answer every pending permission request with this
-// outcome.
+// CancelledPermissionOutcome means the turn was cancelled while the question
+// was still open. A client that sent `session/cancel` must answer every
+// pending permission request with this outcome.
 type CancelledPermissionOutcome struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// The answer the user picked.
+// SelectedPermissionOutcome is the answer the user picked.
 type SelectedPermissionOutcome struct {
 	// Identifier of the picked answer.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -1354,7 +1404,7 @@ type SelectedPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How a terminal command ended.
+// TerminalExitStatus is how a terminal command ended.
 type TerminalExitStatus struct {
 	// Exit code of the process; null when a signal ended it.
 	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
@@ -1367,12 +1417,13 @@ type TerminalExitStatus struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a URL elicitation, unique among the open ones on a connection.
+// ElicitationID is the identifier of a URL elicitation, unique among the open
+// ones on a connection.
 type ElicitationID string
 
-// An elicitation answered by filling in a form the client renders from
-// `requestedSchema`. Forms must not ask for secrets such as passwords, API
-// keys or tokens; those go through URL mode.
+// ElicitationFormMode is an elicitation answered by filling in a form the
+// client renders from `requestedSchema`. Forms must not ask for secrets such
+// as passwords, API keys or tokens; those go through URL mode.
 type ElicitationFormMode struct {
 	// Tells the user what is being asked and why.
 	Message string `json:"message"`
@@ -1394,8 +1445,9 @@ type ElicitationFormMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A restricted JSON Schema that describes an elicitation form: one flat object
-// whose properties are strings, numbers, integers, booleans or enumerations.
+// ElicitationSchema is a restricted JSON Schema that describes an elicitation
+// form: one flat object whose properties are strings, numbers, integers,
+// booleans or enumerations.
 //
 // Validate does not check: type: constraints of a value kept as raw JSON.
 type ElicitationSchema struct {
@@ -1416,9 +1468,10 @@ type ElicitationSchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The schema of one form field. The `type` field selects the kind, as in JSON
-// Schema: a string (a single choice when it has `enum` or `oneOf`), a number,
-// an integer, a boolean, or an array (a multiple choice).
+// ElicitationPropertySchema is the schema of one form field. The `type` field
+// selects the kind, as in JSON Schema: a string (a single choice when it has
+// `enum` or `oneOf`), a number, an integer, a boolean, or an array (a multiple
+// choice).
 //
 // It is a union tagged by the member "type". Its variants are
 // StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
@@ -1429,7 +1482,9 @@ type ElicitationPropertySchema interface {
 	isElicitationPropertySchema()
 }
 
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownElicitationPropertySchema struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1437,8 +1492,8 @@ type UnknownElicitationPropertySchema struct {
 	Raw json.RawMessage
 }
 
-// A text field. With `enum` or `oneOf` it becomes a single choice among fixed
-// values.
+// StringPropertySchema is a text field. With `enum` or `oneOf` it becomes a
+// single choice among fixed values.
 type StringPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1465,10 +1520,10 @@ type StringPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A format a text field must have.
+// StringFormat is a format a text field must have.
 type StringFormat string
 
-// One value of a titled choice.
+// EnumOption is one value of a titled choice.
 type EnumOption struct {
 	// The value sent back when chosen.
 	Const string `json:"const"`
@@ -1483,7 +1538,7 @@ type EnumOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A number field.
+// NumberPropertySchema is a number field.
 type NumberPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1502,7 +1557,7 @@ type NumberPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A whole-number field.
+// IntegerPropertySchema is a whole-number field.
 type IntegerPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1521,7 +1576,7 @@ type IntegerPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A yes/no field.
+// BooleanPropertySchema is a yes/no field.
 type BooleanPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1536,7 +1591,8 @@ type BooleanPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A multiple-choice field; its value is an array of strings.
+// MultiSelectPropertySchema is a multiple-choice field; its value is an array
+// of strings.
 type MultiSelectPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1557,8 +1613,9 @@ type MultiSelectPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The values of a multiple choice: plain strings (`type` is `string`), or
-// labelled values, which carry no `type` and list them under `anyOf`.
+// MultiSelectItems holds the values of a multiple choice: plain strings
+// (`type` is `string`), or labelled values, which carry no `type` and list
+// them under `anyOf`.
 //
 // It is a union tagged by the member "type". Its variants are
 // StringMultiSelectItems, TitledMultiSelectItems; a tag this package does not
@@ -1568,7 +1625,9 @@ type MultiSelectItems interface {
 	isMultiSelectItems()
 }
 
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1576,7 +1635,7 @@ type UnknownMultiSelectItems struct {
 	Raw json.RawMessage
 }
 
-// Plain string values of a multiple choice.
+// StringMultiSelectItems is the plain string values of a multiple choice.
 type StringMultiSelectItems struct {
 	// The allowed values.
 	Enum []string `json:"enum"`
@@ -1587,7 +1646,7 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Labelled values of a multiple choice.
+// TitledMultiSelectItems holds the labelled values of a multiple choice.
 type TitledMultiSelectItems struct {
 	// The allowed values, each with a label.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -1598,10 +1657,10 @@ type TitledMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An elicitation carried out outside the connection: the client shows the URL
-// and, with the user's consent, opens it (for example for an OAuth login).
-// Accepting means the user agreed to open the URL, not that the interaction
-// there finished.
+// ElicitationURLMode means an elicitation carried out outside the connection:
+// the client shows the URL and, with the user's consent, opens it (for example
+// for an OAuth login). Accepting means the user agreed to open the URL, not
+// that the interaction there finished.
 type ElicitationURLMode struct {
 	// Tells the user what is being asked and why.
 	Message string `json:"message"`
@@ -1625,7 +1684,7 @@ type ElicitationURLMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user accepted the elicitation.
+// ElicitationAcceptAction means the user accepted the elicitation.
 type ElicitationAcceptAction struct {
 	// The values the user entered, keyed by field name; they should match the
 	// requested schema. Usually absent for URL elicitations. Absent and null mean
@@ -1638,7 +1697,7 @@ type ElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A value the user entered in a form field.
+// ElicitationContentValue is a value the user entered in a form field.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // ElicitationContentValueElicitationBooleanValue,
@@ -1650,24 +1709,26 @@ type ElicitationContentValue interface {
 	isElicitationContentValue()
 }
 
-// Yes or no.
+// ElicitationContentValueElicitationBooleanValue is a yes or no.
 type ElicitationContentValueElicitationBooleanValue bool
 
-// A whole number.
+// ElicitationContentValueElicitationIntegerValue is a whole number.
 type ElicitationContentValueElicitationIntegerValue int64
 
-// A number.
+// ElicitationContentValueElicitationNumberValue is a number.
 type ElicitationContentValueElicitationNumberValue float64
 
-// Text, or one chosen value.
+// ElicitationContentValueElicitationStringValue is a text, or one chosen
+// value.
 type ElicitationContentValueElicitationStringValue string
 
-// The values chosen in a multiple choice.
+// ElicitationContentValueElicitationStringArrayValue is the values chosen in a
+// multiple choice.
 type ElicitationContentValueElicitationStringArrayValue []string
 
-// Tells the client that the out-of-band interaction of a URL elicitation has
-// finished. Clients ignore identifiers they do not know or have already seen
-// completed.
+// CompleteElicitationNotification tells the client that the out-of-band
+// interaction of a URL elicitation has finished. Clients ignore identifiers
+// they do not know or have already seen completed.
 type CompleteElicitationNotification struct {
 	// The URL elicitation that finished.
 	ElicitationID ElicitationID `json:"elicitationId"`
@@ -1678,10 +1739,11 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the user, through the client, for structured input: by a form, or by
-// sending them to a URL. The `mode` field selects how. Its scope is either a
-// session (and possibly one tool call of it) or a JSON-RPC request made before
-// any session exists. Agents only use modes the client advertised.
+// CreateElicitationRequest asks the user, through the client, for structured
+// input: by a form, or by sending them to a URL. The `mode` field selects how.
+// Its scope is either a session (and possibly one tool call of it) or a
+// JSON-RPC request made before any session exists. Agents only use modes the
+// client advertised.
 //
 // It is a union tagged by the member "mode". Its variants are
 // CreateElicitationRequestElicitationFormMode,
@@ -1691,7 +1753,9 @@ type CreateElicitationRequest interface {
 	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
@@ -1699,7 +1763,8 @@ type UnknownCreateElicitationRequest struct {
 	Raw json.RawMessage
 }
 
-// Input through a form the client renders.
+// CreateElicitationRequestElicitationFormMode is an input through a form the
+// client renders.
 type CreateElicitationRequestElicitationFormMode struct {
 	// Tells the user what is being asked and why.
 	Message string `json:"message"`
@@ -1721,7 +1786,8 @@ type CreateElicitationRequestElicitationFormMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Input through a web page the user opens.
+// CreateElicitationRequestElicitationURLMode is an input through a web page
+// the user opens.
 type CreateElicitationRequestElicitationURLMode struct {
 	// Tells the user what is being asked and why.
 	Message string `json:"message"`
@@ -1745,8 +1811,8 @@ type CreateElicitationRequestElicitationURLMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `elicitation/create`. The `action` field says what
-// the user did.
+// CreateElicitationResponse is the client's answer to `elicitation/create`.
+// The `action` field says what the user did.
 //
 // It is a union tagged by the member "action". Its variants are
 // ElicitationAcceptAction, ElicitationDeclineAction, ElicitationCancelAction;
@@ -1756,7 +1822,9 @@ type CreateElicitationResponse interface {
 	isCreateElicitationResponse()
 }
 
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationResponse struct {
 	// Tag is the value of the member "action".
 	Tag string
@@ -1764,7 +1832,7 @@ type UnknownCreateElicitationResponse struct {
 	Raw json.RawMessage
 }
 
-// The user explicitly said no.
+// ElicitationDeclineAction is the user explicitly said no.
 type ElicitationDeclineAction struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1773,7 +1841,8 @@ type ElicitationDeclineAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user dismissed the request without deciding.
+// ElicitationCancelAction means the user dismissed the request without
+// deciding.
 type ElicitationCancelAction struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1782,8 +1851,8 @@ type ElicitationCancelAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Reads a text file through the client, which sees unsaved editor changes.
-// Only allowed when the client advertised `fs.readTextFile`.
+// ReadTextFileRequest reads a text file through the client, which sees unsaved
+// editor changes. Only allowed when the client advertised `fs.readTextFile`.
 type ReadTextFileRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -1800,7 +1869,7 @@ type ReadTextFileRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `fs/read_text_file`.
+// ReadTextFileResponse is the client's answer to `fs/read_text_file`.
 type ReadTextFileResponse struct {
 	// The text that was read.
 	Content string `json:"content"`
@@ -1811,8 +1880,8 @@ type ReadTextFileResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or overwrites a text file through the client. Only allowed when the
-// client advertised `fs.writeTextFile`.
+// WriteTextFileRequest creates or overwrites a text file through the client.
+// Only allowed when the client advertised `fs.writeTextFile`.
 type WriteTextFileRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -1827,7 +1896,7 @@ type WriteTextFileRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `fs/write_text_file`.
+// WriteTextFileResponse is the empty success answer to `fs/write_text_file`.
 type WriteTextFileResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1836,9 +1905,9 @@ type WriteTextFileResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// First request of a connection, sent by the client: it states the newest
-// protocol version the client speaks and what the client can do. Nothing else
-// may be sent before it is answered.
+// InitializeRequest is the first request of a connection, sent by the client:
+// it states the newest protocol version the client speaks and what the client
+// can do. Nothing else may be sent before it is answered.
 type InitializeRequest struct {
 	// The newest protocol version the client supports.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
@@ -1854,8 +1923,9 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `initialize`: the protocol version both sides will
-// use, what the agent supports and how to authenticate.
+// InitializeResponse is the agent's answer to `initialize`: the protocol
+// version both sides will use, what the agent supports and how to
+// authenticate.
 type InitializeResponse struct {
 	// The version requested by the client if the agent supports it, otherwise the
 	// newest version the agent supports. A client that cannot speak it should
@@ -1875,14 +1945,14 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or
-// a response. This schema checks the envelope only; the method's params or
-// result are checked with the method's own schema (see dispatch.json). ACP
-// sends one message per line over stdio; batches are not used. The three kinds
-// are listed with `anyOf` because a malformed message can fit two of them (a
-// `method` and a `result`); the kind is decided by the keys present: `method`
-// with `id` is a request, `method` alone a notification, `result` or `error` a
-// response.
+// Envelope is the JSON-RPC 2.0 envelope of every ACP message: a request, a
+// notification or a response. This schema checks the envelope only; the
+// method's params or result are checked with the method's own schema (see
+// dispatch.json). ACP sends one message per line over stdio; batches are not
+// used. The three kinds are listed with `anyOf` because a malformed message
+// can fit two of them (a `method` and a `result`); the kind is decided by the
+// keys present: `method` with `id` is a request, `method` alone a
+// notification, `result` or `error` a response.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -1892,7 +1962,7 @@ type Envelope interface {
 	isEnvelope()
 }
 
-// A request.
+// EnvelopeRequest is a request.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -1908,7 +1978,7 @@ type EnvelopeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A notification.
+// EnvelopeNotification is a notification.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -1925,7 +1995,7 @@ type EnvelopeNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A response.
+// EnvelopeResponse is a response.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -1943,7 +2013,7 @@ type EnvelopeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The error object of a failed response.
+// Error is the error object of a failed response.
 type Error struct {
 	// What kind of error happened.
 	Code ErrorCode `json:"code"`
@@ -1955,15 +2025,16 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An error code. The standard JSON-RPC codes and ACP's own codes are listed;
-// any other 32-bit integer is allowed too. ACP's codes come from the JSON-RPC
-// server range (-32000 to -32099), and the cancellation code -32800 lies in
-// the block LSP reserved.
+// ErrorCode is an error code. The standard JSON-RPC codes and ACP's own codes
+// are listed; any other 32-bit integer is allowed too. ACP's codes come from
+// the JSON-RPC server range (-32000 to -32099), and the cancellation code
+// -32800 lies in the block LSP reserved.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type ErrorCode int64
 
-// A call that expects an answer: it carries an `id`, which the answer repeats.
+// Request is a call that expects an answer: it carries an `id`, which the
+// answer repeats.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -1979,7 +2050,8 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A one-way message: it has a method but no `id`, and gets no answer.
+// Notification is a one-way message: it has a method but no `id`, and gets no
+// answer.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -1996,8 +2068,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The answer to a request: the request's `id` and exactly one of `result` or
-// `error`.
+// Response is the answer to a request: the request's `id` and exactly one of
+// `result` or `error`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2015,8 +2087,8 @@ type Response struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ends the authenticated state. Afterwards new sessions need authentication
-// again. Only allowed when the agent advertised `auth.logout`.
+// LogoutRequest ends the authenticated state. Afterwards new sessions need
+// authentication again. Only allowed when the agent advertised `auth.logout`.
 type LogoutRequest struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2025,7 +2097,7 @@ type LogoutRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `logout`.
+// LogoutResponse is the empty success answer to `logout`.
 type LogoutResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2034,10 +2106,10 @@ type LogoutResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the agent to stop the prompt turn running in a session. The agent stops
-// its model and tool work and answers the `session/prompt` request with stop
-// reason `cancelled`; the client answers its open permission requests with the
-// `cancelled` outcome.
+// CancelNotification asks the agent to stop the prompt turn running in a
+// session. The agent stops its model and tool work and answers the
+// `session/prompt` request with stop reason `cancelled`; the client answers
+// its open permission requests with the `cancelled` outcome.
 type CancelNotification struct {
 	// The session whose turn to stop.
 	SessionID SessionID `json:"sessionId"`
@@ -2048,9 +2120,9 @@ type CancelNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ends an active session: the agent stops any work in it, as for
-// `session/cancel`, and frees its resources. Only allowed when the agent
-// advertised `sessionCapabilities.close`.
+// CloseSessionRequest ends an active session: the agent stops any work in it,
+// as for `session/cancel`, and frees its resources. Only allowed when the
+// agent advertised `sessionCapabilities.close`.
 type CloseSessionRequest struct {
 	// The session to close.
 	SessionID SessionID `json:"sessionId"`
@@ -2061,7 +2133,7 @@ type CloseSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/close`.
+// CloseSessionResponse is the empty success answer to `session/close`.
 type CloseSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2070,8 +2142,9 @@ type CloseSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Removes a session so that `session/list` no longer returns it. Only allowed
-// when the agent advertised `sessionCapabilities.delete`.
+// DeleteSessionRequest removes a session so that `session/list` no longer
+// returns it. Only allowed when the agent advertised
+// `sessionCapabilities.delete`.
 type DeleteSessionRequest struct {
 	// The session to delete.
 	SessionID SessionID `json:"sessionId"`
@@ -2082,7 +2155,7 @@ type DeleteSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/delete`.
+// DeleteSessionResponse is the empty success answer to `session/delete`.
 type DeleteSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2091,8 +2164,8 @@ type DeleteSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks for the sessions the agent knows, one page at a time. Only allowed when
-// the agent advertised `sessionCapabilities.list`.
+// ListSessionsRequest asks for the sessions the agent knows, one page at a
+// time. Only allowed when the agent advertised `sessionCapabilities.list`.
 type ListSessionsRequest struct {
 	// Only list sessions with this working directory (an absolute path).
 	Cwd wire.Opt[string] `json:"cwd,omitzero"`
@@ -2105,7 +2178,7 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One page of sessions.
+// ListSessionsResponse is one page of sessions.
 type ListSessionsResponse struct {
 	// The sessions on this page.
 	Sessions []SessionInfo `json:"sessions"`
@@ -2118,9 +2191,9 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Reopens an earlier session. Before answering, the agent replays the whole
-// conversation to the client as `session/update` notifications. Only allowed
-// when the agent advertised `loadSession`.
+// LoadSessionRequest reopens an earlier session. Before answering, the agent
+// replays the whole conversation to the client as `session/update`
+// notifications. Only allowed when the agent advertised `loadSession`.
 type LoadSessionRequest struct {
 	// MCP servers the agent should connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers"`
@@ -2141,8 +2214,8 @@ type LoadSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/load`, sent once the history has been
-// replayed.
+// LoadSessionResponse is the agent's answer to `session/load`, sent once the
+// history has been replayed.
 type LoadSessionResponse struct {
 	// The session's modes and the active one, when the agent has modes.
 	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
@@ -2155,7 +2228,7 @@ type LoadSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates a new conversation session.
+// NewSessionRequest creates a new conversation session.
 type NewSessionRequest struct {
 	// Working directory of the session, as an absolute path; the base for relative
 	// paths.
@@ -2173,8 +2246,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/new`: the identifier of the new session and
-// its initial settings.
+// NewSessionResponse is the agent's answer to `session/new`: the identifier of
+// the new session and its initial settings.
 type NewSessionResponse struct {
 	// Identifier of the new session; every later message about it carries it.
 	SessionID SessionID `json:"sessionId"`
@@ -2189,8 +2262,9 @@ type NewSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sends a user message and starts a prompt turn. The agent streams its
-// progress with `session/update` and answers when the turn is over.
+// PromptRequest sends a user message and starts a prompt turn. The agent
+// streams its progress with `session/update` and answers when the turn is
+// over.
 type PromptRequest struct {
 	// The session the message is for.
 	SessionID SessionID `json:"sessionId"`
@@ -2206,7 +2280,8 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended.
+// PromptResponse is the agent's answer to `session/prompt`, sent when the turn
+// has ended.
 type PromptResponse struct {
 	// Why the turn ended.
 	StopReason StopReason `json:"stopReason"`
@@ -2217,8 +2292,9 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the user, through the client, whether a tool call may go ahead. The
-// client shows the offered answers and returns the user's choice.
+// RequestPermissionRequest asks the user, through the client, whether a tool
+// call may go ahead. The client shows the offered answers and returns the
+// user's choice.
 type RequestPermissionRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2233,7 +2309,8 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `session/request_permission`.
+// RequestPermissionResponse is the client's answer to
+// `session/request_permission`.
 type RequestPermissionResponse struct {
 	// What the user decided, or that the turn was cancelled.
 	Outcome RequestPermissionOutcome `json:"outcome"`
@@ -2244,8 +2321,8 @@ type RequestPermissionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Continues an earlier session without replaying its history (unlike
-// `session/load`). Only allowed when the agent advertised
+// ResumeSessionRequest continues an earlier session without replaying its
+// history (unlike `session/load`). Only allowed when the agent advertised
 // `sessionCapabilities.resume`.
 type ResumeSessionRequest struct {
 	// The session to resume.
@@ -2267,7 +2344,7 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/resume`.
+// ResumeSessionResponse is the agent's answer to `session/resume`.
 type ResumeSessionResponse struct {
 	// The session's modes and the active one, when the agent has modes.
 	Modes wire.Opt[SessionModeState] `json:"modes,omitzero"`
@@ -2280,9 +2357,9 @@ type ResumeSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Changes the value of one session configuration option. The `type` field
-// tells how `value` is to be read; without it, `value` is the identifier of a
-// `select` value.
+// SetSessionConfigOptionRequest changes the value of one session configuration
+// option. The `type` field tells how `value` is to be read; without it,
+// `value` is the identifier of a `select` value.
 //
 // It is a union tagged by the member "type". Its variants are
 // SetSessionConfigOptionBoolean, SetSessionConfigOptionValueID; a tag this
@@ -2293,7 +2370,10 @@ type SetSessionConfigOptionRequest interface {
 	isSetSessionConfigOptionRequest()
 }
 
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSetSessionConfigOptionRequest is a variant of
+// SetSessionConfigOptionRequest whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownSetSessionConfigOptionRequest struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2301,8 +2381,8 @@ type UnknownSetSessionConfigOptionRequest struct {
 	Raw json.RawMessage
 }
 
-// Sets a `boolean` option. Only sent when the client advertised
-// `session.configOptions.boolean`.
+// SetSessionConfigOptionBoolean sets a `boolean` option. Only sent when the
+// client advertised `session.configOptions.boolean`.
 type SetSessionConfigOptionBoolean struct {
 	// The session whose option changes.
 	SessionID SessionID `json:"sessionId"`
@@ -2317,8 +2397,9 @@ type SetSessionConfigOptionBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sets a `select` option to one of its values. Used when `type` is missing (a
-// `type` naming no variant listed here is tolerated too).
+// SetSessionConfigOptionValueID sets a `select` option to one of its values.
+// Used when `type` is missing (a `type` naming no variant listed here is
+// tolerated too).
 type SetSessionConfigOptionValueID struct {
 	// The session whose option changes.
 	SessionID SessionID `json:"sessionId"`
@@ -2333,7 +2414,8 @@ type SetSessionConfigOptionValueID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/set_config_option`.
+// SetSessionConfigOptionResponse is the agent's answer to
+// `session/set_config_option`.
 type SetSessionConfigOptionResponse struct {
 	// Every configuration option with its value after the change (changing one
 	// option may change others).
@@ -2345,7 +2427,8 @@ type SetSessionConfigOptionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Switches a session to another of the modes the agent offered.
+// SetSessionModeRequest switches a session to another of the modes the agent
+// offered.
 type SetSessionModeRequest struct {
 	// The session to switch.
 	SessionID SessionID `json:"sessionId"`
@@ -2358,7 +2441,7 @@ type SetSessionModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/set_mode`.
+// SetSessionModeResponse is the empty success answer to `session/set_mode`.
 type SetSessionModeResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2367,8 +2450,8 @@ type SetSessionModeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Live progress of a session, sent by the agent: message chunks, tool calls,
-// plans, mode and configuration changes and more.
+// SessionNotification is the live progress of a session, sent by the agent:
+// message chunks, tool calls, plans, mode and configuration changes and more.
 type SessionNotification struct {
 	// The session the update is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2381,10 +2464,11 @@ type SessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runs a command in a fresh terminal of the client and returns at once with
-// the terminal's identifier, which the other `terminal/*` methods and
-// `terminal` tool call content use. The agent releases the terminal once it no
-// longer needs it. Only allowed when the client advertised `terminal`.
+// CreateTerminalRequest runs a command in a fresh terminal of the client and
+// returns at once with the terminal's identifier, which the other `terminal/*`
+// methods and `terminal` tool call content use. The agent releases the
+// terminal once it no longer needs it. Only allowed when the client advertised
+// `terminal`.
 type CreateTerminalRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2407,7 +2491,7 @@ type CreateTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `terminal/create`.
+// CreateTerminalResponse is the client's answer to `terminal/create`.
 type CreateTerminalResponse struct {
 	// Identifier of the new terminal.
 	TerminalID TerminalID `json:"terminalId"`
@@ -2418,9 +2502,9 @@ type CreateTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Kills the command of a terminal but keeps the terminal, so its output can
-// still be read (useful for timeouts). The terminal must still be released
-// later.
+// KillTerminalRequest kills the command of a terminal but keeps the terminal,
+// so its output can still be read (useful for timeouts). The terminal must
+// still be released later.
 type KillTerminalRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2433,7 +2517,7 @@ type KillTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `terminal/kill`.
+// KillTerminalResponse is the empty success answer to `terminal/kill`.
 type KillTerminalResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2442,8 +2526,8 @@ type KillTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Gets the output a terminal has kept so far; the command may still be
-// running.
+// TerminalOutputRequest gets the output a terminal has kept so far; the
+// command may still be running.
 type TerminalOutputRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2456,7 +2540,7 @@ type TerminalOutputRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `terminal/output`.
+// TerminalOutputResponse is the client's answer to `terminal/output`.
 type TerminalOutputResponse struct {
 	// The output kept so far.
 	Output string `json:"output"`
@@ -2471,9 +2555,9 @@ type TerminalOutputResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Frees a terminal, killing its command if it still runs. The identifier is
-// invalid afterwards, but tool calls that embed the terminal keep showing its
-// output.
+// ReleaseTerminalRequest frees a terminal, killing its command if it still
+// runs. The identifier is invalid afterwards, but tool calls that embed the
+// terminal keep showing its output.
 type ReleaseTerminalRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2486,7 +2570,7 @@ type ReleaseTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `terminal/release`.
+// ReleaseTerminalResponse is the empty success answer to `terminal/release`.
 type ReleaseTerminalResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2495,7 +2579,7 @@ type ReleaseTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Waits until the command of a terminal has ended.
+// WaitForTerminalExitRequest waits until the command of a terminal has ended.
 type WaitForTerminalExitRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2508,7 +2592,8 @@ type WaitForTerminalExitRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `terminal/wait_for_exit`: how the command ended.
+// WaitForTerminalExitResponse is the client's answer to
+// `terminal/wait_for_exit`: how the command ended.
 type WaitForTerminalExitResponse struct {
 	// Exit code of the process; null when a signal ended it.
 	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`

@@ -8,12 +8,12 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// One event of an Arcan agent loop: a flat JSON object whose part_type names
-// the variant. This union lists every variant of protocol v1 and accepts no
-// other tag: like Arcan's own decoder, which rejects a part_type it does not
-// know (so an older build refuses variants added after it). Validators pick
-// the one variant schema by part_type (see dispatch.json) instead of
-// validating against this union.
+// AgentEvent is one event of an Arcan agent loop: a flat JSON object whose
+// part_type names the variant. This union lists every variant of protocol v1
+// and accepts no other tag: like Arcan's own decoder, which rejects a
+// part_type it does not know (so an older build refuses variants added after
+// it). Validators pick the one variant schema by part_type (see dispatch.json)
+// instead of validating against this union.
 //
 // It is a union tagged by the member "part_type". Its variants are RunStarted,
 // IterationStarted, ModelOutput, TextDelta, ToolCallRequested,
@@ -25,7 +25,9 @@ type AgentEvent interface {
 	isAgentEvent()
 }
 
-// UnknownAgentEvent is a variant of AgentEvent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAgentEvent is a variant of AgentEvent whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAgentEvent struct {
 	// Tag is the value of the member "part_type".
 	Tag string
@@ -33,8 +35,8 @@ type UnknownAgentEvent struct {
 	Raw json.RawMessage
 }
 
-// First event of a run: the agent loop has accepted the request and is about
-// to start iterating.
+// RunStarted is the first event of a run: the agent loop has accepted the
+// request and is about to start iterating.
 //
 // The member "part_type" is always "run_started"; it is written on encoding
 // and checked on decoding.
@@ -55,7 +57,8 @@ type RunStarted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A new iteration of the loop begins; the provider is called next.
+// IterationStarted is a new iteration of the loop begins; the provider is
+// called next.
 //
 // The member "part_type" is always "iteration_started"; it is written on
 // encoding and checked on decoding.
@@ -71,8 +74,8 @@ type IterationStarted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The provider has answered for this iteration. Sent before any of the events
-// that carry out the turn's directives.
+// ModelOutput means the provider has answered for this iteration. Sent before
+// any of the events that carry out the turn's directives.
 //
 // The member "part_type" is always "model_output"; it is written on encoding
 // and checked on decoding.
@@ -97,15 +100,15 @@ type ModelOutput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why the model ended its turn: end_turn (it is done), tool_use (it wants tool
-// results), needs_user (it waits for the person), max_tokens (the output limit
-// cut it off), safety (the provider refused) or unknown (the provider gave no
-// usable reason).
+// ModelStopReason is why the model ended its turn: end_turn (it is done),
+// tool_use (it wants tool results), needs_user (it waits for the person),
+// max_tokens (the output limit cut it off), safety (the provider refused) or
+// unknown (the provider gave no usable reason).
 type ModelStopReason string
 
-// Token counts reported by the model provider (since v0.2.0). Arcan writes all
-// four counters; its reader takes a missing counter as 0 (serde default), so
-// none is required.
+// TokenUsage holds the token counts reported by the model provider (since
+// v0.2.0). Arcan writes all four counters; its reader takes a missing counter
+// as 0 (serde default), so none is required.
 type TokenUsage struct {
 	// Tokens of prompt input billed by the provider (a Rust u64).
 	InputTokens *uint64 `json:"input_tokens,omitempty"`
@@ -121,8 +124,8 @@ type TokenUsage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A piece of assistant text, from a text or final-answer directive. Clients
-// append the deltas in order to show the answer.
+// TextDelta is a piece of assistant text, from a text or final-answer
+// directive. Clients append the deltas in order to show the answer.
 //
 // The member "part_type" is always "text_delta"; it is written on encoding and
 // checked on decoding.
@@ -140,8 +143,8 @@ type TextDelta struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The model asked for a tool call; the runtime runs it next and reports the
-// outcome with tool_call_completed or tool_call_failed.
+// ToolCallRequested means the model asked for a tool call; the runtime runs it
+// next and reports the outcome with tool_call_completed or tool_call_failed.
 //
 // The member "part_type" is always "tool_call_requested"; it is written on
 // encoding and checked on decoding.
@@ -159,7 +162,7 @@ type ToolCallRequested struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A call of a tool requested by the model.
+// ToolCall is a call of a tool requested by the model.
 type ToolCall struct {
 	// Identifier of the call, chosen by the model provider (for example toolu_…
 	// from Anthropic). The result or failure of the call repeats it.
@@ -174,8 +177,9 @@ type ToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A requested tool call finished. Carries the summary of the result only; a
-// state change the tool asked for arrives just before it as state_patched.
+// ToolCallCompleted means a requested tool call finished. Carries the summary
+// of the result only; a state change the tool asked for arrives just before it
+// as state_patched.
 //
 // The member "part_type" is always "tool_call_completed"; it is written on
 // encoding and checked on decoding.
@@ -193,9 +197,9 @@ type ToolCallCompleted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The part of a ToolResult that a tool_call_completed event carries: no
-// is_error, content or state_patch (a patch, if any, has its own state_patched
-// event).
+// ToolResultSummary is the part of a ToolResult that a tool_call_completed
+// event carries: no is_error, content or state_patch (a patch, if any, has its
+// own state_patched event).
 type ToolResultSummary struct {
 	// The call_id of the tool_call_requested event this result answers.
 	CallID string `json:"call_id"`
@@ -209,8 +213,8 @@ type ToolResultSummary struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A requested tool call failed (unknown tool, bad input, execution error). The
-// run then ends with run_errored and run_finished.
+// ToolCallFailed means a requested tool call failed (unknown tool, bad input,
+// execution error). The run then ends with run_errored and run_finished.
 //
 // The member "part_type" is always "tool_call_failed"; it is written on
 // encoding and checked on decoding.
@@ -232,7 +236,8 @@ type ToolCallFailed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime applied a change to the agent's state document.
+// StatePatched means the runtime applied a change to the agent's state
+// document.
 //
 // The member "part_type" is always "state_patched"; it is written on encoding
 // and checked on decoding.
@@ -253,7 +258,7 @@ type StatePatched struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change to the agent's state document.
+// StatePatch is a change to the agent's state document.
 type StatePatch struct {
 	// Patch language of patch.
 	Format StatePatchFormat `json:"format"`
@@ -267,16 +272,16 @@ type StatePatch struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Patch language of a StatePatch: json_patch is an RFC 6902 list of
-// operations, merge_patch an RFC 7396 merge document.
+// StatePatchFormat is the patch language of a StatePatch: json_patch is an RFC
+// 6902 list of operations, merge_patch an RFC 7396 merge document.
 type StatePatchFormat string
 
-// Who produced a state patch: the model (a state-patch directive), a tool
-// (through its result) or the runtime itself (system).
+// StatePatchSource is who produced a state patch: the model (a state-patch
+// directive), a tool (through its result) or the runtime itself (system).
 type StatePatchSource string
 
-// The runtime shortened the conversation to fit the model's context window
-// before calling the provider (added after v0.2.0).
+// ContextCompacted means the runtime shortened the conversation to fit the
+// model's context window before calling the provider (added after v0.2.0).
 //
 // The member "part_type" is always "context_compacted"; it is written on
 // encoding and checked on decoding.
@@ -298,8 +303,9 @@ type ContextCompacted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A policy wants a person to approve a tool call before it runs; the loop
-// waits for approval_resolved (added after v0.2.0). Carries no iteration.
+// ApprovalRequested means a policy wants a person to approve a tool call
+// before it runs; the loop waits for approval_resolved (added after v0.2.0).
+// Carries no iteration.
 //
 // The member "part_type" is always "approval_requested"; it is written on
 // encoding and checked on decoding.
@@ -325,13 +331,15 @@ type ApprovalRequested struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Risk the policy assigns to the call. A free string in Arcan; its policy
-// engine writes one of the listed values (low, medium, high, critical).
+// ApprovalRequestedRisk asks to risk the policy assigns to the call. A free
+// string in Arcan; its policy engine writes one of the listed values (low,
+// medium, high, critical).
 //
 // The set is open: values not listed here are valid and kept as they are.
 type ApprovalRequestedRisk string
 
-// A pending approval was decided (added after v0.2.0). Carries no iteration.
+// ApprovalResolved means a pending approval was decided (added after v0.2.0).
+// Carries no iteration.
 //
 // The member "part_type" is always "approval_resolved"; it is written on
 // encoding and checked on decoding.
@@ -354,16 +362,16 @@ type ApprovalResolved struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome. A free string in Arcan; its policy engine writes one of the
-// listed values (approved, denied, timeout).
+// ApprovalResolvedDecision is the outcome. A free string in Arcan; its policy
+// engine writes one of the listed values (approved, denied, timeout).
 //
 // The set is open: values not listed here are valid and kept as they are.
 type ApprovalResolvedDecision string
 
-// The run hit an error: a provider, tool or policy failure, cancellation or
-// the end of the iteration budget. Arcan's loop still sends run_finished after
-// it. When the daemon fails before a run exists it sends this event alone,
-// with run_id "unknown".
+// RunErrored means the run hit an error: a provider, tool or policy failure,
+// cancellation or the end of the iteration budget. Arcan's loop still sends
+// run_finished after it. When the daemon fails before a run exists it sends
+// this event alone, with run_id "unknown".
 //
 // The member "part_type" is always "run_errored"; it is written on encoding
 // and checked on decoding.
@@ -379,7 +387,7 @@ type RunErrored struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Last event of a run.
+// RunFinished is the last event of a run.
 //
 // The member "part_type" is always "run_finished"; it is written on encoding
 // and checked on decoding.
@@ -408,18 +416,20 @@ type RunFinished struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why a run ended: completed (the model ended its turn), needs_user (the model
-// waits for the person), blocked_by_policy (a safety refusal or a policy
-// denied a tool), budget_exceeded (the iteration budget ran out), cancelled
-// (the run was cancelled; since v0.2.0) or error (a provider, tool or protocol
-// failure).
+// RunStopReason is why a run ended: completed (the model ended its turn),
+// needs_user (the model waits for the person), blocked_by_policy (a safety
+// refusal or a policy denied a tool), budget_exceeded (the iteration budget
+// ran out), cancelled (the run was cancelled; since v0.2.0) or error (a
+// provider, tool or protocol failure).
 type RunStopReason string
 
-// Author of a chat message: system (instructions), user (the human), assistant
-// (the model) or tool (the output of a tool call, paired with tool_call_id).
+// Role is the author of a chat message: system (instructions), user (the
+// human), assistant (the model) or tool (the output of a tool call, paired
+// with tool_call_id).
 type Role string
 
-// One message of the conversation that Arcan sends to a model provider.
+// ChatMessage is one message of the conversation that Arcan sends to a model
+// provider.
 type ChatMessage struct {
 	// Who wrote the message.
 	Role Role `json:"role"`
@@ -434,9 +444,9 @@ type ChatMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Hints about how a tool behaves, modelled on MCP tool annotations. Arcan
-// writes all five flags; its reader takes a missing flag as false (serde
-// default), so none is required.
+// ToolAnnotations holds the hints about how a tool behaves, modelled on MCP
+// tool annotations. Arcan writes all five flags; its reader takes a missing
+// flag as false (serde default), so none is required.
 type ToolAnnotations struct {
 	// True when the tool only reads and never changes its environment.
 	ReadOnly *bool `json:"read_only,omitempty"`
@@ -453,9 +463,9 @@ type ToolAnnotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A tool as Arcan offers it to the model: its name, what it does and the JSON
-// Schema of its input, plus optional MCP-style metadata. The optional fields
-// are left out of the object when unset.
+// ToolDefinition is a tool as Arcan offers it to the model: its name, what it
+// does and the JSON Schema of its input, plus optional MCP-style metadata. The
+// optional fields are left out of the object when unset.
 type ToolDefinition struct {
 	// Name the model uses to call the tool; it appears as tool_name in tool calls
 	// and results.
@@ -491,8 +501,8 @@ type ToolDefinition struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A typed content block in a tool result, modelled on MCP content, tagged by
-// type.
+// ToolContent is a typed content block in a tool result, modelled on MCP
+// content, tagged by type.
 //
 // It is a union tagged by the member "type". Its variants are ToolContentText,
 // ToolContentImage, ToolContentJSON; a tag this package does not know decodes
@@ -501,7 +511,9 @@ type ToolContent interface {
 	isToolContent()
 }
 
-// UnknownToolContent is a variant of ToolContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolContent is a variant of ToolContent whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownToolContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -509,7 +521,7 @@ type UnknownToolContent struct {
 	Raw json.RawMessage
 }
 
-// A block of plain text.
+// ToolContentText is a block of plain text.
 type ToolContentText struct {
 	// The text.
 	Text string `json:"text"`
@@ -517,7 +529,7 @@ type ToolContentText struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An image carried inline.
+// ToolContentImage means an image carried inline.
 type ToolContentImage struct {
 	// The image bytes, base64-encoded.
 	Data string `json:"data"`
@@ -527,7 +539,7 @@ type ToolContentImage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A structured JSON value.
+// ToolContentJSON is a structured JSON value.
 type ToolContentJSON struct {
 	// The value, any JSON. Arcan writes object keys in sorted order.
 	Value json.RawMessage `json:"value"`
@@ -535,9 +547,9 @@ type ToolContentJSON struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The full outcome of a tool call as the runtime sees it. Events carry only
-// its ToolResultSummary; the full form appears where results are exchanged
-// between Arcan components.
+// ToolResult is the full outcome of a tool call as the runtime sees it. Events
+// carry only its ToolResultSummary; the full form appears where results are
+// exchanged between Arcan components.
 type ToolResult struct {
 	// The call_id of the ToolCall this result answers.
 	CallID string `json:"call_id"`
@@ -560,8 +572,8 @@ type ToolResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One instruction in a model turn, tagged by kind. The loop turns each
-// directive into events: text into text_delta, tool_call into
+// ModelDirective is one instruction in a model turn, tagged by kind. The loop
+// turns each directive into events: text into text_delta, tool_call into
 // tool_call_requested and the call's outcome, state_patch into state_patched,
 // final_answer into text_delta plus the run's final_answer.
 //
@@ -573,7 +585,9 @@ type ModelDirective interface {
 	isModelDirective()
 }
 
-// UnknownModelDirective is a variant of ModelDirective whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownModelDirective is a variant of ModelDirective whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownModelDirective struct {
 	// Tag is the value of the member "kind".
 	Tag string
@@ -581,7 +595,7 @@ type UnknownModelDirective struct {
 	Raw json.RawMessage
 }
 
-// A piece of answer text.
+// ModelDirectiveText is a piece of answer text.
 type ModelDirectiveText struct {
 	// The text.
 	Delta string `json:"delta"`
@@ -589,7 +603,7 @@ type ModelDirectiveText struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A request to run a tool.
+// ModelDirectiveToolCall is a request to run a tool.
 type ModelDirectiveToolCall struct {
 	// The requested call.
 	Call ToolCall `json:"call"`
@@ -597,7 +611,8 @@ type ModelDirectiveToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change to the agent state asked for by the model.
+// ModelDirectiveStatePatch is a change to the agent state asked for by the
+// model.
 type ModelDirectiveStatePatch struct {
 	// The change.
 	Patch StatePatch `json:"patch"`
@@ -605,7 +620,7 @@ type ModelDirectiveStatePatch struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The model's final answer for the run.
+// ModelDirectiveFinalAnswer is the model's final answer for the run.
 type ModelDirectiveFinalAnswer struct {
 	// The answer text.
 	Text string `json:"text"`
@@ -613,14 +628,14 @@ type ModelDirectiveFinalAnswer struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// State of the provider's circuit breaker when the request was made: closed
-// (requests flow), open (requests are blocked or rerouted) or half_open (a
-// probe request tests recovery).
+// ProviderCircuitState is the state of the provider's circuit breaker when the
+// request was made: closed (requests flow), open (requests are blocked or
+// rerouted) or half_open (a probe request tests recovery).
 type ProviderCircuitState string
 
-// Reliability and latency figures a provider adapter reports for one model
-// turn (added in the latest protocol revision). Optional members are left out
-// of the object when unknown.
+// ProviderTelemetry is a reliability and latency figures a provider adapter
+// reports for one model turn (added in the latest protocol revision). Optional
+// members are left out of the object when unknown.
 type ProviderTelemetry struct {
 	// How many times the request was retried before it succeeded or gave up (a
 	// Rust u32).
@@ -644,8 +659,8 @@ type ProviderTelemetry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What a model provider returns for one iteration: the directives to carry out
-// and why the model stopped. A model_output event summarises it.
+// ModelTurn is what a model provider returns for one iteration: the directives
+// to carry out and why the model stopped. A model_output event summarises it.
 type ModelTurn struct {
 	// The directives, in the order the loop carries them out.
 	Directives []ModelDirective `json:"directives"`
@@ -663,11 +678,11 @@ type ModelTurn struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One line of an Arcan session-store file (<session_id>.jsonl, written by the
-// JSONL session repository): an AgentEvent wrapped with its record id,
-// session, parent link and time. Since v0.2.0 lines have id, session_id,
-// parent_id, timestamp and event; the latest store also writes branch_id and
-// sequence.
+// StoreRecord is one line of an Arcan session-store file (<session_id>.jsonl,
+// written by the JSONL session repository): an AgentEvent wrapped with its
+// record id, session, parent link and time. Since v0.2.0 lines have id,
+// session_id, parent_id, timestamp and event; the latest store also writes
+// branch_id and sequence.
 type StoreRecord struct {
 	// Identifier of the record, a UUID v4 the store assigns when it appends the
 	// event.

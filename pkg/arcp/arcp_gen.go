@@ -11,43 +11,46 @@ import (
 	"unicode/utf8"
 )
 
-// Identifier of one envelope, unique per sender. The spec recommends a ULID or
-// UUIDv7; implementations disagree on prefixes (`msg_<ULID>`, a bare ULID, a
-// bare UUIDv7), so any non-empty string is accepted. A `session.jobs` reply
-// echoes the `id` of the `session.list_jobs` it answers.
+// MessageID is the identifier of one envelope, unique per sender. The spec
+// recommends a ULID or UUIDv7; implementations disagree on prefixes
+// (`msg_<ULID>`, a bare ULID, a bare UUIDv7), so any non-empty string is
+// accepted. A `session.jobs` reply echoes the `id` of the `session.list_jobs`
+// it answers.
 type MessageID string
 
-// Identifier of a session, chosen by the runtime in `session.welcome` and
-// opaque to the client. `sess_` followed by a ULID is the usual form.
+// SessionID is the identifier of a session, chosen by the runtime in
+// `session.welcome` and opaque to the client. `sess_` followed by a ULID is
+// the usual form.
 type SessionID string
 
-// Identifier of a job, chosen by the runtime in `job.accepted` and opaque to
-// the client. `job_` followed by a ULID is the usual form.
+// JobID is the identifier of a job, chosen by the runtime in `job.accepted`
+// and opaque to the client. `job_` followed by a ULID is the usual form.
 type JobID string
 
-// W3C Trace Context trace-id: sixteen bytes written as 32 lowercase
-// hexadecimal digits. Every message of one operation, delegated sub-jobs
-// included, carries the same value.
+// TraceID is a W3C Trace Context trace-id: sixteen bytes written as 32
+// lowercase hexadecimal digits. Every message of one operation, delegated
+// sub-jobs included, carries the same value.
 type TraceID string
 
-// A position in the session's event sequence. One counter is shared by all
-// jobs of the session; it grows by exactly one with every `job.event`,
-// `job.result` and `job.error`, and it carries over reconnects, so a client
-// resumes by naming the last value it processed. The reference runtime starts
-// at 1.
+// EventSeq is a position in the session's event sequence. One counter is
+// shared by all jobs of the session; it grows by exactly one with every
+// `job.event`, `job.result` and `job.error`, and it carries over reconnects,
+// so a client resumes by naming the last value it processed. The reference
+// runtime starts at 1.
 type EventSeq uint64
 
-// An RFC 3339 date-time with `Z` or a numeric offset.
+// Timestamp is an RFC 3339 date-time with `Z` or a numeric offset.
 type Timestamp string
 
-// An RFC 3339 date-time in UTC, written with the `Z` suffix, as the spec
-// requires for lease and credential expiry.
+// UtcTimestamp is an RFC 3339 date-time in UTC, written with the `Z` suffix,
+// as the spec requires for lease and credential expiry.
 type UtcTimestamp string
 
-// Envelope extension members, sent by the TypeScript and Go SDKs though not
-// named in the spec text. `optional: true` lets a receiver that does not know
-// a vendor message type drop it silently instead of answering INVALID_REQUEST;
-// every other key is a vendor extension named `x-vendor.<vendor>.<name>`.
+// Extensions holds the envelope extension members, sent by the TypeScript and
+// Go SDKs though not named in the spec text. `optional: true` lets a receiver
+// that does not know a vendor message type drop it silently instead of
+// answering INVALID_REQUEST; every other key is a vendor extension named
+// `x-vendor.<vendor>.<name>`.
 type Extensions struct {
 	// When `true`, a receiver that does not understand this message may drop it.
 	Optional *bool `json:"optional,omitempty"`
@@ -55,14 +58,15 @@ type Extensions struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The fifteen canonical error codes of ARCP v1.1 (twelve from v1.0, three
-// added in v1.1). The set is closed: implementations do not invent codes.
+// ErrorCode holds the fifteen canonical error codes of ARCP v1.1 (twelve from
+// v1.0, three added in v1.1). The set is closed: implementations do not invent
+// codes.
 type ErrorCode string
 
-// The shape of every ARCP error: the payload of `session.error`, the core of
-// `job.error`, and the `error` of a `tool_result` event. Two retry rules of
-// the spec are enforced: LEASE_EXPIRED and BUDGET_EXHAUSTED are never
-// retryable, INTERNAL_ERROR always is.
+// ErrorPayload is the shape of every ARCP error: the payload of
+// `session.error`, the core of `job.error`, and the `error` of a `tool_result`
+// event. Two retry rules of the spec are enforced: LEASE_EXPIRED and
+// BUDGET_EXHAUSTED are never retryable, INTERNAL_ERROR always is.
 type ErrorPayload struct {
 	// Canonical error code.
 	Code ErrorCode `json:"code"`
@@ -77,10 +81,10 @@ type ErrorPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A v1.1 feature flag, listed in `capabilities.features` of the hello and the
-// welcome. The effective set is the intersection of both lists, and neither
-// peer may use a feature outside it. Flags from later versions are kept: an
-// unknown flag simply never intersects.
+// Feature is a v1.1 feature flag, listed in `capabilities.features` of the
+// hello and the welcome. The effective set is the intersection of both lists,
+// and neither peer may use a feature outside it. Flags from later versions are
+// kept: an unknown flag simply never intersects.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type Feature string
@@ -99,9 +103,9 @@ type Capabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime's agents, in one of two shapes that are not mixed in one list:
-// the v1.0 flat list of names, or the v1.1 list of objects with versions. A
-// client that receives the flat list submits bare names only.
+// AgentInventory holds the runtime's agents, in one of two shapes that are not
+// mixed in one list: the v1.0 flat list of names, or the v1.1 list of objects
+// with versions. A client that receives the flat list submits bare names only.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // AgentInventoryAgentNameList, AgentInventoryAgentInfoList.
@@ -109,13 +113,14 @@ type AgentInventory interface {
 	isAgentInventory()
 }
 
-// An agent name: lowercase letters and digits, then also `.`, `_` and `-`.
+// AgentName is an agent name: lowercase letters and digits, then also `.`, `_`
+// and `-`.
 type AgentName string
 
-// v1.0 shape: agent names only.
+// AgentInventoryAgentNameList is a v1.0 shape: agent names only.
 type AgentInventoryAgentNameList []AgentName
 
-// One agent of the rich (v1.1) inventory.
+// AgentInfo is one agent of the rich (v1.1) inventory.
 type AgentInfo struct {
 	// Agent name.
 	Name AgentName `json:"name"`
@@ -132,20 +137,20 @@ type AgentInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An agent version, opaque to the protocol (SemVer is common but not
-// required).
+// AgentVersion is an agent version, opaque to the protocol (SemVer is common
+// but not required).
 type AgentVersion string
 
-// v1.1 shape: agents with their versions.
+// AgentInventoryAgentInfoList is a v1.1 shape: agents with their versions.
 type AgentInventoryAgentInfoList []AgentInfo
 
-// An agent reference, `name` or `name@version`. A bare name resolves to the
-// advertised default version; a pinned version must exist or the runtime
-// answers AGENT_VERSION_NOT_AVAILABLE. Pinning needs the `agent_versions`
-// feature.
+// AgentRef is an agent reference, `name` or `name@version`. A bare name
+// resolves to the advertised default version; a pinned version must exist or
+// the runtime answers AGENT_VERSION_NOT_AVAILABLE. Pinning needs the
+// `agent_versions` feature.
 type AgentRef string
 
-// Identity of the client software.
+// ClientInfo is the identity of the client software.
 type ClientInfo struct {
 	// Client implementation name.
 	Name string `json:"name"`
@@ -159,7 +164,7 @@ type ClientInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identity of the runtime software.
+// RuntimeInfo is the identity of the runtime software.
 type RuntimeInfo struct {
 	// Runtime implementation name.
 	Name string `json:"name"`
@@ -171,9 +176,10 @@ type RuntimeInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Credentials presented in `session.hello`. The spec defines one scheme,
-// `bearer`, whose token is then required. Other scheme names pass the schema
-// (a runtime refuses what it does not support with UNAUTHENTICATED).
+// Auth holds the credentials presented in `session.hello`. The spec defines
+// one scheme, `bearer`, whose token is then required. Other scheme names pass
+// the schema (a runtime refuses what it does not support with
+// UNAUTHENTICATED).
 type Auth struct {
 	// Authentication scheme.
 	Scheme AuthScheme `json:"scheme"`
@@ -183,15 +189,15 @@ type Auth struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication scheme.
+// AuthScheme is an authentication scheme.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type AuthScheme string
 
-// The v1.0 resume block of `session.hello`: the session to resume and how far
-// the client got. The runtime replays every buffered event after
-// `last_event_seq` and answers with a fresh `session.welcome` for the same
-// session, or with `session.error` RESUME_WINDOW_EXPIRED.
+// ResumeRequest is the v1.0 resume block of `session.hello`: the session to
+// resume and how far the client got. The runtime replays every buffered event
+// after `last_event_seq` and answers with a fresh `session.welcome` for the
+// same session, or with `session.error` RESUME_WINDOW_EXPIRED.
 type ResumeRequest struct {
 	// The session to resume.
 	SessionID SessionID `json:"session_id"`
@@ -203,19 +209,21 @@ type ResumeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The patterns of one lease capability. Globs are anchored: `*` matches one
-// path or name segment and `**` any number of segments.
+// CapabilityPatterns holds the patterns of one lease capability. Globs are
+// anchored: `*` matches one path or name segment and `**` any number of
+// segments.
 type CapabilityPatterns []string
 
-// A `cost.budget` amount, `currency:decimal`, such as `USD:5.00` or
-// `credits:1000`. Currencies follow ISO 4217 where they can; `credits` is
-// reserved for runtime-defined units.
+// BudgetAmount is a `cost.budget` amount, `currency:decimal`, such as
+// `USD:5.00` or `credits:1000`. Currencies follow ISO 4217 where they can;
+// `credits` is reserved for runtime-defined units.
 type BudgetAmount string
 
-// A lease: the complete authority of a job, as capability names mapped to
-// pattern lists. Requested on `job.submit`, granted (possibly narrowed, never
-// widened) on `job.accepted`, and fixed for the life of the job. Capabilities
-// outside the reserved set should use `x-vendor.<vendor>.<capability>` names.
+// Lease is a lease: the complete authority of a job, as capability names
+// mapped to pattern lists. Requested on `job.submit`, granted (possibly
+// narrowed, never widened) on `job.accepted`, and fixed for the life of the
+// job. Capabilities outside the reserved set should use
+// `x-vendor.<vendor>.<capability>` names.
 //
 // Validate does not check: propertyNames; additionalProperties.
 type Lease struct {
@@ -239,8 +247,8 @@ type Lease struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Bounds on a lease besides its patterns. Needs the `lease_expires_at`
-// feature.
+// LeaseConstraints holds the bounds on a lease besides its patterns. Needs the
+// `lease_expires_at` feature.
 type LeaseConstraints struct {
 	// Instant the lease ends, in UTC and in the future at submission. Operations
 	// at or after it fail with LEASE_EXPIRED; there is no renewal.
@@ -249,8 +257,8 @@ type LeaseConstraints struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A budget currency: an ISO 4217 code such as `USD`, `credits`, or a
-// runtime-defined unit.
+// Currency is a budget currency: an ISO 4217 code such as `USD`, `credits`, or
+// a runtime-defined unit.
 type Currency string
 
 // Budget counters by currency: the remaining amount of each `cost.budget`
@@ -260,9 +268,9 @@ type Currency string
 // Validate does not check: propertyNames.
 type Budget map[string]float64
 
-// A read-only echo of the limits baked into a provisioned credential at its
-// upstream. Informational: the upstream enforces them, and a limit missing
-// here may still be in the lease.
+// CredentialConstraints is a read-only echo of the limits baked into a
+// provisioned credential at its upstream. Informational: the upstream enforces
+// them, and a limit missing here may still be in the lease.
 type CredentialConstraints struct {
 	// Spend cap mirrored from the lease.
 	CostBudget []BudgetAmount `json:"cost.budget,omitempty"`
@@ -274,9 +282,9 @@ type CredentialConstraints struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A short-lived credential the runtime minted for one job at an upstream
-// service (an LLM gateway, a paid API), scoped to the job's lease and revoked
-// when the job ends. Only the submitting principal ever sees it.
+// Credential is a short-lived credential the runtime minted for one job at an
+// upstream service (an LLM gateway, a paid API), scoped to the job's lease and
+// revoked when the job ends. Only the submitting principal ever sees it.
 type Credential struct {
 	// Stable identifier of the credential within the job, used for audit, rotation
 	// and revocation.
@@ -296,26 +304,27 @@ type Credential struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How to present `value`. `bearer` is the only scheme the spec defines;
-// clients ignore credentials whose scheme they do not know.
+// CredentialScheme is how to present `value`. `bearer` is the only scheme the
+// spec defines; clients ignore credentials whose scheme they do not know.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CredentialScheme string
 
-// Advisory hint of the API dialect spoken at `endpoint`.
+// CredentialProfile is the advisory hint of the API dialect spoken at
+// `endpoint`.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CredentialProfile string
 
-// Lifecycle state of a job. `pending` and `running` are live; the other four
-// are terminal and match the terminal message's `final_status`.
+// JobState is the lifecycle state of a job. `pending` and `running` are live;
+// the other four are terminal and match the terminal message's `final_status`.
 type JobState string
 
-// The envelope every ARCP v1.1 message travels in: one JSON object per stdio
-// line or WebSocket text frame. `type` selects the message and `payload`
-// carries its body; each message type's own schema (`<type>.json`) says which
-// of the optional envelope members it requires. Receivers ignore top-level
-// members they do not know, so the object stays open.
+// Envelope is the envelope every ARCP v1.1 message travels in: one JSON object
+// per stdio line or WebSocket text frame. `type` selects the message and
+// `payload` carries its body; each message type's own schema (`<type>.json`)
+// says which of the optional envelope members it requires. Receivers ignore
+// top-level members they do not know, so the object stays open.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -347,8 +356,8 @@ type Envelope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of an `artifact_ref` event: the agent produced an artifact the client
-// can fetch by URI.
+// ArtifactRefBody is the body of an `artifact_ref` event: the agent produced
+// an artifact the client can fetch by URI.
 type ArtifactRefBody struct {
 	// Where the artifact lives.
 	URI string `json:"uri"`
@@ -362,9 +371,9 @@ type ArtifactRefBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of a `delegate` event: the running job asks for a sub-job under a
-// subset of its own lease. Two shapes exist on the wire. The spec's is a
-// request named by `delegate_id`, after which the runtime emits a
+// DelegateBody is the body of a `delegate` event: the running job asks for a
+// sub-job under a subset of its own lease. Two shapes exist on the wire. The
+// spec's is a request named by `delegate_id`, after which the runtime emits a
 // `job.accepted` for the child carrying `parent_job_id` and `delegate_id`. The
 // Go, Java, Ruby and C# SDKs instead announce an already created child by
 // `child_job_id`; that shape is accepted and reported as a dialect deviation.
@@ -380,7 +389,7 @@ type DelegateBody interface {
 	isDelegateBody()
 }
 
-// The spec's delegation request.
+// DelegateRequest is the spec's delegation request.
 type DelegateRequest struct {
 	// Identifier of this delegation, echoed by the child's `job.accepted`.
 	DelegateID string `json:"delegate_id"`
@@ -397,7 +406,7 @@ type DelegateRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The SDK shape: the child job already exists.
+// DelegateChildJob is the SDK shape: the child job already exists.
 type DelegateChildJob struct {
 	// The child job.
 	ChildJobID JobID `json:"child_job_id"`
@@ -411,7 +420,7 @@ type DelegateChildJob struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of a `log` event: one log line from the job.
+// LogBody is the body of a `log` event: one log line from the job.
 type LogBody struct {
 	// Severity.
 	Level LogBodyLevel `json:"level"`
@@ -424,13 +433,14 @@ type LogBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Severity.
+// LogBodyLevel is a severity.
 type LogBodyLevel string
 
-// Body of a `metric` event: a named measurement. Costs are metrics whose
-// `name` starts with `cost.` and whose `unit` is a budget currency; each one
-// decrements that currency's budget counter. `cost.budget.remaining` is
-// reserved for the runtime's report of what is left.
+// MetricBody is the body of a `metric` event: a named measurement. Costs are
+// metrics whose `name` starts with `cost.` and whose `unit` is a budget
+// currency; each one decrements that currency's budget counter.
+// `cost.budget.remaining` is reserved for the runtime's report of what is
+// left.
 type MetricBody struct {
 	// Metric name.
 	Name string `json:"name"`
@@ -445,9 +455,10 @@ type MetricBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of a `progress` event: how far the job got, for progress displays.
-// Advisory; the protocol acts on nothing here. `current` should not exceed
-// `total` (JSON Schema cannot compare the two). Needs the `progress` feature.
+// ProgressBody is the body of a `progress` event: how far the job got, for
+// progress displays. Advisory; the protocol acts on nothing here. `current`
+// should not exceed `total` (JSON Schema cannot compare the two). Needs the
+// `progress` feature.
 type ProgressBody struct {
 	// Work done so far.
 	Current float64 `json:"current"`
@@ -461,11 +472,11 @@ type ProgressBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of a `result_chunk` event: one fragment of a large final result. Chunks
-// of one `result_id` arrive in `chunk_seq` order starting at 0; the last has
-// `more: false`; the terminating `job.result` names the same `result_id`. A
-// job never mixes chunks with an inline result. Needs the `result_chunk`
-// feature.
+// ResultChunkBody is the body of a `result_chunk` event: one fragment of a
+// large final result. Chunks of one `result_id` arrive in `chunk_seq` order
+// starting at 0; the last has `more: false`; the terminating `job.result`
+// names the same `result_id`. A job never mixes chunks with an inline result.
+// Needs the `result_chunk` feature.
 type ResultChunkBody struct {
 	// Identifier of the assembled result.
 	ResultID string `json:"result_id"`
@@ -481,14 +492,14 @@ type ResultChunkBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How `data` is encoded.
+// ResultChunkBodyEncoding is how `data` is encoded.
 type ResultChunkBodyEncoding string
 
-// Body of a `status` event: a lifecycle or flow-control marker. Two phases are
-// reserved: `back_pressure`, a runtime warning that the client lags behind,
-// and `credential_rotated`, which carries the rotated credential's `id` and
-// new `value` (the Go SDK's form, both inside `details`, is accepted and
-// reported as a dialect deviation).
+// StatusBody is the body of a `status` event: a lifecycle or flow-control
+// marker. Two phases are reserved: `back_pressure`, a runtime warning that the
+// client lags behind, and `credential_rotated`, which carries the rotated
+// credential's `id` and new `value` (the Go SDK's form, both inside `details`,
+// is accepted and reported as a dialect deviation).
 //
 // Validate does not check: if.
 type StatusBody struct {
@@ -504,13 +515,13 @@ type StatusBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The phase reached.
+// StatusBodyPhase means the phase reached.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type StatusBodyPhase string
 
-// Body of a `thought` event: a fragment of the agent's reasoning, for display
-// or audit.
+// ThoughtBody is the body of a `thought` event: a fragment of the agent's
+// reasoning, for display or audit.
 type ThoughtBody struct {
 	// The reasoning text.
 	Text string `json:"text"`
@@ -518,8 +529,8 @@ type ThoughtBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of a `tool_call` event: the agent invoked a tool. The matching
-// `tool_result` carries the same `call_id`.
+// ToolCallBody is the body of a `tool_call` event: the agent invoked a tool.
+// The matching `tool_result` carries the same `call_id`.
 type ToolCallBody struct {
 	// Name of the tool.
 	Tool string `json:"tool"`
@@ -531,10 +542,10 @@ type ToolCallBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Body of a `tool_result` event: the outcome of a tool call, either a `result`
-// or an `error`, never both (neither is allowed for a tool that returns
-// nothing). Lease violations, an expired lease or an exhausted budget reach
-// the agent here, so it can decide how to go on.
+// ToolResultBody is the body of a `tool_result` event: the outcome of a tool
+// call, either a `result` or an `error`, never both (neither is allowed for a
+// tool that returns nothing). Lease violations, an expired lease or an
+// exhausted budget reach the agent here, so it can decide how to go on.
 type ToolResultBody struct {
 	// The `call_id` of the `tool_call` this answers.
 	CallID string `json:"call_id"`
@@ -546,12 +557,12 @@ type ToolResultBody struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: the job exists. Carries the effective lease and,
-// depending on the negotiated features, its constraints, budget counters and
-// provisioned credentials. For a delegated sub-job it names the parent and the
-// delegation. Not part of the event sequence (no event_seq), so it is not
-// replayed on resume; a resubmission with the same idempotency key yields the
-// same payload again.
+// JobAccepted goes from runtime to client: the job exists. Carries the
+// effective lease and, depending on the negotiated features, its constraints,
+// budget counters and provisioned credentials. For a delegated sub-job it
+// names the parent and the delegation. Not part of the event sequence (no
+// event_seq), so it is not replayed on resume; a resubmission with the same
+// idempotency key yields the same payload again.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -573,7 +584,7 @@ type JobAccepted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The new job and its granted authority.
+// JobAcceptedPayload is the new job and its granted authority.
 type JobAcceptedPayload struct {
 	// The job's identifier; job-scoped messages refer to it.
 	JobID JobID `json:"job_id"`
@@ -602,10 +613,10 @@ type JobAcceptedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: cancel a job that has not ended. Only the submitting
-// session may do so. The runtime acknowledges with `job.cancelled`, stops the
-// agent cooperatively and ends the job with `job.error` CANCELLED within a
-// grace period (30 seconds by default).
+// JobCancel goes from client to runtime: cancel a job that has not ended. Only
+// the submitting session may do so. The runtime acknowledges with
+// `job.cancelled`, stops the agent cooperatively and ends the job with
+// `job.error` CANCELLED within a grace period (30 seconds by default).
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -629,7 +640,7 @@ type JobCancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why the job is cancelled.
+// JobCancelPayload is why the job is cancelled.
 type JobCancelPayload struct {
 	// Optional free-form reason, for logs and people.
 	Reason *string `json:"reason,omitempty"`
@@ -637,8 +648,9 @@ type JobCancelPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: acknowledgement of `job.cancel`, sent before the terminal
-// `job.error` CANCELLED. It is not itself terminal and carries no event_seq.
+// JobCancelled goes from runtime to client: acknowledgement of `job.cancel`,
+// sent before the terminal `job.error` CANCELLED. It is not itself terminal
+// and carries no event_seq.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -662,7 +674,7 @@ type JobCancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional echo of the cancel reason.
+// JobCancelledPayload is the optional echo of the cancel reason.
 type JobCancelledPayload struct {
 	// Optional free-form reason, for logs and people.
 	Reason *string `json:"reason,omitempty"`
@@ -670,9 +682,10 @@ type JobCancelledPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: the job failed, was cancelled or timed out. One of the
-// two terminal messages. A cancelled job ends with code CANCELLED, and
-// LEASE_EXPIRED or BUDGET_EXHAUSTED always end with `final_status: "error"`.
+// JobError goes from runtime to client: the job failed, was cancelled or timed
+// out. One of the two terminal messages. A cancelled job ends with code
+// CANCELLED, and LEASE_EXPIRED or BUDGET_EXHAUSTED always end with
+// `final_status: "error"`.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -698,7 +711,8 @@ type JobError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Failed outcome: an error payload plus the terminal status.
+// JobErrorPayload is a failed outcome: an error payload plus the terminal
+// status.
 type JobErrorPayload struct {
 	// The members of ErrorPayload this type takes over unchanged.
 	ErrorPayload
@@ -708,13 +722,14 @@ type JobErrorPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How the job ended.
+// JobErrorPayloadFinalStatus is how the job ended.
 type JobErrorPayloadFinalStatus string
 
-// Runtime to client: something happened in a running job. The payload's `kind`
-// selects the body schema (`event.<kind>.json`); kinds in the `x-vendor.`
-// namespace are accepted with any object body, and receivers ignore kinds they
-// do not know. Each event takes the next session-wide event_seq.
+// JobEvent goes from runtime to client: something happened in a running job.
+// The payload's `kind` selects the body schema (`event.<kind>.json`); kinds in
+// the `x-vendor.` namespace are accepted with any object body, and receivers
+// ignore kinds they do not know. Each event takes the next session-wide
+// event_seq.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -740,9 +755,9 @@ type JobEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A job event, tagged by `kind`: one variant per reserved kind, whose body
-// follows `event.<kind>.json`, and a final catch-all for `x-vendor.` kinds.
-// Any other kind is invalid.
+// JobEventPayload is a job event, tagged by `kind`: one variant per reserved
+// kind, whose body follows `event.<kind>.json`, and a final catch-all for
+// `x-vendor.` kinds. Any other kind is invalid.
 //
 // It is a union tagged by the member "kind". Its variants are LogEvent,
 // ThoughtEvent, ToolCallEvent, ToolResultEvent, StatusEvent, MetricEvent,
@@ -753,7 +768,9 @@ type JobEventPayload interface {
 	isJobEventPayload()
 }
 
-// UnknownJobEventPayload is a variant of JobEventPayload whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownJobEventPayload is a variant of JobEventPayload whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownJobEventPayload struct {
 	// Tag is the value of the member "kind".
 	Tag string
@@ -761,7 +778,7 @@ type UnknownJobEventPayload struct {
 	Raw json.RawMessage
 }
 
-// A `log` event: a log line.
+// LogEvent is a `log` event: a log line.
 //
 // The member "kind" is always "log"; it is written on encoding and checked on
 // decoding.
@@ -774,7 +791,7 @@ type LogEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `thought` event: a piece of the agent's reasoning.
+// ThoughtEvent is a `thought` event: a piece of the agent's reasoning.
 //
 // The member "kind" is always "thought"; it is written on encoding and checked
 // on decoding.
@@ -787,7 +804,7 @@ type ThoughtEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `tool_call` event: the agent called a tool.
+// ToolCallEvent is a `tool_call` event: the agent called a tool.
 //
 // The member "kind" is always "tool_call"; it is written on encoding and
 // checked on decoding.
@@ -800,7 +817,7 @@ type ToolCallEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `tool_result` event: a tool call returned.
+// ToolResultEvent is a `tool_result` event: a tool call returned.
 //
 // The member "kind" is always "tool_result"; it is written on encoding and
 // checked on decoding.
@@ -813,7 +830,7 @@ type ToolResultEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `status` event: a lifecycle or flow-control marker.
+// StatusEvent is a `status` event: a lifecycle or flow-control marker.
 //
 // The member "kind" is always "status"; it is written on encoding and checked
 // on decoding.
@@ -826,7 +843,7 @@ type StatusEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `metric` event: a measurement, including costs.
+// MetricEvent is a `metric` event: a measurement, including costs.
 //
 // The member "kind" is always "metric"; it is written on encoding and checked
 // on decoding.
@@ -839,7 +856,8 @@ type MetricEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `artifact_ref` event: the agent produced an addressable artifact.
+// ArtifactRefEvent is a `artifact_ref` event: the agent produced an
+// addressable artifact.
 //
 // The member "kind" is always "artifact_ref"; it is written on encoding and
 // checked on decoding.
@@ -852,7 +870,7 @@ type ArtifactRefEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `delegate` event: the agent asked for a sub-job.
+// DelegateEvent is a `delegate` event: the agent asked for a sub-job.
 //
 // The member "kind" is always "delegate"; it is written on encoding and
 // checked on decoding.
@@ -865,7 +883,7 @@ type DelegateEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `progress` event: structured progress.
+// ProgressEvent is a `progress` event: structured progress.
 //
 // The member "kind" is always "progress"; it is written on encoding and
 // checked on decoding.
@@ -878,7 +896,8 @@ type ProgressEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `result_chunk` event: one fragment of a streamed final result.
+// ResultChunkEvent is a `result_chunk` event: one fragment of a streamed final
+// result.
 //
 // The member "kind" is always "result_chunk"; it is written on encoding and
 // checked on decoding.
@@ -891,8 +910,9 @@ type ResultChunkEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An event of a vendor-defined kind. Its body is an object whose shape only
-// the vendor knows; receivers that do not know the kind ignore it.
+// VendorEvent is an event of a vendor-defined kind. Its body is an object
+// whose shape only the vendor knows; receivers that do not know the kind
+// ignore it.
 type VendorEvent struct {
 	// A kind in the vendor namespace, `x-vendor.<vendor>.<name>` by convention.
 	Kind string `json:"kind"`
@@ -904,9 +924,9 @@ type VendorEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `log`: the message `JobEvent` with its payload
-// narrowed to the `log` variant. The validator checks `log` events against it,
-// so that a failure is explained by this variant alone.
+// LogEventMessage is a `job.event` of kind `log`: the message `JobEvent` with
+// its payload narrowed to the `log` variant. The validator checks `log` events
+// against it, so that a failure is explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -932,9 +952,10 @@ type LogEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `thought`: the message `JobEvent` with its payload
-// narrowed to the `thought` variant. The validator checks `thought` events
-// against it, so that a failure is explained by this variant alone.
+// ThoughtEventMessage is a `job.event` of kind `thought`: the message
+// `JobEvent` with its payload narrowed to the `thought` variant. The validator
+// checks `thought` events against it, so that a failure is explained by this
+// variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -960,9 +981,10 @@ type ThoughtEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `tool_call`: the message `JobEvent` with its payload
-// narrowed to the `tool_call` variant. The validator checks `tool_call` events
-// against it, so that a failure is explained by this variant alone.
+// ToolCallEventMessage is a `job.event` of kind `tool_call`: the message
+// `JobEvent` with its payload narrowed to the `tool_call` variant. The
+// validator checks `tool_call` events against it, so that a failure is
+// explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -988,9 +1010,10 @@ type ToolCallEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `tool_result`: the message `JobEvent` with its payload
-// narrowed to the `tool_result` variant. The validator checks `tool_result`
-// events against it, so that a failure is explained by this variant alone.
+// ToolResultEventMessage is a `job.event` of kind `tool_result`: the message
+// `JobEvent` with its payload narrowed to the `tool_result` variant. The
+// validator checks `tool_result` events against it, so that a failure is
+// explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1016,9 +1039,10 @@ type ToolResultEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `status`: the message `JobEvent` with its payload
-// narrowed to the `status` variant. The validator checks `status` events
-// against it, so that a failure is explained by this variant alone.
+// StatusEventMessage is a `job.event` of kind `status`: the message `JobEvent`
+// with its payload narrowed to the `status` variant. The validator checks
+// `status` events against it, so that a failure is explained by this variant
+// alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1044,9 +1068,10 @@ type StatusEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `metric`: the message `JobEvent` with its payload
-// narrowed to the `metric` variant. The validator checks `metric` events
-// against it, so that a failure is explained by this variant alone.
+// MetricEventMessage is a `job.event` of kind `metric`: the message `JobEvent`
+// with its payload narrowed to the `metric` variant. The validator checks
+// `metric` events against it, so that a failure is explained by this variant
+// alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1072,10 +1097,10 @@ type MetricEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `artifact_ref`: the message `JobEvent` with its
-// payload narrowed to the `artifact_ref` variant. The validator checks
-// `artifact_ref` events against it, so that a failure is explained by this
-// variant alone.
+// ArtifactRefEventMessage is a `job.event` of kind `artifact_ref`: the message
+// `JobEvent` with its payload narrowed to the `artifact_ref` variant. The
+// validator checks `artifact_ref` events against it, so that a failure is
+// explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1101,9 +1126,10 @@ type ArtifactRefEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `delegate`: the message `JobEvent` with its payload
-// narrowed to the `delegate` variant. The validator checks `delegate` events
-// against it, so that a failure is explained by this variant alone.
+// DelegateEventMessage is a `job.event` of kind `delegate`: the message
+// `JobEvent` with its payload narrowed to the `delegate` variant. The
+// validator checks `delegate` events against it, so that a failure is
+// explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1129,9 +1155,10 @@ type DelegateEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `progress`: the message `JobEvent` with its payload
-// narrowed to the `progress` variant. The validator checks `progress` events
-// against it, so that a failure is explained by this variant alone.
+// ProgressEventMessage is a `job.event` of kind `progress`: the message
+// `JobEvent` with its payload narrowed to the `progress` variant. The
+// validator checks `progress` events against it, so that a failure is
+// explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1157,10 +1184,10 @@ type ProgressEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `job.event` of kind `result_chunk`: the message `JobEvent` with its
-// payload narrowed to the `result_chunk` variant. The validator checks
-// `result_chunk` events against it, so that a failure is explained by this
-// variant alone.
+// ResultChunkEventMessage is a `job.event` of kind `result_chunk`: the message
+// `JobEvent` with its payload narrowed to the `result_chunk` variant. The
+// validator checks `result_chunk` events against it, so that a failure is
+// explained by this variant alone.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1186,9 +1213,10 @@ type ResultChunkEventMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: the job succeeded. One of the two terminal messages; a
-// job gets exactly one. The result is either inline in `result` or, after
-// `result_chunk` events, referenced by `result_id`, never both.
+// JobResult goes from runtime to client: the job succeeded. One of the two
+// terminal messages; a job gets exactly one. The result is either inline in
+// `result` or, after `result_chunk` events, referenced by `result_id`, never
+// both.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1214,7 +1242,7 @@ type JobResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Successful outcome.
+// JobResultPayload is a successful outcome.
 //
 // The member "final_status" is always "success"; it is written on encoding and
 // checked on decoding.
@@ -1234,10 +1262,10 @@ type JobResultPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: start a job. The runtime answers with `job.accepted`, or
-// refuses with `session.error` (for example AGENT_VERSION_NOT_AVAILABLE or
-// DUPLICATE_KEY). Setting `trace_id` on the envelope joins the job to the
-// caller's trace.
+// JobSubmit goes from client to runtime: start a job. The runtime answers with
+// `job.accepted`, or refuses with `session.error` (for example
+// AGENT_VERSION_NOT_AVAILABLE or DUPLICATE_KEY). Setting `trace_id` on the
+// envelope joins the job to the caller's trace.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1259,7 +1287,7 @@ type JobSubmit struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What to run, with which input and authority.
+// JobSubmitPayload is what to run, with which input and authority.
 type JobSubmitPayload struct {
 	// The agent to run, `name` or (with `agent_versions`) `name@version`.
 	Agent AgentRef `json:"agent"`
@@ -1279,10 +1307,10 @@ type JobSubmitPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: observe a job, typically one submitted by another session
-// of the same principal. Observation only: a subscriber can never cancel the
-// job. Needs the `subscribe` feature; an unauthorised request fails with
-// PERMISSION_DENIED.
+// JobSubscribe goes from client to runtime: observe a job, typically one
+// submitted by another session of the same principal. Observation only: a
+// subscriber can never cancel the job. Needs the `subscribe` feature; an
+// unauthorised request fails with PERMISSION_DENIED.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1304,7 +1332,7 @@ type JobSubscribe struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The job and the replay wanted.
+// JobSubscribePayload is the job and the replay wanted.
 type JobSubscribePayload struct {
 	// The job to observe.
 	JobID JobID `json:"job_id"`
@@ -1317,11 +1345,11 @@ type JobSubscribePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: the subscription is active. The payload is the
-// subscriber's view of the job's authority: lease, constraints and current
-// budget follow the observing principal, credentials only ever reach the
-// submitter. The job's events then arrive in this session's own event_seq
-// space.
+// JobSubscribed goes from runtime to client: the subscription is active. The
+// payload is the subscriber's view of the job's authority: lease, constraints
+// and current budget follow the observing principal, credentials only ever
+// reach the submitter. The job's events then arrive in this session's own
+// event_seq space.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1343,7 +1371,7 @@ type JobSubscribed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The observed job and where observation starts.
+// JobSubscribedPayload is the observed job and where observation starts.
 type JobSubscribedPayload struct {
 	// The observed job.
 	JobID JobID `json:"job_id"`
@@ -1373,7 +1401,8 @@ type JobSubscribedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: stop observing a job. Needs the `subscribe` feature.
+// JobUnsubscribe goes from client to runtime: stop observing a job. Needs the
+// `subscribe` feature.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1395,7 +1424,7 @@ type JobUnsubscribe struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The job to stop observing.
+// JobUnsubscribePayload is the job to stop observing.
 type JobUnsubscribePayload struct {
 	// The observed job.
 	JobID JobID `json:"job_id"`
@@ -1403,9 +1432,9 @@ type JobUnsubscribePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Any ARCP v1.1 message, tagged by `type`. For code generators: validators
-// pick the one schema of a message through `dispatch.json` instead of trying
-// every variant.
+// Message is any ARCP v1.1 message, tagged by `type`. For code generators:
+// validators pick the one schema of a message through `dispatch.json` instead
+// of trying every variant.
 //
 // It is a union tagged by the member "type". Its variants are SessionHello,
 // SessionWelcome, SessionError, SessionBye, SessionClose, SessionClosed,
@@ -1418,7 +1447,9 @@ type Message interface {
 	isMessage()
 }
 
-// UnknownMessage is a variant of Message whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMessage is a variant of Message whose tag this package does not know.
+// Raw holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownMessage struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1426,11 +1457,11 @@ type UnknownMessage struct {
 	Raw json.RawMessage
 }
 
-// First message of a connection, client to runtime: who the client is, its
-// bearer credentials and the features it supports. With a `resume` block it
-// reattaches to a session that lost its transport (the v1.0 resume mechanism,
-// still used by the TypeScript and Go SDKs). The envelope has no `session_id`
-// yet.
+// SessionHello is the first message of a connection, client to runtime: who
+// the client is, its bearer credentials and the features it supports. With a
+// `resume` block it reattaches to a session that lost its transport (the v1.0
+// resume mechanism, still used by the TypeScript and Go SDKs). The envelope
+// has no `session_id` yet.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1450,7 +1481,8 @@ type SessionHello struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client identity, credentials, capabilities and an optional resume request.
+// SessionHelloPayload is a client identity, credentials, capabilities and an
+// optional resume request.
 type SessionHelloPayload struct {
 	// The client software.
 	Client ClientInfo `json:"client"`
@@ -1465,10 +1497,10 @@ type SessionHelloPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime's answer to a successful `session.hello`: the session identifier
-// (on the envelope), a fresh resume token, the accepted features and the agent
-// inventory. A resume is also answered with a welcome, for the same session
-// and with a new token.
+// SessionWelcome is the runtime's answer to a successful `session.hello`: the
+// session identifier (on the envelope), a fresh resume token, the accepted
+// features and the agent inventory. A resume is also answered with a welcome,
+// for the same session and with a new token.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1490,7 +1522,8 @@ type SessionWelcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime identity, resume parameters and negotiated capabilities.
+// SessionWelcomePayload is a runtime identity, resume parameters and
+// negotiated capabilities.
 type SessionWelcomePayload struct {
 	// The runtime software.
 	Runtime RuntimeInfo `json:"runtime"`
@@ -1508,11 +1541,11 @@ type SessionWelcomePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A session-level failure reported by the runtime: bad credentials, an expired
-// resume window, or a request refused outside any job (a duplicate idempotency
-// key, an unavailable agent version, a feature that was not negotiated). After
-// UNAUTHENTICATED and RESUME_WINDOW_EXPIRED the transport is closed.
-// `session_id` is absent when no session was established.
+// SessionError is a session-level failure reported by the runtime: bad
+// credentials, an expired resume window, or a request refused outside any job
+// (a duplicate idempotency key, an unavailable agent version, a feature that
+// was not negotiated). After UNAUTHENTICATED and RESUME_WINDOW_EXPIRED the
+// transport is closed. `session_id` is absent when no session was established.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1532,10 +1565,10 @@ type SessionError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// ARCP v1.0's graceful close, from either side; nothing follows it on the
-// transport. ARCP v1.1 replaced it with `session.close` / `session.closed`,
-// but the TypeScript, Ruby and Python SDKs still send it, so it stays valid
-// here and the validator reports it as a dialect deviation.
+// SessionBye is ARCP v1.0's graceful close, from either side; nothing follows
+// it on the transport. ARCP v1.1 replaced it with `session.close` /
+// `session.closed`, but the TypeScript, Ruby and Python SDKs still send it, so
+// it stays valid here and the validator reports it as a dialect deviation.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1557,7 +1590,7 @@ type SessionBye struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why the peer is leaving.
+// SessionByePayload is why the peer is leaving.
 type SessionByePayload struct {
 	// Optional free-form reason, for logs and people.
 	Reason *string `json:"reason,omitempty"`
@@ -1565,9 +1598,9 @@ type SessionByePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: end the session gracefully. Running jobs are not affected
-// and stay resumable within the resume window. The runtime acknowledges with
-// `session.closed`.
+// SessionClose goes from client to runtime: end the session gracefully.
+// Running jobs are not affected and stay resumable within the resume window.
+// The runtime acknowledges with `session.closed`.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1589,7 +1622,7 @@ type SessionClose struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why the client closes the session.
+// SessionClosePayload is why the client closes the session.
 type SessionClosePayload struct {
 	// Optional free-form reason, for logs and people.
 	Reason *string `json:"reason,omitempty"`
@@ -1597,8 +1630,8 @@ type SessionClosePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: acknowledgement of `session.close`; the transport closes
-// after it.
+// SessionClosed goes from runtime to client: acknowledgement of
+// `session.close`; the transport closes after it.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1620,7 +1653,7 @@ type SessionClosed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional echo of the close reason.
+// SessionClosedPayload is the optional echo of the close reason.
 type SessionClosedPayload struct {
 	// Optional free-form reason, for logs and people.
 	Reason *string `json:"reason,omitempty"`
@@ -1628,13 +1661,14 @@ type SessionClosedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime on a new transport: resume the session named on the
-// envelope from `last_event_seq`. The final v1.1 text names this message
-// without defining its payload; the fields here are the ones the text requires
-// and the SDKs that implement it send. The runtime replays every buffered
-// event after `last_event_seq` and answers with a fresh `session.welcome`, or
-// with `session.error` RESUME_WINDOW_EXPIRED. The TypeScript and Go SDKs
-// resume with the `resume` block of `session.hello` instead.
+// SessionResume is the client to runtime on a new transport: resume the
+// session named on the envelope from `last_event_seq`. The final v1.1 text
+// names this message without defining its payload; the fields here are the
+// ones the text requires and the SDKs that implement it send. The runtime
+// replays every buffered event after `last_event_seq` and answers with a fresh
+// `session.welcome`, or with `session.error` RESUME_WINDOW_EXPIRED. The
+// TypeScript and Go SDKs resume with the `resume` block of `session.hello`
+// instead.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1656,7 +1690,7 @@ type SessionResume struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The resume credentials and position.
+// SessionResumePayload holds the resume credentials and position.
 type SessionResumePayload struct {
 	// The most recent resume token issued for the session.
 	ResumeToken string `json:"resume_token"`
@@ -1666,10 +1700,10 @@ type SessionResumePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Liveness probe, from either peer, typically after a quiet heartbeat
-// interval. The other side answers promptly with `session.pong`. Heartbeats
-// are session control: they never carry an event_seq. Needs the `heartbeat`
-// feature.
+// SessionPing is a liveness probe, from either peer, typically after a quiet
+// heartbeat interval. The other side answers promptly with `session.pong`.
+// Heartbeats are session control: they never carry an event_seq. Needs the
+// `heartbeat` feature.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1691,7 +1725,7 @@ type SessionPing struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Probe identifier and send time.
+// SessionPingPayload is a probe identifier and send time.
 type SessionPingPayload struct {
 	// Value the pong echoes back.
 	Nonce string `json:"nonce"`
@@ -1701,7 +1735,8 @@ type SessionPingPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Answer to `session.ping`, sent within the heartbeat interval.
+// SessionPong is the answer to `session.ping`, sent within the heartbeat
+// interval.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1723,7 +1758,7 @@ type SessionPong struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The echoed nonce and the receive time.
+// SessionPongPayload is the echoed nonce and the receive time.
 type SessionPongPayload struct {
 	// The `nonce` of the ping being answered.
 	PingNonce string `json:"ping_nonce"`
@@ -1733,10 +1768,11 @@ type SessionPongPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: the highest event_seq the client has processed. Advisory
-// flow control: the runtime may free buffered events up to it and may detect a
-// slow consumer from the lag. It does not replace `last_event_seq` on resume.
-// Needs the `ack` feature; without it the runtime ignores the message.
+// SessionAck goes from client to runtime: the highest event_seq the client has
+// processed. Advisory flow control: the runtime may free buffered events up to
+// it and may detect a slow consumer from the lag. It does not replace
+// `last_event_seq` on resume. Needs the `ack` feature; without it the runtime
+// ignores the message.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1758,7 +1794,7 @@ type SessionAck struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The acknowledged position.
+// SessionAckPayload is the acknowledged position.
 type SessionAckPayload struct {
 	// Highest event_seq processed so far.
 	LastProcessedSeq EventSeq `json:"last_processed_seq"`
@@ -1766,10 +1802,10 @@ type SessionAckPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client to runtime: a read-only inventory of the jobs this session's
-// principal may observe. The runtime answers with `session.jobs` whose
-// `request_id` is this message's `id`. Listing does not subscribe. Needs the
-// `list_jobs` feature.
+// SessionListJobs goes from client to runtime: a read-only inventory of the
+// jobs this session's principal may observe. The runtime answers with
+// `session.jobs` whose `request_id` is this message's `id`. Listing does not
+// subscribe. Needs the `list_jobs` feature.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1791,7 +1827,7 @@ type SessionListJobs struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Filter and paging.
+// SessionListJobsPayload is a filter and paging.
 type SessionListJobsPayload struct {
 	// Conditions a job must all meet; every field is optional.
 	Filter *JobListFilter `json:"filter,omitempty"`
@@ -1803,7 +1839,7 @@ type SessionListJobsPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Job listing filter.
+// JobListFilter is a job listing filter.
 type JobListFilter struct {
 	// Only jobs in one of these states.
 	Status []JobState `json:"status,omitempty"`
@@ -1818,8 +1854,8 @@ type JobListFilter struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Runtime to client: one page of the job inventory requested by
-// `session.list_jobs`.
+// SessionJobs goes from runtime to client: one page of the job inventory
+// requested by `session.list_jobs`.
 //
 // The member "arcp" is always "1.1"; it is written on encoding and checked on
 // decoding.
@@ -1841,7 +1877,7 @@ type SessionJobs struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The page of jobs and the paging cursor.
+// SessionJobsPayload is the page of jobs and the paging cursor.
 type SessionJobsPayload struct {
 	// The `id` of the `session.list_jobs` this answers.
 	RequestID MessageID `json:"request_id"`
@@ -1855,7 +1891,7 @@ type SessionJobsPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Summary of one job in a listing.
+// JobListEntry is the summary of one job in a listing.
 type JobListEntry struct {
 	// The job.
 	JobID JobID `json:"job_id"`

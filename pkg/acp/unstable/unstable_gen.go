@@ -10,9 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// Asks whether the user needs to sign in, without changing anything. Agents
-// never answer it with -32000 (authentication required), since it exists to
-// find that out. Only allowed when the agent advertised `auth.status`.
+// AuthStatusRequest asks whether the user needs to sign in, without changing
+// anything. Agents never answer it with -32000 (authentication required),
+// since it exists to find that out. Only allowed when the agent advertised
+// `auth.status`.
 type AuthStatusRequest struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -21,7 +22,7 @@ type AuthStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `auth/status`.
+// AuthStatusResponse is the agent's answer to `auth/status`.
 type AuthStatusResponse struct {
 	// Whether sessions can start without signing in.
 	State AuthState `json:"state"`
@@ -35,17 +36,18 @@ type AuthStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Whether the agent can start sessions without the user signing in first.
-// Clients act on this value only, and treat a value they do not know as
-// `unknown`. Values starting with `_` are custom; other unknown values belong
-// to later protocol revisions.
+// AuthState is whether the agent can start sessions without the user signing
+// in first. Clients act on this value only, and treat a value they do not know
+// as `unknown`. Values starting with `_` are custom; other unknown values
+// belong to later protocol revisions.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type AuthState string
 
-// An account or credential the agent has configured (a signed-in user, an API
-// key). Every field is for display only: clients must not use them to identify
-// accounts, and should keep them out of logs and telemetry.
+// AuthAccount is an account or credential the agent has configured (a
+// signed-in user, an API key). Every field is for display only: clients must
+// not use them to identify accounts, and should keep them out of logs and
+// telemetry.
 type AuthAccount struct {
 	// A name for the account that can be shown on its own, for example `Team plan`
 	// or `API key`.
@@ -67,10 +69,10 @@ type AuthAccount struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by the agent when its authentication state changes, with the same
-// members as the `auth/status` answer. Agents that advertised `auth.status`
-// may send it at any time after `initialize`, preferably only when the state
-// differs from the last one sent.
+// AuthStatusUpdateNotification is sent by the agent when its authentication
+// state changes, with the same members as the `auth/status` answer. Agents
+// that advertised `auth.status` may send it at any time after `initialize`,
+// preferably only when the state differs from the last one sent.
 type AuthStatusUpdateNotification struct {
 	// Whether sessions can start without signing in.
 	State AuthState `json:"state"`
@@ -84,9 +86,9 @@ type AuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the client can do for the agent, sent in the `initialize` request.
-// Agents must not call a client method whose capability is not advertised
-// here.
+// ClientCapabilities is what the client can do for the agent, sent in the
+// `initialize` request. Agents must not call a client method whose capability
+// is not advertised here.
 type ClientCapabilities struct {
 	// Which file-system methods the client serves.
 	Fs *acp.FileSystemCapabilities `json:"fs,omitempty"`
@@ -115,8 +117,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client can receive `plan_update` and
-// `plan_removed` session updates.
+// PlanCapabilities is a marker object: its presence says the client can
+// receive `plan_update` and `plan_removed` session updates.
 type PlanCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -125,9 +127,9 @@ type PlanCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client can present child sessions
-// (subagents) that an agent exposes. An agent must see it before it sends a
-// `subagent_update` or a session-directed message.
+// SubagentCapabilities is a marker object: its presence says the client can
+// present child sessions (subagents) that an agent exposes. An agent must see
+// it before it sends a `subagent_update` or a session-directed message.
 type SubagentCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -136,8 +138,8 @@ type SubagentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the agent supports, returned in the `initialize` response. Clients must
-// not use a feature the agent has not advertised here.
+// AgentCapabilities is what the agent supports, returned in the `initialize`
+// response. Clients must not use a feature the agent has not advertised here.
 type AgentCapabilities struct {
 	// True when the agent implements `session/load`.
 	LoadSession *bool `json:"loadSession,omitempty"`
@@ -159,8 +161,8 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP server transports the agent supports in addition to stdio, which every
-// agent supports.
+// MCPCapabilities holds the MCP server transports the agent supports in
+// addition to stdio, which every agent supports.
 type MCPCapabilities struct {
 	// True when the agent can connect to MCP servers over HTTP.
 	HTTP *bool `json:"http,omitempty"`
@@ -176,11 +178,12 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional session features of the agent. The baseline (`session/new`,
-// `session/prompt`, `session/update` and `session/cancel`) needs no
-// capability; each field here turns on something more. Each is an object:
-// present (even as `{}`) means supported, absent or null means not supported.
-// (`session/load` is advertised separately, by `loadSession`.)
+// SessionCapabilities holds the optional session features of the agent. The
+// baseline (`session/new`, `session/prompt`, `session/update` and
+// `session/cancel`) needs no capability; each field here turns on something
+// more. Each is an object: present (even as `{}`) means supported, absent or
+// null means not supported. (`session/load` is advertised separately, by
+// `loadSession`.)
 type SessionCapabilities struct {
 	// Present when the agent implements `session/list`.
 	List wire.Opt[acp.SessionListCapabilities] `json:"list,omitzero"`
@@ -215,8 +218,9 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Support for system prompts supplied by the client. Its presence means the
-// `append` mode is supported; `mode` lists further modes.
+// SessionSystemPromptCapabilities is the support for system prompts supplied
+// by the client. Its presence means the `append` mode is supported; `mode`
+// lists further modes.
 type SessionSystemPromptCapabilities struct {
 	// Modes supported besides `append`. Absent or null: only `append`.
 	Mode wire.Opt[SessionSystemPromptModeCapabilities] `json:"mode,omitzero"`
@@ -227,8 +231,8 @@ type SessionSystemPromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// System prompt modes the agent supports in addition to `append`, which needs
-// no entry.
+// SessionSystemPromptModeCapabilities holds the system prompt modes the agent
+// supports in addition to `append`, which needs no entry.
 type SessionSystemPromptModeCapabilities struct {
 	// Present (even as `{}`) when the agent can replace its own default
 	// instructions with the client's system prompt (`override` mode).
@@ -240,8 +244,8 @@ type SessionSystemPromptModeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent supports the `override` system
-// prompt mode.
+// SessionSystemPromptOverrideCapabilities is a marker object: its presence
+// says the agent supports the `override` system prompt mode.
 type SessionSystemPromptOverrideCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -250,7 +254,8 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/fork`.
+// SessionForkCapabilities is a marker object: its presence says the agent
+// implements `session/fork`.
 type SessionForkCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -259,9 +264,9 @@ type SessionForkCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/archive`,
-// `session/unarchive`, the `archived` filter of `session/list` and
-// `SessionInfo.archived`.
+// SessionArchiveCapabilities is a marker object: its presence says the agent
+// implements `session/archive`, `session/unarchive`, the `archived` filter of
+// `session/list` and `SessionInfo.archived`.
 type SessionArchiveCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -270,7 +275,8 @@ type SessionArchiveCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/status`.
+// SessionStatusCapabilities is a marker object: its presence says the agent
+// implements `session/status`.
 type SessionStatusCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -279,8 +285,8 @@ type SessionStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent lets clients set session titles
-// with `session/set_title`.
+// SessionTitleCapabilities is a marker object: its presence says the agent
+// lets clients set session titles with `session/set_title`.
 type SessionTitleCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -289,7 +295,8 @@ type SessionTitleCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional authentication features of the agent.
+// AgentAuthCapabilities holds the optional authentication features of the
+// agent.
 type AgentAuthCapabilities struct {
 	// Present (even as `{}`) when the agent implements `logout`. Absent or null:
 	// clients must not call it.
@@ -304,7 +311,8 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `auth/status`.
+// AuthStatusCapabilities is a marker object: its presence says the agent
+// implements `auth/status`.
 type AuthStatusCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -313,8 +321,8 @@ type AuthStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements the `providers/*`
-// methods.
+// ProvidersCapabilities is a marker object: its presence says the agent
+// implements the `providers/*` methods.
 type ProvidersCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -323,18 +331,19 @@ type ProvidersCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a configurable model provider, chosen by the agent (for
-// example `main` or `openai`).
+// ProviderID is the identifier of a configurable model provider, chosen by the
+// agent (for example `main` or `openai`).
 type ProviderID string
 
-// The API a model provider speaks. Receivers must cope with values they do not
-// know. Values starting with `_` are custom; all others belong to the
-// protocol.
+// LlmProtocol is the API a model provider speaks. Receivers must cope with
+// values they do not know. Values starting with `_` are custom; all others
+// belong to the protocol.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type LlmProtocol string
 
-// Where a provider's requests currently go, without secrets.
+// ProviderCurrentConfig is where a provider's requests currently go, without
+// secrets.
 type ProviderCurrentConfig struct {
 	// The API the provider currently speaks.
 	APIType LlmProtocol `json:"apiType"`
@@ -347,8 +356,8 @@ type ProviderCurrentConfig struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One model provider the client may configure, with its current routing for
-// display.
+// ProviderInfo is one model provider the client may configure, with its
+// current routing for display.
 type ProviderInfo struct {
 	// Identifier of the provider.
 	ProviderID ProviderID `json:"providerId"`
@@ -366,7 +375,7 @@ type ProviderInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Summary of one session in a `session/list` result.
+// SessionInfo is the summary of one session in a `session/list` result.
 type SessionInfo struct {
 	// Identifier of the session.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -390,29 +399,32 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Which sessions `session/list` returns, by archive state. An agent answers a
-// value it does not support with -32602 rather than falling back to `exclude`;
-// values starting with `_` are custom.
+// SessionArchiveFilter is which sessions `session/list` returns, by archive
+// state. An agent answers a value it does not support with -32602 rather than
+// falling back to `exclude`; values starting with `_` are custom.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SessionArchiveFilter string
 
-// Whether the agent holds a session in memory, as `session/status` reports it.
-// Clients treat a value they do not know as `saved`.
+// SessionStatus is whether the agent holds a session in memory, as
+// `session/status` reports it. Clients treat a value they do not know as
+// `saved`.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SessionStatus string
 
-// How the agent combines a client's system prompt with its own instructions.
-// An agent answers a mode it does not support with an error instead of using
-// another one; unknown modes are kept so they can be stored and forwarded.
+// SystemPromptMode is how the agent combines a client's system prompt with its
+// own instructions. An agent answers a mode it does not support with an error
+// instead of using another one; unknown modes are kept so they can be stored
+// and forwarded.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SystemPromptMode string
 
-// System-level instructions supplied by the client for a session. Only sent
-// when the agent advertised `sessionCapabilities.systemPrompt`; an agent that
-// cannot apply them fails the request instead of ignoring them.
+// SystemPrompt holds the system-level instructions supplied by the client for
+// a session. Only sent when the agent advertised
+// `sessionCapabilities.systemPrompt`; an agent that cannot apply them fails
+// the request instead of ignoring them.
 type SystemPrompt struct {
 	// How to combine `content` with the agent's own instructions.
 	Mode SystemPromptMode `json:"mode"`
@@ -426,10 +438,11 @@ type SystemPrompt struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP (Model Context Protocol) server the agent should connect to, to get
-// extra tools and context. The `type` field selects the transport; a server
-// without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are
-// only allowed when the agent advertised them in `mcpCapabilities`.
+// MCPServer is an MCP (Model Context Protocol) server the agent should connect
+// to, to get extra tools and context. The `type` field selects the transport;
+// a server without `type` uses stdio, which every agent supports. HTTP, SSE
+// and ACP are only allowed when the agent advertised them in
+// `mcpCapabilities`.
 //
 // It is a union tagged by the member "type". Its variants are MCPServerHTTP,
 // MCPServerSSE, MCPServerACP, MCPServerStdio; a tag this package does not know
@@ -439,7 +452,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -447,7 +462,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// A server reached over HTTP; needs `mcpCapabilities.http`.
+// MCPServerHTTP is a server reached over HTTP; needs `mcpCapabilities.http`.
 type MCPServerHTTP struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -462,7 +477,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A server reached over SSE; needs `mcpCapabilities.sse`.
+// MCPServerSSE is a server reached over SSE; needs `mcpCapabilities.sse`.
 type MCPServerSSE struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -477,8 +492,8 @@ type MCPServerSSE struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP server provided by an ACP component, whose MCP messages travel over
-// the ACP connection as `mcp/message`.
+// MCPServerACP is an MCP server provided by an ACP component, whose MCP
+// messages travel over the ACP connection as `mcp/message`.
 type MCPServerACP struct {
 	// Name of the server, for people.
 	Name string `json:"name"`
@@ -492,14 +507,14 @@ type MCPServerACP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of an MCP server of the `acp` transport, chosen by the component
-// that provides it; `mcp/message` uses it to route messages to that component.
-// Opaque to everyone else.
+// MCPServerACPID is the identifier of an MCP server of the `acp` transport,
+// chosen by the component that provides it; `mcp/message` uses it to route
+// messages to that component. Opaque to everyone else.
 type MCPServerACPID string
 
-// The default transport, used when `type` is absent (or names no transport
-// listed here): the agent starts the server as a subprocess and talks to it
-// over standard input and output.
+// MCPServerStdio is the default transport, used when `type` is absent (or
+// names no transport listed here): the agent starts the server as a subprocess
+// and talks to it over standard input and output.
 type MCPServerStdio struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -516,13 +531,13 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of an MCP request carried by `mcp/message`, chosen by the side
-// that sends the request and kept unchanged by proxies. It is not the JSON-RPC
-// `id` of the ACP message around it.
+// MCPRequestID is the identifier of an MCP request carried by `mcp/message`,
+// chosen by the side that sends the request and kept unchanged by proxies. It
+// is not the JSON-RPC `id` of the ACP message around it.
 type MCPRequestID string
 
-// An error returned by an MCP server inside `mcp/message`; it is not an ACP
-// error. Unknown members are kept.
+// MCPError is an error returned by an MCP server inside `mcp/message`; it is
+// not an ACP error. Unknown members are kept.
 type MCPError struct {
 	// The MCP error code (never an ACP one).
 	Code int32 `json:"code"`
@@ -534,7 +549,8 @@ type MCPError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tokens used by a prompt turn (or by the foreground work of a child session).
+// Usage holds the tokens used by a prompt turn (or by the foreground work of a
+// child session).
 type Usage struct {
 	// All tokens of every kind.
 	TotalTokens uint64 `json:"totalTokens"`
@@ -555,8 +571,8 @@ type Usage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One piece of live progress from the agent, sent in `session/update`. The
-// `sessionUpdate` field selects the kind.
+// SessionUpdate is one piece of live progress from the agent, sent in
+// `session/update`. The `sessionUpdate` field selects the kind.
 //
 // It is a union tagged by the member "sessionUpdate". Its variants are
 // UserMessageChunk, AgentMessageChunk, AgentThoughtChunk, ToolCall,
@@ -569,7 +585,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -577,8 +595,8 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// Part of a user message, for example while a loaded session replays its
-// history.
+// UserMessageChunk is the part of a user message, for example while a loaded
+// session replays its history.
 type UserMessageChunk struct {
 	// The content block.
 	Content acp.ContentBlock `json:"content"`
@@ -592,7 +610,8 @@ type UserMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of the agent's answer, streamed as it is produced.
+// AgentMessageChunk is the part of the agent's answer, streamed as it is
+// produced.
 type AgentMessageChunk struct {
 	// The content block.
 	Content acp.ContentBlock `json:"content"`
@@ -606,7 +625,8 @@ type AgentMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of the agent's reasoning, streamed as it is produced.
+// AgentThoughtChunk is the part of the agent's reasoning, streamed as it is
+// produced.
 type AgentThoughtChunk struct {
 	// The content block.
 	Content acp.ContentBlock `json:"content"`
@@ -620,7 +640,7 @@ type AgentThoughtChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A new tool call has started.
+// ToolCall means a new tool call has started.
 type ToolCall struct {
 	// Identifier of the call.
 	ToolCallID acp.ToolCallID `json:"toolCallId"`
@@ -648,7 +668,7 @@ type ToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An existing tool call has progressed or finished.
+// ToolCallUpdate means an existing tool call has progressed or finished.
 type ToolCallUpdate struct {
 	// Identifier of the call to change.
 	ToolCallID acp.ToolCallID `json:"toolCallId"`
@@ -675,7 +695,7 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's plan, replacing any plan sent before.
+// Plan is the agent's plan, replacing any plan sent before.
 type Plan struct {
 	// The steps of the plan, in order.
 	Entries []acp.PlanEntry `json:"entries"`
@@ -686,7 +706,7 @@ type Plan struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or replaces the content of one of the session's plans.
+// PlanUpdate creates or replaces the content of one of the session's plans.
 type PlanUpdate struct {
 	// The new content, with the plan's identifier.
 	Plan PlanUpdateContent `json:"plan"`
@@ -697,7 +717,8 @@ type PlanUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The new content of a plan. The `type` field selects its form.
+// PlanUpdateContent is the new content of a plan. The `type` field selects its
+// form.
 //
 // It is a union tagged by the member "type". Its variants are PlanItems,
 // PlanFile, PlanMarkdown; a tag this package does not know decodes to
@@ -706,7 +727,9 @@ type PlanUpdateContent interface {
 	isPlanUpdateContent()
 }
 
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownPlanUpdateContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -714,7 +737,7 @@ type UnknownPlanUpdateContent struct {
 	Raw json.RawMessage
 }
 
-// A plan given as a list of entries.
+// PlanItems is a plan given as a list of entries.
 type PlanItems struct {
 	// The plan to create or replace.
 	PlanID PlanID `json:"planId"`
@@ -728,10 +751,10 @@ type PlanItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a plan within a session, chosen by the agent.
+// PlanID is the identifier of a plan within a session, chosen by the agent.
 type PlanID string
 
-// A plan kept in a file.
+// PlanFile is a plan kept in a file.
 type PlanFile struct {
 	// The plan to create or replace.
 	PlanID PlanID `json:"planId"`
@@ -744,7 +767,7 @@ type PlanFile struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A plan given as Markdown text.
+// PlanMarkdown is a plan given as Markdown text.
 type PlanMarkdown struct {
 	// The plan to create or replace.
 	PlanID PlanID `json:"planId"`
@@ -757,7 +780,7 @@ type PlanMarkdown struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Removes one of the session's plans.
+// PlanRemoved removes one of the session's plans.
 type PlanRemoved struct {
 	// The plan to remove.
 	PlanID PlanID `json:"planId"`
@@ -768,7 +791,8 @@ type PlanRemoved struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The set of commands the user can invoke has changed.
+// AvailableCommandsUpdate is the set of commands the user can invoke has
+// changed.
 type AvailableCommandsUpdate struct {
 	// The commands.
 	AvailableCommands []acp.AvailableCommand `json:"availableCommands"`
@@ -779,7 +803,7 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session switched to another mode.
+// CurrentModeUpdate means the session switched to another mode.
 type CurrentModeUpdate struct {
 	// The mode now active.
 	CurrentModeID acp.SessionModeID `json:"currentModeId"`
@@ -790,7 +814,8 @@ type CurrentModeUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session's configuration options or their values changed.
+// ConfigOptionUpdate holds the session's configuration options or their values
+// changed.
 type ConfigOptionUpdate struct {
 	// Every configuration option with its current value.
 	ConfigOptions []acp.SessionConfigOption `json:"configOptions"`
@@ -801,7 +826,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Metadata of the session (title, last activity) changed.
+// SessionInfoUpdate is the metadata of the session (title, last activity)
+// changed.
 type SessionInfoUpdate struct {
 	// New title of the session; null clears it.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -814,7 +840,8 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How full the context window is, and what the session has cost so far.
+// UsageUpdate is how full the context window is, and what the session has cost
+// so far.
 type UsageUpdate struct {
 	// Tokens in the context now.
 	Used uint64 `json:"used"`
@@ -829,8 +856,8 @@ type UsageUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A user-facing message kept out of the session history. Only sent when the
-// client advertised `session.notices`.
+// Notice is a user-facing message kept out of the session history. Only sent
+// when the client advertised `session.notices`.
 type Notice struct {
 	// How prominently to show the notice.
 	Severity acp.NoticeSeverity `json:"severity"`
@@ -845,8 +872,8 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A context compaction was created or changed. Only sent when the client
-// advertised `session.compaction`.
+// CompactionUpdate means a context compaction was created or changed. Only
+// sent when the client advertised `session.compaction`.
 type CompactionUpdate struct {
 	// Identifier of the compaction, chosen by the agent.
 	CompactionID acp.CompactionID `json:"compactionId"`
@@ -863,8 +890,8 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Adds one content block to the end of a compaction's summary. Only sent when
-// the client advertised `session.compaction`.
+// CompactionSummaryChunk adds one content block to the end of a compaction's
+// summary. Only sent when the client advertised `session.compaction`.
 type CompactionSummaryChunk struct {
 	// Identifier of the compaction whose summary grows.
 	CompactionID acp.CompactionID `json:"compactionId"`
@@ -877,10 +904,10 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Announces a child session owned by this session, or changes its metadata
-// (never its owner). The first update about a session identifier announces the
-// child and comes before any other traffic of the child. For every other
-// member, absent means unchanged and null clears the value.
+// SubagentUpdate announces a child session owned by this session, or changes
+// its metadata (never its owner). The first update about a session identifier
+// announces the child and comes before any other traffic of the child. For
+// every other member, absent means unchanged and null clears the value.
 type SubagentUpdate struct {
 	// Identifier of the child session.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -909,9 +936,9 @@ type SubagentUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What a client may do to one child session. Each action needs its own entry
-// here: support for a method on ordinary sessions does not extend to child
-// sessions.
+// SubagentSessionCapabilities is what a client may do to one child session.
+// Each action needs its own entry here: support for a method on ordinary
+// sessions does not extend to child sessions.
 type SubagentSessionCapabilities struct {
 	// Present (even as `{}`) when the client may cancel the child's current work
 	// (without ending the session). Absent or null: not allowed.
@@ -923,8 +950,8 @@ type SubagentSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client may cancel a child session's
-// work without ending the session.
+// SessionCancelCapabilities is a marker object: its presence says the client
+// may cancel a child session's work without ending the session.
 type SessionCancelCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -933,10 +960,10 @@ type SessionCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of what a child session is doing in the foreground; each snapshot
-// replaces the previous one. The `state` field selects the state; values
-// starting with `_` are custom and other unknown values belong to later
-// protocol revisions.
+// StateUpdate is a snapshot of what a child session is doing in the
+// foreground; each snapshot replaces the previous one. The `state` field
+// selects the state; values starting with `_` are custom and other unknown
+// values belong to later protocol revisions.
 //
 // It is a union tagged by the member "state". Its variants are
 // RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate,
@@ -946,7 +973,9 @@ type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -954,7 +983,7 @@ type UnknownStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// The child session is doing foreground work.
+// RunningStateUpdate means the child session is doing foreground work.
 type RunningStateUpdate struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -963,9 +992,9 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The child session is ready for another prompt. Being idle does not end the
-// child: the parent may message it again, and background work may still
-// produce updates.
+// IdleStateUpdate means the child session is ready for another prompt. Being
+// idle does not end the child: the parent may message it again, and background
+// work may still produce updates.
 type IdleStateUpdate struct {
 	// Why the foreground work stopped. Absent or null: not reported.
 	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
@@ -981,13 +1010,15 @@ type IdleStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why a child session's foreground work stopped. Values starting with `_` are
-// custom; other unknown values belong to later protocol revisions.
+// IdleStopReason is why a child session's foreground work stopped. Values
+// starting with `_` are custom; other unknown values belong to later protocol
+// revisions.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type IdleStopReason string
 
-// The child session's foreground work waits for the user to act.
+// RequiresActionStateUpdate means the child session's foreground work waits
+// for the user to act.
 type RequiresActionStateUpdate struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -996,10 +1027,10 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent cannot currently observe what the child session is doing (sent
-// when that becomes true, not merely because the child is quiet). The client
-// stops showing the previous state as current; this is neither an outcome nor
-// the end of the session.
+// UndeterminedStateUpdate means the agent cannot currently observe what the
+// child session is doing (sent when that becomes true, not merely because the
+// child is quiet). The client stops showing the previous state as current;
+// this is neither an outcome nor the end of the session.
 type UndeterminedStateUpdate struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1008,9 +1039,9 @@ type UndeterminedStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or changes a message sent from one session to another, as seen in
-// this session's transcript. For every member except `messageId`, absent means
-// unchanged and null clears the value.
+// SessionMessage creates or changes a message sent from one session to
+// another, as seen in this session's transcript. For every member except
+// `messageId`, absent means unchanged and null clears the value.
 type SessionMessage struct {
 	// Identifier of the message in this session's transcript.
 	MessageID acp.MessageID `json:"messageId"`
@@ -1034,9 +1065,9 @@ type SessionMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One content block appended to a message between sessions. Sender and
-// recipient come from `session_message` updates, which may arrive before,
-// between or after the chunks.
+// SessionMessageChunk is one content block appended to a message between
+// sessions. Sender and recipient come from `session_message` updates, which
+// may arrive before, between or after the chunks.
 type SessionMessageChunk struct {
 	// Identifier of the message in this session's transcript.
 	MessageID acp.MessageID `json:"messageId"`
@@ -1049,9 +1080,9 @@ type SessionMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// First request of a connection, sent by the client: it states the newest
-// protocol version the client speaks and what the client can do. Nothing else
-// may be sent before it is answered.
+// InitializeRequest is the first request of a connection, sent by the client:
+// it states the newest protocol version the client speaks and what the client
+// can do. Nothing else may be sent before it is answered.
 type InitializeRequest struct {
 	// The newest protocol version the client supports.
 	ProtocolVersion acp.ProtocolVersion `json:"protocolVersion"`
@@ -1067,8 +1098,9 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `initialize`: the protocol version both sides will
-// use, what the agent supports and how to authenticate.
+// InitializeResponse is the agent's answer to `initialize`: the protocol
+// version both sides will use, what the agent supports and how to
+// authenticate.
 type InitializeResponse struct {
 	// The version requested by the client if the agent supports it, otherwise the
 	// newest version the agent supports. A client that cannot speak it should
@@ -1088,9 +1120,10 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP message without an answer, sent by the side that provides an `acp`
-// MCP server to the side using it, about an active request (progress,
-// subscription updates). The ACP message around it has no `id`.
+// MessageMCPNotification is an MCP message without an answer, sent by the side
+// that provides an `acp` MCP server to the side using it, about an active
+// request (progress, subscription updates). The ACP message around it has no
+// `id`.
 type MessageMCPNotification struct {
 	// The `acp` MCP server that handles the request.
 	ServerID MCPServerACPID `json:"serverId"`
@@ -1107,8 +1140,8 @@ type MessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP request to a server of the `acp` transport, carried over the ACP
-// connection.
+// MessageMCPRequest is an MCP request to a server of the `acp` transport,
+// carried over the ACP connection.
 type MessageMCPRequest struct {
 	// The `acp` MCP server that receives the request.
 	ServerID MCPServerACPID `json:"serverId"`
@@ -1125,10 +1158,10 @@ type MessageMCPRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome of an MCP request carried by `mcp/message`: either the MCP
-// result or an MCP error. ACP errors in the response envelope are kept for
-// failures of the transport itself. Senders include exactly one outcome; a
-// receiver that sees both uses `result`.
+// MessageMCPResponse is the outcome of an MCP request carried by
+// `mcp/message`: either the MCP result or an MCP error. ACP errors in the
+// response envelope are kept for failures of the transport itself. Senders
+// include exactly one outcome; a receiver that sees both uses `result`.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -1138,7 +1171,8 @@ type MessageMCPResponse interface {
 	isMessageMCPResponse()
 }
 
-// The MCP result, which may be any JSON value, null included.
+// MessageMCPResult is the MCP result, which may be any JSON value, null
+// included.
 type MessageMCPResult struct {
 	// The MCP result, passed along unchanged; required even when null.
 	Result json.RawMessage `json:"result"`
@@ -1149,7 +1183,7 @@ type MessageMCPResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP error.
+// MessageMCPError is an MCP error.
 type MessageMCPError struct {
 	// The MCP error.
 	Error MCPError `json:"error"`
@@ -1160,8 +1194,8 @@ type MessageMCPError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Turns a provider off. Not allowed for a provider marked `required`. Only
-// allowed when the agent advertised `providers`.
+// DisableProviderRequest turns a provider off. Not allowed for a provider
+// marked `required`. Only allowed when the agent advertised `providers`.
 type DisableProviderRequest struct {
 	// The provider to turn off.
 	ProviderID ProviderID `json:"providerId"`
@@ -1172,7 +1206,7 @@ type DisableProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `providers/disable`.
+// DisableProviderResponse is the empty success answer to `providers/disable`.
 type DisableProviderResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1181,8 +1215,8 @@ type DisableProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks for the model providers the client may configure. Only allowed when the
-// agent advertised `providers`.
+// ListProvidersRequest asks for the model providers the client may configure.
+// Only allowed when the agent advertised `providers`.
 type ListProvidersRequest struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1191,7 +1225,7 @@ type ListProvidersRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `providers/list`.
+// ListProvidersResponse is the agent's answer to `providers/list`.
 type ListProvidersResponse struct {
 	// The configurable providers with their current routing, for display.
 	Providers []ProviderInfo `json:"providers"`
@@ -1202,8 +1236,8 @@ type ListProvidersResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Replaces the whole configuration of one provider. Only allowed when the
-// agent advertised `providers`.
+// SetProviderRequest replaces the whole configuration of one provider. Only
+// allowed when the agent advertised `providers`.
 type SetProviderRequest struct {
 	// The provider to configure.
 	ProviderID ProviderID `json:"providerId"`
@@ -1221,7 +1255,7 @@ type SetProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `providers/set`.
+// SetProviderResponse is the empty success answer to `providers/set`.
 type SetProviderResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1230,18 +1264,19 @@ type SetProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by a conductor, instead of `initialize`, to each component of a proxy
-// chain that has a successor, telling it to run as a proxy. The params are
-// those of `initialize`; the final agent gets a plain `initialize`.
+// InitializeProxyRequest is sent by a conductor, instead of `initialize`, to
+// each component of a proxy chain that has a successor, telling it to run as a
+// proxy. The params are those of `initialize`; the final agent gets a plain
+// `initialize`.
 type InitializeProxyRequest = InitializeRequest
 
-// The proxy's answer to `proxy/initialize`, shaped like the `initialize`
-// result: the capabilities of the chain from the proxy onward, built from its
-// successor's answer, with `protocolVersion` unchanged.
+// InitializeProxyResponse is the proxy's answer to `proxy/initialize`, shaped
+// like the `initialize` result: the capabilities of the chain from the proxy
+// onward, built from its successor's answer, with `protocolVersion` unchanged.
 type InitializeProxyResponse = InitializeResponse
 
-// Wraps a notification on its way between a proxy and its successor, in either
-// direction.
+// ProxySuccessorNotification wraps a notification on its way between a proxy
+// and its successor, in either direction.
 type ProxySuccessorNotification struct {
 	// Method of the wrapped notification.
 	Method string `json:"method"`
@@ -1255,10 +1290,11 @@ type ProxySuccessorNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Wraps a request on its way between a proxy and its successor: a proxy sends
-// it to forward a request to its successor, and the conductor sends it to hand
-// the proxy a request from the successor. The wrapped request's result or
-// error comes back unchanged as the result or error of this one.
+// ProxySuccessorRequest wraps a request on its way between a proxy and its
+// successor: a proxy sends it to forward a request to its successor, and the
+// conductor sends it to hand the proxy a request from the successor. The
+// wrapped request's result or error comes back unchanged as the result or
+// error of this one.
 type ProxySuccessorRequest struct {
 	// Method of the wrapped request.
 	Method string `json:"method"`
@@ -1272,14 +1308,14 @@ type ProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The result of the wrapped request, passed along unchanged; it may be any
-// JSON value.
+// ProxySuccessorResponse is the result of the wrapped request, passed along
+// unchanged; it may be any JSON value.
 type ProxySuccessorResponse json.RawMessage
 
-// Archives a session: it disappears from the default `session/list` results
-// but keeps its identifier and history. A running session is first closed as
-// by `session/close`. Only allowed when the agent advertised
-// `sessionCapabilities.archive`.
+// ArchiveSessionRequest archives a session: it disappears from the default
+// `session/list` results but keeps its identifier and history. A running
+// session is first closed as by `session/close`. Only allowed when the agent
+// advertised `sessionCapabilities.archive`.
 type ArchiveSessionRequest struct {
 	// The session to archive.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -1290,7 +1326,7 @@ type ArchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/archive`.
+// ArchiveSessionResponse is the empty success answer to `session/archive`.
 type ArchiveSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1299,9 +1335,10 @@ type ArchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates a new session that starts from the context of an existing one, for
-// example to produce a summary without touching the original's history. Only
-// allowed when the agent advertised `sessionCapabilities.fork`.
+// ForkSessionRequest creates a new session that starts from the context of an
+// existing one, for example to produce a summary without touching the
+// original's history. Only allowed when the agent advertised
+// `sessionCapabilities.fork`.
 type ForkSessionRequest struct {
 	// The session to fork.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -1324,7 +1361,8 @@ type ForkSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/fork`: the new session.
+// ForkSessionResponse is the agent's answer to `session/fork`: the new
+// session.
 type ForkSessionResponse struct {
 	// Identifier of the new session.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -1339,8 +1377,8 @@ type ForkSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks for the sessions the agent knows, one page at a time. Only allowed when
-// the agent advertised `sessionCapabilities.list`.
+// ListSessionsRequest asks for the sessions the agent knows, one page at a
+// time. Only allowed when the agent advertised `sessionCapabilities.list`.
 type ListSessionsRequest struct {
 	// Only list sessions with this working directory (an absolute path).
 	Cwd wire.Opt[string] `json:"cwd,omitzero"`
@@ -1357,7 +1395,7 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One page of sessions.
+// ListSessionsResponse is one page of sessions.
 type ListSessionsResponse struct {
 	// The sessions on this page.
 	Sessions []SessionInfo `json:"sessions"`
@@ -1370,9 +1408,9 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Reopens an earlier session. Before answering, the agent replays the whole
-// conversation to the client as `session/update` notifications. Only allowed
-// when the agent advertised `loadSession`.
+// LoadSessionRequest reopens an earlier session. Before answering, the agent
+// replays the whole conversation to the client as `session/update`
+// notifications. Only allowed when the agent advertised `loadSession`.
 type LoadSessionRequest struct {
 	// MCP servers the agent should connect to for this session.
 	MCPServers []MCPServer `json:"mcpServers"`
@@ -1398,7 +1436,7 @@ type LoadSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates a new conversation session.
+// NewSessionRequest creates a new conversation session.
 type NewSessionRequest struct {
 	// Working directory of the session, as an absolute path; the base for relative
 	// paths.
@@ -1420,7 +1458,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended.
+// PromptResponse is the agent's answer to `session/prompt`, sent when the turn
+// has ended.
 type PromptResponse struct {
 	// Why the turn ended.
 	StopReason acp.StopReason `json:"stopReason"`
@@ -1433,8 +1472,8 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Continues an earlier session without replaying its history (unlike
-// `session/load`). Only allowed when the agent advertised
+// ResumeSessionRequest continues an earlier session without replaying its
+// history (unlike `session/load`). Only allowed when the agent advertised
 // `sessionCapabilities.resume`.
 type ResumeSessionRequest struct {
 	// The session to resume.
@@ -1461,9 +1500,10 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Renames a session. Any session the agent would list may be renamed, active
-// or not; an unknown one gets -32002. The agent answers once the title is
-// stored. Only allowed when the agent advertised `sessionCapabilities.title`.
+// SetSessionTitleRequest renames a session. Any session the agent would list
+// may be renamed, active or not; an unknown one gets -32002. The agent answers
+// once the title is stored. Only allowed when the agent advertised
+// `sessionCapabilities.title`.
 type SetSessionTitleRequest struct {
 	// The session to rename.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -1477,7 +1517,7 @@ type SetSessionTitleRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/set_title`.
+// SetSessionTitleResponse is the agent's answer to `session/set_title`.
 type SetSessionTitleResponse struct {
 	// The title as stored, after any normalization; clients show this one rather
 	// than the one they sent.
@@ -1489,10 +1529,11 @@ type SetSessionTitleResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks whether the agent holds a session in memory, without side effects: the
-// session is not loaded, resumed, closed or attached to the connection. An
-// unknown session gets -32002 with the `sessionId` in the error data. Only
-// allowed when the agent advertised `sessionCapabilities.status`.
+// SessionStatusRequest asks whether the agent holds a session in memory,
+// without side effects: the session is not loaded, resumed, closed or attached
+// to the connection. An unknown session gets -32002 with the `sessionId` in
+// the error data. Only allowed when the agent advertised
+// `sessionCapabilities.status`.
 type SessionStatusRequest struct {
 	// The session to ask about.
 	SessionID acp.SessionID `json:"sessionId"`
@@ -1503,8 +1544,8 @@ type SessionStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/status`, a snapshot that may be out of date
-// by the next request.
+// SessionStatusResponse is the agent's answer to `session/status`, a snapshot
+// that may be out of date by the next request.
 type SessionStatusResponse struct {
 	// Whether the session is in memory.
 	Status SessionStatus `json:"status"`
@@ -1515,9 +1556,9 @@ type SessionStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Brings an archived session back into the default `session/list` results,
-// with the same identifier and history. It does not load or resume the
-// session. Only allowed when the agent advertised
+// UnarchiveSessionRequest brings an archived session back into the default
+// `session/list` results, with the same identifier and history. It does not
+// load or resume the session. Only allowed when the agent advertised
 // `sessionCapabilities.archive`.
 type UnarchiveSessionRequest struct {
 	// The session to unarchive.
@@ -1529,7 +1570,7 @@ type UnarchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/unarchive`.
+// UnarchiveSessionResponse is the empty success answer to `session/unarchive`.
 type UnarchiveSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1538,8 +1579,8 @@ type UnarchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Live progress of a session, sent by the agent: message chunks, tool calls,
-// plans, mode and configuration changes and more.
+// SessionNotification is the live progress of a session, sent by the agent:
+// message chunks, tool calls, plans, mode and configuration changes and more.
 type SessionNotification struct {
 	// The session the update is about.
 	SessionID acp.SessionID `json:"sessionId"`

@@ -9,7 +9,8 @@ import (
 	"unicode/utf8"
 )
 
-// Asks the agent to log in with one of the methods it listed in `initialize`.
+// LoginAuthRequest asks the agent to log in with one of the methods it listed
+// in `initialize`.
 type LoginAuthRequest struct {
 	// The chosen method, one of those the agent listed.
 	MethodID AuthMethodID `json:"methodId"`
@@ -20,17 +21,19 @@ type LoginAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of an authentication method, chosen by the agent.
+// AuthMethodID is the identifier of an authentication method, chosen by the
+// agent.
 type AuthMethodID string
 
-// Free-form extension metadata. Almost every ACP object may carry it under the
-// `_meta` key. The protocol assigns no meaning to its contents, so a receiver
-// must not depend on any key being present. The root keys `traceparent`,
-// `tracestate` and `baggage` are set aside for W3C trace context. Custom data
-// belongs here, never in new root-level fields of a protocol object.
+// Meta is a free-form extension metadata. Almost every ACP object may carry it
+// under the `_meta` key. The protocol assigns no meaning to its contents, so a
+// receiver must not depend on any key being present. The root keys
+// `traceparent`, `tracestate` and `baggage` are set aside for W3C trace
+// context. Custom data belongs here, never in new root-level fields of a
+// protocol object.
 type Meta json.RawMessage
 
-// The agent's answer to a successful `auth/login`.
+// LoginAuthResponse is the agent's answer to a successful `auth/login`.
 type LoginAuthResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -39,8 +42,8 @@ type LoginAuthResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the agent to end the current login. Only sent when the agent advertised
-// `auth.logout`.
+// LogoutAuthRequest asks the agent to end the current login. Only sent when
+// the agent advertised `auth.logout`.
 type LogoutAuthRequest struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -49,7 +52,7 @@ type LogoutAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `auth/logout`.
+// LogoutAuthResponse is the agent's answer to `auth/logout`.
 type LogoutAuthResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -58,10 +61,10 @@ type LogoutAuthResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the peer to cancel a request this side sent earlier; either side may
-// send it. Support is optional and a receiver may ignore it. A receiver that
-// honours it still answers the original request, with a (possibly partial)
-// result or with error -32800 (request cancelled).
+// CancelRequestNotification asks the peer to cancel a request this side sent
+// earlier; either side may send it. Support is optional and a receiver may
+// ignore it. A receiver that honours it still answers the original request,
+// with a (possibly partial) result or with error -32800 (request cancelled).
 type CancelRequestNotification struct {
 	// Identifier of the request to cancel.
 	RequestID RequestID `json:"requestId"`
@@ -72,10 +75,10 @@ type CancelRequestNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a request: a string or an integer. Unlike plain JSON-RPC, ACP
-// v2 never uses null. Each side picks the ids of its own requests, so the same
-// id may be in use in both directions; an id is not reused while its request
-// is unanswered.
+// RequestID is the identifier of a request: a string or an integer. Unlike
+// plain JSON-RPC, ACP v2 never uses null. Each side picks the ids of its own
+// requests, so the same id may be in use in both directions; an id is not
+// reused while its request is unanswered.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // RequestIDInteger, RequestIDString.
@@ -83,18 +86,19 @@ type RequestID interface {
 	isRequestID()
 }
 
-// An integer identifier (64-bit signed).
+// RequestIDInteger is an integer identifier (64-bit signed).
 type RequestIDInteger int64
 
-// A string identifier.
+// RequestIDString is a string identifier.
 type RequestIDString string
 
-// Identifier of a conversation session, chosen by the agent in `session/new`.
-// Each session has its own history, context and state; one agent may host many
-// sessions.
+// SessionID is the identifier of a conversation session, chosen by the agent
+// in `session/new`. Each session has its own history, context and state; one
+// agent may host many sessions.
 type SessionID string
 
-// The operation that needs permission. The `type` field selects the kind.
+// RequestPermissionSubject is the operation that needs permission. The `type`
+// field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are
 // ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does
@@ -104,7 +108,9 @@ type RequestPermissionSubject interface {
 	isRequestPermissionSubject()
 }
 
-// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionSubject struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -112,7 +118,7 @@ type UnknownRequestPermissionSubject struct {
 	Raw json.RawMessage
 }
 
-// A tool call that needs permission.
+// ToolCallPermissionSubject is a tool call that needs permission.
 type ToolCallPermissionSubject struct {
 	// The tool call; the client applies it to its stored call like a
 	// `tool_call_update`.
@@ -124,9 +130,9 @@ type ToolCallPermissionSubject struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change to a tool call that has already been announced. Only `toolCallId`
-// is required; every other field that is present replaces the stored value,
-// and absent or null fields keep theirs.
+// ToolCallUpdate is a change to a tool call that has already been announced.
+// Only `toolCallId` is required; every other field that is present replaces
+// the stored value, and absent or null fields keep theirs.
 type ToolCallUpdate struct {
 	// Identifier of the call to change.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -156,22 +162,22 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a tool call, unique within its session.
+// ToolCallID is the identifier of a tool call, unique within its session.
 type ToolCallID string
 
-// What sort of action a tool call performs; clients use it to pick icons and
-// presentation.
+// ToolKind is what sort of action a tool call performs; clients use it to pick
+// icons and presentation.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type ToolKind string
 
-// The lifecycle state of a tool call.
+// ToolCallStatus is the lifecycle state of a tool call.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type ToolCallStatus string
 
-// One item produced by a tool call: ordinary content, a file diff, or a live
-// terminal. The `type` field selects the kind.
+// ToolCallContent is one item produced by a tool call: ordinary content, a
+// file diff, or a live terminal. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are Content, Diff,
 // Terminal; a tag this package does not know decodes to
@@ -180,7 +186,9 @@ type ToolCallContent interface {
 	isToolCallContent()
 }
 
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownToolCallContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -188,7 +196,7 @@ type UnknownToolCallContent struct {
 	Raw json.RawMessage
 }
 
-// Tool call content that wraps an ordinary content block.
+// Content is a tool call content that wraps an ordinary content block.
 type Content struct {
 	// The content block.
 	Content ContentBlock `json:"content"`
@@ -199,10 +207,10 @@ type Content struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A piece of content shown to the user or given to the model: in prompts, in
-// streamed agent output and in tool call results. The shapes follow MCP's
-// content types so that MCP tool output can be passed along unchanged. The
-// `type` field selects the kind.
+// ContentBlock is a piece of content shown to the user or given to the model:
+// in prompts, in streamed agent output and in tool call results. The shapes
+// follow MCP's content types so that MCP tool output can be passed along
+// unchanged. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are TextContent,
 // ImageContent, AudioContent, ResourceLink, EmbeddedResource; a tag this
@@ -212,7 +220,9 @@ type ContentBlock interface {
 	isContentBlock()
 }
 
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownContentBlock struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -220,7 +230,7 @@ type UnknownContentBlock struct {
 	Raw json.RawMessage
 }
 
-// A text content block.
+// TextContent is a text content block.
 type TextContent struct {
 	// The text.
 	Text string `json:"text"`
@@ -233,8 +243,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional hints that help a client decide whether and how to show a piece of
-// content.
+// Annotations holds the optional hints that help a client decide whether and
+// how to show a piece of content.
 type Annotations struct {
 	// Who the content is meant for.
 	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
@@ -249,12 +259,12 @@ type Annotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One side of a conversation.
+// Role is one side of a conversation.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type Role string
 
-// An image content block.
+// ImageContent is an image content block.
 type ImageContent struct {
 	// The image bytes, base64-encoded.
 	Data string `json:"data"`
@@ -271,10 +281,11 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A media (MIME) type naming the format of some content, such as `image/png`.
+// MediaType is a media (MIME) type naming the format of some content, such as
+// `image/png`.
 type MediaType string
 
-// An audio content block.
+// AudioContent is an audio content block.
 type AudioContent struct {
 	// The audio bytes, base64-encoded.
 	Data string `json:"data"`
@@ -289,7 +300,8 @@ type AudioContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A link to a resource (a file, a web page, ...) that the receiver may read.
+// ResourceLink is a link to a resource (a file, a web page, ...) that the
+// receiver may read.
 type ResourceLink struct {
 	// Name of the resource, for display.
 	Name string `json:"name"`
@@ -314,7 +326,7 @@ type ResourceLink struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An image a client may show for an item, with optional sizes.
+// Icon is an image a client may show for an item, with optional sizes.
 type Icon struct {
 	// Where the image is: an `https:` or `data:` URI. Clients refuse other
 	// schemes.
@@ -334,12 +346,13 @@ type Icon struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The background an icon is drawn for. Values starting with `_` are custom.
+// IconTheme is the background an icon is drawn for. Values starting with `_`
+// are custom.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type IconTheme string
 
-// A resource whose contents are included in the message.
+// EmbeddedResource is a resource whose contents are included in the message.
 type EmbeddedResource struct {
 	// The resource contents, as text or as binary data.
 	Resource EmbeddedResourceResource `json:"resource"`
@@ -352,8 +365,8 @@ type EmbeddedResource struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The contents of an embedded resource. There is no tag: text contents carry
-// `text`, binary contents carry `blob`.
+// EmbeddedResourceResource holds the contents of an embedded resource. There
+// is no tag: text contents carry `text`, binary contents carry `blob`.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -364,7 +377,7 @@ type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
 
-// Contents given as text.
+// EmbeddedResourceResourceTextResourceContents is a contents given as text.
 type EmbeddedResourceResourceTextResourceContents struct {
 	// The contents.
 	Text string `json:"text"`
@@ -379,7 +392,8 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Contents given as base64-encoded bytes.
+// EmbeddedResourceResourceBlobResourceContents is a contents given as
+// base64-encoded bytes.
 type EmbeddedResourceResourceBlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
@@ -394,7 +408,7 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change to one file, given as its text before and after.
+// Diff is a change to one file, given as its text before and after.
 type Diff struct {
 	// The file operations this diff describes, so a client knows the affected
 	// paths without parsing a patch.
@@ -409,7 +423,8 @@ type Diff struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One operation on one file in a diff. The `operation` field selects the kind.
+// DiffChange is one operation on one file in a diff. The `operation` field
+// selects the kind.
 //
 // It is a union tagged by the member "operation". Its variants are
 // DiffChangeAdd, DiffChangeDelete, DiffChangeModify, DiffChangeMove,
@@ -419,7 +434,9 @@ type DiffChange interface {
 	isDiffChange()
 }
 
-// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownDiffChange is a variant of DiffChange whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownDiffChange struct {
 	// Tag is the value of the member "operation".
 	Tag string
@@ -427,7 +444,7 @@ type UnknownDiffChange struct {
 	Raw json.RawMessage
 }
 
-// A new file.
+// DiffChangeAdd is a new file.
 type DiffChangeAdd struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
@@ -444,17 +461,17 @@ type DiffChangeAdd struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A path that starts at the file system root, written in the syntax of the
-// machine the agent runs on.
+// AbsolutePath is a path that starts at the file system root, written in the
+// syntax of the machine the agent runs on.
 type AbsolutePath string
 
-// The kind of file a diff change concerns. Values starting with `_` are
-// custom.
+// DiffFileType is the kind of file a diff change concerns. Values starting
+// with `_` are custom.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type DiffFileType string
 
-// A removed file.
+// DiffChangeDelete is a removed file.
 type DiffChangeDelete struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
@@ -471,7 +488,7 @@ type DiffChangeDelete struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file changed where it is.
+// DiffChangeModify means a file changed where it is.
 type DiffChangeModify struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
@@ -488,7 +505,7 @@ type DiffChangeModify struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file moved or renamed.
+// DiffChangeMove means a file moved or renamed.
 type DiffChangeMove struct {
 	// Absolute path before the change.
 	OldPath AbsolutePath `json:"oldPath"`
@@ -507,7 +524,7 @@ type DiffChangeMove struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file copied to a new path.
+// DiffChangeCopy is a file copied to a new path.
 type DiffChangeCopy struct {
 	// Absolute path before the change.
 	OldPath AbsolutePath `json:"oldPath"`
@@ -526,7 +543,7 @@ type DiffChangeCopy struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Patch text together with its format.
+// DiffPatch is a patch text together with its format.
 type DiffPatch struct {
 	// How `text` is written.
 	Format DiffPatchFormat `json:"format"`
@@ -539,12 +556,13 @@ type DiffPatch struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Format of a patch text. Values starting with `_` are custom.
+// DiffPatchFormat is the format of a patch text. Values starting with `_` are
+// custom.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type DiffPatchFormat string
 
-// Tool call content that embeds a terminal by its identifier.
+// Terminal is a tool call content that embeds a terminal by its identifier.
 type Terminal struct {
 	// Identifier returned by `terminal/create`.
 	TerminalID TerminalID `json:"terminalId"`
@@ -555,10 +573,10 @@ type Terminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a terminal created by `terminal/create`.
+// TerminalID is the identifier of a terminal created by `terminal/create`.
 type TerminalID string
 
-// A place in a file that a tool call reads or changes.
+// ToolCallLocation is a place in a file that a tool call reads or changes.
 type ToolCallLocation struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
@@ -571,8 +589,8 @@ type ToolCallLocation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Controls the client may use on a tool call right now. A malformed value
-// counts as none.
+// ToolCallCapabilities controls the client may use on a tool call right now. A
+// malformed value counts as none.
 type ToolCallCapabilities struct {
 	// Present (an object) when the client may send `tool_call/cancel`. Absent or
 	// null: it may not.
@@ -584,8 +602,8 @@ type ToolCallCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks that a tool call can be stopped with `tool_call/cancel`; `{}` already
-// means it can.
+// ToolCallCancelCapabilities marks that a tool call can be stopped with
+// `tool_call/cancel`; `{}` already means it can.
 type ToolCallCancelCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -594,7 +612,7 @@ type ToolCallCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The command the agent wants to run.
+// CommandPermissionSubject is the command the agent wants to run.
 type CommandPermissionSubject struct {
 	// The command line that runs if permission is given.
 	Command string `json:"command"`
@@ -613,7 +631,7 @@ type CommandPermissionSubject struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource contents as text.
+// TextResourceContents holds the resource contents as text.
 type TextResourceContents struct {
 	// The contents.
 	Text string `json:"text"`
@@ -628,7 +646,7 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource contents as binary data.
+// BlobResourceContents holds the resource contents as binary data.
 type BlobResourceContents struct {
 	// The contents, base64-encoded.
 	Blob string `json:"blob"`
@@ -643,7 +661,7 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change at one path (add, delete, modify).
+// DiffPathChange is a change at one path (add, delete, modify).
 type DiffPathChange struct {
 	// Absolute path of the file.
 	Path AbsolutePath `json:"path"`
@@ -651,7 +669,7 @@ type DiffPathChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A change from one path to another (move, copy).
+// DiffPathPairChange is a change from one path to another (move, copy).
 type DiffPathPairChange struct {
 	// Absolute path before the change.
 	OldPath AbsolutePath `json:"oldPath"`
@@ -661,7 +679,7 @@ type DiffPathPairChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One answer the user can give to a permission request.
+// PermissionOption is one answer the user can give to a permission request.
 type PermissionOption struct {
 	// Identifier returned when the user picks this answer.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -676,15 +694,16 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a permission option.
+// PermissionOptionID is the identifier of a permission option.
 type PermissionOptionID string
 
-// What a permission answer means.
+// PermissionOptionKind is what a permission answer means.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type PermissionOptionKind string
 
-// Ties an elicitation to a session, and possibly to one tool call in it.
+// ElicitationSessionScope ties an elicitation to a session, and possibly to
+// one tool call in it.
 type ElicitationSessionScope struct {
 	// The session that needs the input.
 	SessionID SessionID `json:"sessionId"`
@@ -694,8 +713,8 @@ type ElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ties an elicitation to a request still waiting for its answer, outside any
-// session (during login, for example).
+// ElicitationRequestScope ties an elicitation to a request still waiting for
+// its answer, outside any session (during login, for example).
 type ElicitationRequestScope struct {
 	// The pending request, sent by the client to the agent, that needs the input.
 	RequestID RequestID `json:"requestId"`
@@ -703,8 +722,9 @@ type ElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A restricted JSON Schema that describes an elicitation form: one flat object
-// whose properties are strings, numbers, integers, booleans or enumerations.
+// ElicitationSchema is a restricted JSON Schema that describes an elicitation
+// form: one flat object whose properties are strings, numbers, integers,
+// booleans or enumerations.
 //
 // The member "type" is always "object"; it is written on encoding and checked
 // on decoding.
@@ -724,9 +744,10 @@ type ElicitationSchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The schema of one form field. The `type` field selects the kind, as in JSON
-// Schema: a string (a single choice when it has `enum` or `oneOf`), a number,
-// an integer, a boolean, or an array (a multiple choice).
+// ElicitationPropertySchema is the schema of one form field. The `type` field
+// selects the kind, as in JSON Schema: a string (a single choice when it has
+// `enum` or `oneOf`), a number, an integer, a boolean, or an array (a multiple
+// choice).
 //
 // It is a union tagged by the member "type". Its variants are
 // StringPropertySchema, NumberPropertySchema, IntegerPropertySchema,
@@ -737,7 +758,9 @@ type ElicitationPropertySchema interface {
 	isElicitationPropertySchema()
 }
 
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownElicitationPropertySchema struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -745,8 +768,8 @@ type UnknownElicitationPropertySchema struct {
 	Raw json.RawMessage
 }
 
-// A text field. With `enum` or `oneOf` it becomes a single choice among fixed
-// values.
+// StringPropertySchema is a text field. With `enum` or `oneOf` it becomes a
+// single choice among fixed values.
 //
 // Validate does not check: pattern: format regex.
 type StringPropertySchema struct {
@@ -775,12 +798,12 @@ type StringPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A format a text field must have.
+// StringFormat is a format a text field must have.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type StringFormat string
 
-// One value of a titled choice.
+// EnumOption is one value of a titled choice.
 type EnumOption struct {
 	// The value sent back when chosen.
 	Const string `json:"const"`
@@ -795,7 +818,7 @@ type EnumOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A number field.
+// NumberPropertySchema is a number field.
 type NumberPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -814,7 +837,7 @@ type NumberPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A whole-number field.
+// IntegerPropertySchema is a whole-number field.
 type IntegerPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -833,7 +856,7 @@ type IntegerPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A yes/no field.
+// BooleanPropertySchema is a yes/no field.
 type BooleanPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -848,7 +871,8 @@ type BooleanPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A multiple-choice field; its value is an array of strings.
+// MultiSelectPropertySchema is a multiple-choice field; its value is an array
+// of strings.
 type MultiSelectPropertySchema struct {
 	// Optional label of the field.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -869,8 +893,9 @@ type MultiSelectPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The values of a multiple choice: plain strings (`type` is `string`), or
-// labelled values, which carry no `type` and list them under `anyOf`.
+// MultiSelectItems holds the values of a multiple choice: plain strings
+// (`type` is `string`), or labelled values, which carry no `type` and list
+// them under `anyOf`.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -881,7 +906,7 @@ type MultiSelectItems interface {
 	isMultiSelectItems()
 }
 
-// Items with a `type` tag.
+// MultiSelectItemsTaggedMultiSelectItems holds the items with a `type` tag.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type MultiSelectItemsTaggedMultiSelectItems struct {
@@ -889,7 +914,8 @@ type MultiSelectItemsTaggedMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Labelled values; used when `type` is absent.
+// MultiSelectItemsTitledMultiSelectItems holds the labelled values; used when
+// `type` is absent.
 type MultiSelectItemsTitledMultiSelectItems struct {
 	// The allowed values, each with a label.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -900,7 +926,7 @@ type MultiSelectItemsTitledMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Plain string values of a multiple choice.
+// StringMultiSelectItems is the plain string values of a multiple choice.
 type StringMultiSelectItems struct {
 	// The allowed values.
 	Enum []string `json:"enum"`
@@ -911,7 +937,7 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Labelled values of a multiple choice.
+// TitledMultiSelectItems holds the labelled values of a multiple choice.
 type TitledMultiSelectItems struct {
 	// The allowed values, each with a label.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -922,9 +948,9 @@ type TitledMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An elicitation answered by filling in a form the client renders from
-// `requestedSchema`. Forms must not ask for secrets such as passwords, API
-// keys or tokens; those go through URL mode.
+// ElicitationFormMode is an elicitation answered by filling in a form the
+// client renders from `requestedSchema`. Forms must not ask for secrets such
+// as passwords, API keys or tokens; those go through URL mode.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
@@ -938,7 +964,8 @@ type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
 
-// The form belongs to a session, and possibly to one of its tool calls.
+// ElicitationFormModeElicitationSessionScope means the form belongs to a
+// session, and possibly to one of its tool calls.
 type ElicitationFormModeElicitationSessionScope struct {
 	// The session that needs the input.
 	SessionID SessionID `json:"sessionId"`
@@ -948,7 +975,8 @@ type ElicitationFormModeElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The form belongs to a pending request outside any session.
+// ElicitationFormModeElicitationRequestScope means the form belongs to a
+// pending request outside any session.
 type ElicitationFormModeElicitationRequestScope struct {
 	// The pending request, sent by the client to the agent, that needs the input.
 	RequestID RequestID `json:"requestId"`
@@ -956,13 +984,14 @@ type ElicitationFormModeElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a URL elicitation, unique among the open ones on a connection.
+// ElicitationID is the identifier of a URL elicitation, unique among the open
+// ones on a connection.
 type ElicitationID string
 
-// An elicitation carried out outside the connection: the client shows the URL
-// and, with the user's consent, opens it (for example for an OAuth login).
-// Accepting means the user agreed to open the URL, not that the interaction
-// there finished.
+// ElicitationURLMode means an elicitation carried out outside the connection:
+// the client shows the URL and, with the user's consent, opens it (for example
+// for an OAuth login). Accepting means the user agreed to open the URL, not
+// that the interaction there finished.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
@@ -976,7 +1005,8 @@ type ElicitationURLMode interface {
 	isElicitationURLMode()
 }
 
-// The page belongs to a session, and possibly to one of its tool calls.
+// ElicitationURLModeElicitationSessionScope means the page belongs to a
+// session, and possibly to one of its tool calls.
 type ElicitationURLModeElicitationSessionScope struct {
 	// The session that needs the input.
 	SessionID SessionID `json:"sessionId"`
@@ -986,7 +1016,8 @@ type ElicitationURLModeElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The page belongs to a pending request outside any session.
+// ElicitationURLModeElicitationRequestScope means the page belongs to a
+// pending request outside any session.
 type ElicitationURLModeElicitationRequestScope struct {
 	// The pending request, sent by the client to the agent, that needs the input.
 	RequestID RequestID `json:"requestId"`
@@ -994,12 +1025,13 @@ type ElicitationURLModeElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Major version of ACP. It changes only for breaking changes; additions arrive
-// as capabilities. This schema describes the version 2 draft.
+// ProtocolVersion is the major version of ACP. It changes only for breaking
+// changes; additions arrive as capabilities. This schema describes the version
+// 2 draft.
 type ProtocolVersion uint32
 
-// Identifies the program on one side of the connection (client or agent): a
-// machine name, an optional display title and a version.
+// Implementation identifies the program on one side of the connection (client
+// or agent): a machine name, an optional display title and a version.
 type Implementation struct {
 	// Stable, machine-oriented name of the implementation. Shown to users when
 	// `title` is absent.
@@ -1015,8 +1047,8 @@ type Implementation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the agent supports, returned in the `initialize` response. Clients must
-// not use a feature the agent has not advertised here.
+// AgentCapabilities is what the agent supports, returned in the `initialize`
+// response. Clients must not use a feature the agent has not advertised here.
 type AgentCapabilities struct {
 	// What the agent supports for sessions. Absent or null: the agent offers none
 	// of the `session/*` methods.
@@ -1030,11 +1062,12 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional session features of the agent. The baseline (`session/new`,
-// `session/prompt`, `session/update` and `session/cancel`) needs no
-// capability; each field here turns on something more. Each is an object:
-// present (even as `{}`) means supported, absent or null means not supported.
-// (`session/load` is advertised separately, by `loadSession`.)
+// SessionCapabilities holds the optional session features of the agent. The
+// baseline (`session/new`, `session/prompt`, `session/update` and
+// `session/cancel`) needs no capability; each field here turns on something
+// more. Each is an object: present (even as `{}`) means supported, absent or
+// null means not supported. (`session/load` is advertised separately, by
+// `loadSession`.)
 type SessionCapabilities struct {
 	// Which content the agent accepts in `session/prompt`. Absent or null: only
 	// the baseline (text and resource links).
@@ -1054,9 +1087,10 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Content block types the agent accepts in `session/prompt`. Every agent
-// accepts `text` and `resource_link` blocks; the others need the matching
-// flag, and clients must only send what is advertised.
+// PromptCapabilities holds the content block types the agent accepts in
+// `session/prompt`. Every agent accepts `text` and `resource_link` blocks; the
+// others need the matching flag, and clients must only send what is
+// advertised.
 type PromptCapabilities struct {
 	// True when prompts may contain `image` blocks.
 	Image wire.Opt[PromptImageCapabilities] `json:"image,omitzero"`
@@ -1072,7 +1106,8 @@ type PromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks support for images in prompts; `{}` already means supported.
+// PromptImageCapabilities marks support for images in prompts; `{}` already
+// means supported.
 type PromptImageCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1081,7 +1116,8 @@ type PromptImageCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks support for audio in prompts; `{}` already means supported.
+// PromptAudioCapabilities marks support for audio in prompts; `{}` already
+// means supported.
 type PromptAudioCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1090,8 +1126,8 @@ type PromptAudioCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks support for embedded resources in prompts; `{}` already means
-// supported.
+// PromptEmbeddedContextCapabilities marks support for embedded resources in
+// prompts; `{}` already means supported.
 type PromptEmbeddedContextCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1100,8 +1136,8 @@ type PromptEmbeddedContextCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP server transports the agent supports in addition to stdio, which every
-// agent supports.
+// MCPCapabilities holds the MCP server transports the agent supports in
+// addition to stdio, which every agent supports.
 type MCPCapabilities struct {
 	// Present (an object) when the agent can start stdio MCP servers. Absent or
 	// null: not advertised.
@@ -1115,7 +1151,8 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks support for stdio MCP servers; `{}` already means supported.
+// MCPStdioCapabilities marks support for stdio MCP servers; `{}` already means
+// supported.
 type MCPStdioCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1124,7 +1161,8 @@ type MCPStdioCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks support for MCP servers over HTTP; `{}` already means supported.
+// MCPHTTPCapabilities marks support for MCP servers over HTTP; `{}` already
+// means supported.
 type MCPHTTPCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1133,7 +1171,8 @@ type MCPHTTPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/delete`.
+// SessionDeleteCapabilities is a marker object: its presence says the agent
+// implements `session/delete`.
 type SessionDeleteCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1142,8 +1181,9 @@ type SessionDeleteCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent accepts extra workspace roots
-// (`additionalDirectories`) when sessions are created, loaded or resumed.
+// SessionAdditionalDirectoriesCapabilities is a marker object: its presence
+// says the agent accepts extra workspace roots (`additionalDirectories`) when
+// sessions are created, loaded or resumed.
 type SessionAdditionalDirectoriesCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1152,7 +1192,8 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional authentication features of the agent.
+// AgentAuthCapabilities holds the optional authentication features of the
+// agent.
 type AgentAuthCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1161,9 +1202,9 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One way to authenticate with the agent, listed in the `initialize` response.
-// The `type` field selects the flow; without `type` the method is of the
-// default kind, `agent`.
+// AuthMethod is one way to authenticate with the agent, listed in the
+// `initialize` response. The `type` field selects the flow; without `type` the
+// method is of the default kind, `agent`.
 //
 // It is a union tagged by the member "type". Its variants are
 // AuthMethodTerminal, AuthMethodAgent; a tag this package does not know
@@ -1172,7 +1213,9 @@ type AuthMethod interface {
 	isAuthMethod()
 }
 
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAuthMethod struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1180,11 +1223,11 @@ type UnknownAuthMethod struct {
 	Raw json.RawMessage
 }
 
-// An authentication method in which the client starts the configured agent
-// command as a separate, interactive terminal process so the user can log in
-// there. Exit status zero means success, anything else failure. Agents only
-// offer it when the client set `auth.terminal`; clients never pass it to
-// `authenticate`.
+// AuthMethodTerminal is an authentication method in which the client starts
+// the configured agent command as a separate, interactive terminal process so
+// the user can log in there. Exit status zero means success, anything else
+// failure. Agents only offer it when the client set `auth.terminal`; clients
+// never pass it to `authenticate`.
 type AuthMethodTerminal struct {
 	// Identifier of this method, unique among the listed methods.
 	MethodID AuthMethodID `json:"methodId"`
@@ -1204,8 +1247,8 @@ type AuthMethodTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One environment variable for a process the peer starts (an MCP server or a
-// terminal command).
+// EnvVariable is one environment variable for a process the peer starts (an
+// MCP server or a terminal command).
 type EnvVariable struct {
 	// Variable name.
 	Name string `json:"name"`
@@ -1218,8 +1261,8 @@ type EnvVariable struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An authentication method that the agent carries out itself when the client
-// calls `authenticate` with its `id`.
+// AuthMethodAgent is an authentication method that the agent carries out
+// itself when the client calls `authenticate` with its `id`.
 type AuthMethodAgent struct {
 	// Identifier of this method, passed back in `auth/login`.
 	MethodID AuthMethodID `json:"methodId"`
@@ -1234,9 +1277,9 @@ type AuthMethodAgent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A setting of the session that the user can change, with its current value.
-// The `type` field selects the kind of control. The agent lists options in its
-// preferred display order.
+// SessionConfigOption is a setting of the session that the user can change,
+// with its current value. The `type` field selects the kind of control. The
+// agent lists options in its preferred display order.
 //
 // It is a union tagged by the member "type". Its variants are
 // SessionConfigOptionSessionConfigSelect,
@@ -1246,7 +1289,9 @@ type SessionConfigOption interface {
 	isSessionConfigOption()
 }
 
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownSessionConfigOption struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1254,7 +1299,8 @@ type UnknownSessionConfigOption struct {
 	Raw json.RawMessage
 }
 
-// A choice of one value among several (a drop-down).
+// SessionConfigOptionSessionConfigSelect is a choice of one value among
+// several (a drop-down).
 type SessionConfigOptionSessionConfigSelect struct {
 	// The value selected now.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
@@ -1276,11 +1322,12 @@ type SessionConfigOptionSessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of one value of a `select` configuration option.
+// SessionConfigValueID is the identifier of one value of a `select`
+// configuration option.
 type SessionConfigValueID string
 
-// The values of a `select` option: either one flat list or a list of labelled
-// groups.
+// SessionConfigSelectOptions holds the values of a `select` option: either one
+// flat list or a list of labelled groups.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped,
@@ -1289,7 +1336,7 @@ type SessionConfigSelectOptions interface {
 	isSessionConfigSelectOptions()
 }
 
-// One value of a `select` configuration option.
+// SessionConfigSelectOption is one value of a `select` configuration option.
 type SessionConfigSelectOption struct {
 	// Identifier of the value, sent back when the user picks it.
 	Value SessionConfigValueID `json:"value"`
@@ -1304,10 +1351,12 @@ type SessionConfigSelectOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A flat list of values.
+// SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped is a flat list
+// of values.
 type SessionConfigSelectOptionsSessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
-// A labelled group of values of a `select` configuration option.
+// SessionConfigSelectGroup is a labelled group of values of a `select`
+// configuration option.
 type SessionConfigSelectGroup struct {
 	// Identifier of the group.
 	GroupID SessionConfigGroupID `json:"groupId"`
@@ -1322,25 +1371,28 @@ type SessionConfigSelectGroup struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a group of values of a `select` configuration option.
+// SessionConfigGroupID is the identifier of a group of values of a `select`
+// configuration option.
 type SessionConfigGroupID string
 
-// Values arranged in labelled groups.
+// SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped holds the values
+// arranged in labelled groups.
 type SessionConfigSelectOptionsSessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
-// Identifier of a session configuration option.
+// SessionConfigID is the identifier of a session configuration option.
 type SessionConfigID string
 
-// What a configuration option is about, so that clients can place it and give
-// it shortcuts or icons. It is a hint only: clients must cope with a missing
-// or unknown category. Implementations may define their own categories
-// beginning with `_`; all other names belong to the protocol.
+// SessionConfigOptionCategory is what a configuration option is about, so that
+// clients can place it and give it shortcuts or icons. It is a hint only:
+// clients must cope with a missing or unknown category. Implementations may
+// define their own categories beginning with `_`; all other names belong to
+// the protocol.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SessionConfigOptionCategory string
 
-// An on/off switch. Only sent when the client advertised
-// `session.configOptions.boolean`.
+// SessionConfigOptionSessionConfigBoolean is an on/off switch. Only sent when
+// the client advertised `session.configOptions.boolean`.
 type SessionConfigOptionSessionConfigBoolean struct {
 	// Whether the option is on now.
 	CurrentValue bool `json:"currentValue"`
@@ -1360,7 +1412,8 @@ type SessionConfigOptionSessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A configuration option whose value is one of a list of values.
+// SessionConfigSelect is a configuration option whose value is one of a list
+// of values.
 type SessionConfigSelect struct {
 	// The value selected now.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
@@ -1370,7 +1423,7 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A configuration option that is either on or off.
+// SessionConfigBoolean is a configuration option that is either on or off.
 type SessionConfigBoolean struct {
 	// Whether the option is on now.
 	CurrentValue bool `json:"currentValue"`
@@ -1378,7 +1431,8 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A command the user can invoke in the prompt (for example `/review`).
+// AvailableCommand is a command the user can invoke in the prompt (for example
+// `/review`).
 //
 // It is a union tagged by the member "type". Its variants are Command; a tag
 // this package does not know decodes to UnknownAvailableCommand, which keeps
@@ -1387,7 +1441,9 @@ type AvailableCommand interface {
 	isAvailableCommand()
 }
 
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownAvailableCommand struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1395,7 +1451,7 @@ type UnknownAvailableCommand struct {
 	Raw json.RawMessage
 }
 
-// A slash command: the user starts a prompt with `/name` to run it.
+// Command is a slash command: the user starts a prompt with `/name` to run it.
 type Command struct {
 	// Name of the command, without the leading `/`; no whitespace, unique in the
 	// list.
@@ -1411,7 +1467,7 @@ type Command struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How a command takes its input.
+// AvailableCommandInput is how a command takes its input.
 //
 // It is a union tagged by the member "type". Its variants are
 // TextCommandInput; a tag this package does not know decodes to
@@ -1420,7 +1476,9 @@ type AvailableCommandInput interface {
 	isAvailableCommandInput()
 }
 
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownAvailableCommandInput struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1428,7 +1486,7 @@ type UnknownAvailableCommandInput struct {
 	Raw json.RawMessage
 }
 
-// The text typed after the command name is the input.
+// TextCommandInput means the text typed after the command name is the input.
 type TextCommandInput struct {
 	// Placeholder text shown until the user types input.
 	Hint string `json:"hint"`
@@ -1439,7 +1497,7 @@ type TextCommandInput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Summary of one session in a `session/list` result.
+// SessionInfo is the summary of one session in a `session/list` result.
 type SessionInfo struct {
 	// Identifier of the session.
 	SessionID SessionID `json:"sessionId"`
@@ -1459,14 +1517,15 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An opaque position in the session list; pass it back to get the next page.
+// SessionListCursor is an opaque position in the session list; pass it back to
+// get the next page.
 type SessionListCursor string
 
-// Identifier of one message within a session.
+// MessageID is the identifier of one message within a session.
 type MessageID string
 
-// The `data` of an error: one of the shapes ACP defines for some codes, or any
-// other value.
+// ErrorData is the `data` of an error: one of the shapes ACP defines for some
+// codes, or any other value.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -1478,10 +1537,11 @@ type ErrorData interface {
 	isErrorData()
 }
 
-// Any other value.
+// ErrorDataErrorDataOther is any other value.
 type ErrorDataErrorDataOther json.RawMessage
 
-// Details of a protocol version mismatch.
+// ErrorDataUnsupportedProtocolVersionErrorData holds the details of a protocol
+// version mismatch.
 type ErrorDataUnsupportedProtocolVersionErrorData struct {
 	// The version the client asked for.
 	Requested ProtocolVersion `json:"requested"`
@@ -1494,7 +1554,7 @@ type ErrorDataUnsupportedProtocolVersionErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Details of an unknown session.
+// ErrorDataSessionNotFoundErrorData holds the details of an unknown session.
 type ErrorDataSessionNotFoundErrorData struct {
 	// The session named by the request.
 	SessionID SessionID `json:"sessionId"`
@@ -1505,8 +1565,8 @@ type ErrorDataSessionNotFoundErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Details sent with error -32022 when the agent does not speak the protocol
-// version the client asked for.
+// UnsupportedProtocolVersionErrorData is a details sent with error -32022 when
+// the agent does not speak the protocol version the client asked for.
 type UnsupportedProtocolVersionErrorData struct {
 	// The version the client asked for.
 	Requested ProtocolVersion `json:"requested"`
@@ -1519,8 +1579,8 @@ type UnsupportedProtocolVersionErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Details sent with error -32002 when a request names a session that does not
-// exist or is not active.
+// SessionNotFoundErrorData is a details sent with error -32002 when a request
+// names a session that does not exist or is not active.
 type SessionNotFoundErrorData struct {
 	// The session named by the request.
 	SessionID SessionID `json:"sessionId"`
@@ -1531,8 +1591,8 @@ type SessionNotFoundErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One piece of live progress from the agent, sent in `session/update`. The
-// `sessionUpdate` field selects the kind.
+// SessionUpdate is one piece of live progress from the agent, sent in
+// `session/update`. The `sessionUpdate` field selects the kind.
 //
 // It is a union tagged by the member "sessionUpdate". Its variants are
 // UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage,
@@ -1546,7 +1606,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -1554,7 +1616,7 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// One content block of a message that is being streamed.
+// ContentChunk is one content block of a message that is being streamed.
 type ContentChunk struct {
 	// Optional identifier of the message the chunk is part of. Chunks of one
 	// message carry the same value; a different value starts a new message.
@@ -1568,12 +1630,13 @@ type ContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of a user message, for example while a loaded session replays its
-// history.
+// UserMessageChunk is the part of a user message, for example while a loaded
+// session replays its history.
 type UserMessageChunk ContentChunk
 
-// Creates or replaces a user message as a whole, identified by `messageId`.
-// `content` is patched: absent keeps the stored content, null clears it.
+// UserMessage creates or replaces a user message as a whole, identified by
+// `messageId`. `content` is patched: absent keeps the stored content, null
+// clears it.
 type UserMessage struct {
 	// Identifies the message being created or replaced.
 	MessageID MessageID `json:"messageId"`
@@ -1586,11 +1649,13 @@ type UserMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of the agent's answer, streamed as it is produced.
+// AgentMessageChunk is the part of the agent's answer, streamed as it is
+// produced.
 type AgentMessageChunk ContentChunk
 
-// Creates or replaces an agent message as a whole, identified by `messageId`.
-// `content` is patched: absent keeps the stored content, null clears it.
+// AgentMessage creates or replaces an agent message as a whole, identified by
+// `messageId`. `content` is patched: absent keeps the stored content, null
+// clears it.
 type AgentMessage struct {
 	// Identifies the message being created or replaced.
 	MessageID MessageID `json:"messageId"`
@@ -1603,12 +1668,13 @@ type AgentMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of the agent's reasoning, streamed as it is produced.
+// AgentThoughtChunk is the part of the agent's reasoning, streamed as it is
+// produced.
 type AgentThoughtChunk ContentChunk
 
-// Creates or replaces a message of the agent's reasoning, identified by
-// `messageId`. `content` is patched: absent keeps the stored content, null
-// clears it.
+// AgentThought creates or replaces a message of the agent's reasoning,
+// identified by `messageId`. `content` is patched: absent keeps the stored
+// content, null clears it.
 type AgentThought struct {
 	// Identifies the reasoning message being created or replaced.
 	MessageID MessageID `json:"messageId"`
@@ -1621,7 +1687,7 @@ type AgentThought struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the session's foreground work is doing now.
+// SessionUpdateStateUpdate is what the session's foreground work is doing now.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type SessionUpdateStateUpdate struct {
@@ -1629,7 +1695,8 @@ type SessionUpdateStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Adds one content item to the end of a tool call's content.
+// ToolCallContentChunk adds one content item to the end of a tool call's
+// content.
 type ToolCallContentChunk struct {
 	// The tool call the item belongs to.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -1642,9 +1709,9 @@ type ToolCallContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or changes the stored state of an agent-owned terminal. Only
-// `terminalId` is required; absent members keep their stored value, null
-// clears it.
+// TerminalUpdate creates or changes the stored state of an agent-owned
+// terminal. Only `terminalId` is required; absent members keep their stored
+// value, null clears it.
 type TerminalUpdate struct {
 	// The terminal, unique within the session.
 	TerminalID TerminalID `json:"terminalId"`
@@ -1669,7 +1736,8 @@ type TerminalUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The whole output of a terminal so far, replacing what the client stored.
+// TerminalOutput is the whole output of a terminal so far, replacing what the
+// client stored.
 type TerminalOutput struct {
 	// The output bytes, base64-encoded.
 	Data string `json:"data"`
@@ -1680,7 +1748,7 @@ type TerminalOutput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How a terminal command ended.
+// TerminalExitStatus is how a terminal command ended.
 type TerminalExitStatus struct {
 	// Exit code of the process; null when a signal ended it.
 	ExitCode wire.Opt[int64] `json:"exitCode,omitzero"`
@@ -1693,7 +1761,7 @@ type TerminalExitStatus struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Size of a terminal in character cells.
+// TerminalSize is the size of a terminal in character cells.
 type TerminalSize struct {
 	// Columns.
 	Cols uint32 `json:"cols"`
@@ -1706,8 +1774,8 @@ type TerminalSize struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Controls the client may use on a terminal right now. A malformed value
-// counts as none.
+// TerminalCapabilities controls the client may use on a terminal right now. A
+// malformed value counts as none.
 type TerminalCapabilities struct {
 	// Present (an object) when the client may send `terminal/cancel`. Absent or
 	// null: it may not.
@@ -1719,8 +1787,8 @@ type TerminalCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks that a terminal can be stopped with `terminal/cancel`; `{}` already
-// means it can.
+// TerminalCancelCapabilities marks that a terminal can be stopped with
+// `terminal/cancel`; `{}` already means it can.
 type TerminalCancelCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1729,7 +1797,8 @@ type TerminalCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Bytes added to the end of an agent-owned terminal's output.
+// TerminalOutputChunk holds the bytes added to the end of an agent-owned
+// terminal's output.
 type TerminalOutputChunk struct {
 	// The terminal the bytes belong to.
 	TerminalID TerminalID `json:"terminalId"`
@@ -1742,7 +1811,7 @@ type TerminalOutputChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or replaces the content of one of the session's plans.
+// PlanUpdate creates or replaces the content of one of the session's plans.
 type PlanUpdate struct {
 	// The new content, with the plan's identifier.
 	Plan PlanUpdateContent `json:"plan"`
@@ -1753,7 +1822,8 @@ type PlanUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The new content of a plan. The `type` field selects its form.
+// PlanUpdateContent is the new content of a plan. The `type` field selects its
+// form.
 //
 // It is a union tagged by the member "type". Its variants are PlanItems; a tag
 // this package does not know decodes to UnknownPlanUpdateContent, which keeps
@@ -1762,7 +1832,9 @@ type PlanUpdateContent interface {
 	isPlanUpdateContent()
 }
 
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownPlanUpdateContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1770,7 +1842,7 @@ type UnknownPlanUpdateContent struct {
 	Raw json.RawMessage
 }
 
-// A plan given as a list of entries.
+// PlanItems is a plan given as a list of entries.
 type PlanItems struct {
 	// The plan to create or replace.
 	PlanID PlanID `json:"planId"`
@@ -1784,10 +1856,10 @@ type PlanItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a plan within a session, chosen by the agent.
+// PlanID is the identifier of a plan within a session, chosen by the agent.
 type PlanID string
 
-// One step of the agent's plan.
+// PlanEntry is one step of the agent's plan.
 type PlanEntry struct {
 	// What the step is meant to achieve.
 	Content string `json:"content"`
@@ -1802,17 +1874,18 @@ type PlanEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How important a plan step is.
+// PlanEntryPriority is how important a plan step is.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryPriority string
 
-// Progress of a plan step.
+// PlanEntryStatus is the progress of a plan step.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryStatus string
 
-// The full list of commands the user can invoke now.
+// AvailableCommandsUpdate is the full list of commands the user can invoke
+// now.
 type AvailableCommandsUpdate struct {
 	// The commands.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
@@ -1823,7 +1896,7 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session's configuration options changed.
+// ConfigOptionUpdate means the session's configuration options changed.
 type ConfigOptionUpdate struct {
 	// Every configuration option with its current value.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -1834,8 +1907,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A partial change of session metadata: only the fields present change, and
-// null clears a field.
+// SessionInfoUpdate is a partial change of session metadata: only the fields
+// present change, and null clears a field.
 type SessionInfoUpdate struct {
 	// New title of the session; null clears it.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -1848,8 +1921,8 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How much of the model's context window the session uses, and optionally what
-// it has cost.
+// UsageUpdate is how much of the model's context window the session uses, and
+// optionally what it has cost.
 type UsageUpdate struct {
 	// Tokens in the context now.
 	Used uint64 `json:"used"`
@@ -1864,7 +1937,7 @@ type UsageUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A running total of what a session has cost.
+// Cost is a running total of what a session has cost.
 type Cost struct {
 	// The total so far.
 	Amount float64 `json:"amount"`
@@ -1878,9 +1951,9 @@ type Cost struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A user-facing message shown live and kept out of the session history. The
-// agent cannot rely on it being seen; it is only sent to clients that
-// advertised `session.notices`.
+// Notice is a user-facing message shown live and kept out of the session
+// history. The agent cannot rely on it being seen; it is only sent to clients
+// that advertised `session.notices`.
 type Notice struct {
 	// How prominently to show the notice.
 	Severity NoticeSeverity `json:"severity"`
@@ -1895,16 +1968,16 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How prominently a notice should be shown.
+// NoticeSeverity is how prominently a notice should be shown.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type NoticeSeverity string
 
-// Creates or changes a context compaction (the agent shrinking the
-// conversation it keeps). The first update with an identifier places the
-// compaction in the timeline; later ones change it in place. `summary`,
-// `error` and `_meta` are patches: absent keeps the stored value, null clears
-// it, a value replaces it, and an empty `summary` also clears it.
+// CompactionUpdate creates or changes a context compaction (the agent
+// shrinking the conversation it keeps). The first update with an identifier
+// places the compaction in the timeline; later ones change it in place.
+// `summary`, `error` and `_meta` are patches: absent keeps the stored value,
+// null clears it, a value replaces it, and an empty `summary` also clears it.
 type CompactionUpdate struct {
 	// Identifier of the compaction, chosen by the agent.
 	CompactionID CompactionID `json:"compactionId"`
@@ -1921,16 +1994,18 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a context compaction, unique within its session.
+// CompactionID is the identifier of a context compaction, unique within its
+// session.
 type CompactionID string
 
-// Where a context compaction stands.
+// CompactionStatus is where a context compaction stands.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CompactionStatus string
 
-// Adds a content block to the end of a compaction's summary, in the order
-// received. An unknown identifier starts a new compaction in progress.
+// CompactionSummaryChunk adds a content block to the end of a compaction's
+// summary, in the order received. An unknown identifier starts a new
+// compaction in progress.
 type CompactionSummaryChunk struct {
 	// Identifier of the compaction whose summary grows.
 	CompactionID CompactionID `json:"compactionId"`
@@ -1943,9 +2018,9 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Work of the session that goes on outside its foreground turn. Each item
-// points at a terminal or tool call the client already knows. The `type` field
-// selects the kind.
+// BackgroundWork is the work of the session that goes on outside its
+// foreground turn. Each item points at a terminal or tool call the client
+// already knows. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are
 // BackgroundTerminal, BackgroundToolCall; a tag this package does not know
@@ -1954,7 +2029,9 @@ type BackgroundWork interface {
 	isBackgroundWork()
 }
 
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownBackgroundWork struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1962,8 +2039,8 @@ type UnknownBackgroundWork struct {
 	Raw json.RawMessage
 }
 
-// A terminal whose process goes on running after its tool call gave control
-// back to the model.
+// BackgroundTerminal is a terminal whose process goes on running after its
+// tool call gave control back to the model.
 type BackgroundTerminal struct {
 	// The terminal that keeps running.
 	TerminalID TerminalID `json:"terminalId"`
@@ -1974,8 +2051,8 @@ type BackgroundTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A tool call whose work goes on in the background without a process of its
-// own (a watcher, a scheduled wake-up).
+// BackgroundToolCall is a tool call whose work goes on in the background
+// without a process of its own (a watcher, a scheduled wake-up).
 type BackgroundToolCall struct {
 	// The tool call whose work goes on.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -1986,7 +2063,7 @@ type BackgroundToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The child session is doing foreground work.
+// RunningStateUpdate means the child session is doing foreground work.
 type RunningStateUpdate struct {
 	// The complete list of work running in the background. Absent or null: not
 	// reported.
@@ -1998,7 +2075,8 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The child session's foreground work waits for the user to act.
+// RequiresActionStateUpdate means the child session's foreground work waits
+// for the user to act.
 type RequiresActionStateUpdate struct {
 	// The complete list of work still running in the background. Absent or null:
 	// not reported.
@@ -2010,10 +2088,10 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of what a child session is doing in the foreground; each snapshot
-// replaces the previous one. The `state` field selects the state; values
-// starting with `_` are custom and other unknown values belong to later
-// protocol revisions.
+// StateUpdate is a snapshot of what a child session is doing in the
+// foreground; each snapshot replaces the previous one. The `state` field
+// selects the state; values starting with `_` are custom and other unknown
+// values belong to later protocol revisions.
 //
 // It is a union tagged by the member "state". Its variants are
 // RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate; a tag this
@@ -2023,7 +2101,9 @@ type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -2031,8 +2111,8 @@ type UnknownStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// The session's foreground work has stopped and it is ready for another
-// prompt; background work may still go on.
+// IdleStateUpdate means the session's foreground work has stopped and it is
+// ready for another prompt; background work may still go on.
 type IdleStateUpdate struct {
 	// Why the foreground work stopped. Absent or null: not reported.
 	StopReason wire.Opt[IdleStopReason] `json:"stopReason,omitzero"`
@@ -2049,13 +2129,14 @@ type IdleStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Why the session's foreground work stopped. Values starting with `_` are
-// custom; other unknown values belong to later protocol revisions.
+// IdleStopReason is why the session's foreground work stopped. Values starting
+// with `_` are custom; other unknown values belong to later protocol
+// revisions.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type IdleStopReason string
 
-// The error object of a failed response.
+// Error is the error object of a failed response.
 type Error struct {
 	// What kind of error happened.
 	Code ErrorCode `json:"code"`
@@ -2068,17 +2149,17 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An error code. The standard JSON-RPC codes and ACP's own codes are listed;
-// any other 32-bit integer is allowed too. ACP's codes come from the JSON-RPC
-// server range (-32000 to -32099), and the cancellation code -32800 lies in
-// the block LSP reserved.
+// ErrorCode is an error code. The standard JSON-RPC codes and ACP's own codes
+// are listed; any other 32-bit integer is allowed too. ACP's codes come from
+// the JSON-RPC server range (-32000 to -32099), and the cancellation code
+// -32800 lies in the block LSP reserved.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type ErrorCode int64
 
-// What the client can do for the agent, sent in the `initialize` request.
-// Agents must not call a client method whose capability is not advertised
-// here.
+// ClientCapabilities is what the client can do for the agent, sent in the
+// `initialize` request. Agents must not call a client method whose capability
+// is not advertised here.
 type ClientCapabilities struct {
 	// Which kinds of authentication method the client can carry out.
 	Auth wire.Opt[ClientAuthCapabilities] `json:"auth,omitzero"`
@@ -2092,7 +2173,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Which kinds of authentication method the client can carry out.
+// ClientAuthCapabilities is which kinds of authentication method the client
+// can carry out.
 type ClientAuthCapabilities struct {
 	// Present (an object) when the client can run `terminal` authentication
 	// methods. Absent or null: not supported.
@@ -2104,8 +2186,8 @@ type ClientAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks that the client can run the agent's login command in an interactive
-// terminal; `{}` already means supported.
+// TerminalAuthCapabilities marks that the client can run the agent's login
+// command in an interactive terminal; `{}` already means supported.
 type TerminalAuthCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2114,8 +2196,8 @@ type TerminalAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Elicitation modes the client supports. Each mode must be advertised
-// explicitly: `{}` alone advertises no mode.
+// ElicitationCapabilities holds the elicitation modes the client supports.
+// Each mode must be advertised explicitly: `{}` alone advertises no mode.
 type ElicitationCapabilities struct {
 	// Present (even as `{}`) when the client can render form elicitations. Absent
 	// or null: not advertised.
@@ -2130,7 +2212,8 @@ type ElicitationCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client supports form elicitations.
+// ElicitationFormCapabilities is a marker object: its presence says the client
+// supports form elicitations.
 type ElicitationFormCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2139,7 +2222,8 @@ type ElicitationFormCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client supports URL elicitations.
+// ElicitationURLCapabilities is a marker object: its presence says the client
+// supports URL elicitations.
 type ElicitationURLCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2148,10 +2232,11 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP (Model Context Protocol) server the agent should connect to, to get
-// extra tools and context. The `type` field selects the transport; a server
-// without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are
-// only allowed when the agent advertised them in `mcpCapabilities`.
+// MCPServer is an MCP (Model Context Protocol) server the agent should connect
+// to, to get extra tools and context. The `type` field selects the transport;
+// a server without `type` uses stdio, which every agent supports. HTTP, SSE
+// and ACP are only allowed when the agent advertised them in
+// `mcpCapabilities`.
 //
 // It is a union tagged by the member "type". Its variants are MCPServerHTTP,
 // MCPServerStdio; a tag this package does not know decodes to
@@ -2160,7 +2245,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2168,7 +2255,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// How to reach an MCP server over HTTP.
+// MCPServerHTTP is how to reach an MCP server over HTTP.
 type MCPServerHTTP struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -2183,7 +2270,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One HTTP header to send to an MCP server.
+// HTTPHeader is one HTTP header to send to an MCP server.
 type HTTPHeader struct {
 	// Header name.
 	Name string `json:"name"`
@@ -2196,7 +2283,8 @@ type HTTPHeader struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How to launch an MCP server as a local subprocess speaking over stdio.
+// MCPServerStdio is how to launch an MCP server as a local subprocess speaking
+// over stdio.
 type MCPServerStdio struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -2213,8 +2301,8 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Where a replay of a resumed session's history starts; the position named is
-// included. The `type` field selects the kind.
+// ReplayFrom is where a replay of a resumed session's history starts; the
+// position named is included. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are ReplayFromStart;
 // a tag this package does not know decodes to UnknownReplayFrom, which keeps
@@ -2223,7 +2311,9 @@ type ReplayFrom interface {
 	isReplayFrom()
 }
 
-// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownReplayFrom struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2231,7 +2321,8 @@ type UnknownReplayFrom struct {
 	Raw json.RawMessage
 }
 
-// Replay everything the agent still keeps, from the first entry.
+// ReplayFromStart asks to replay everything the agent still keeps, from the
+// first entry.
 type ReplayFromStart struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2240,7 +2331,8 @@ type ReplayFromStart struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How a permission request ended. The `outcome` field selects the kind.
+// RequestPermissionOutcome is how a permission request ended. The `outcome`
+// field selects the kind.
 //
 // It is a union tagged by the member "outcome". Its variants are
 // CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
@@ -2250,7 +2342,9 @@ type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
 
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionOutcome struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -2258,7 +2352,8 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// No option was chosen: the request was cancelled or dismissed.
+// CancelledPermissionOutcome is no option was chosen: the request was
+// cancelled or dismissed.
 type CancelledPermissionOutcome struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2267,7 +2362,7 @@ type CancelledPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The answer the user picked.
+// SelectedPermissionOutcome is the answer the user picked.
 type SelectedPermissionOutcome struct {
 	// Identifier of the picked answer.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -2278,7 +2373,7 @@ type SelectedPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A value the user entered in a form field.
+// ElicitationContentValue is a value the user entered in a form field.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // ElicitationContentValueElicitationContentValueBoolean,
@@ -2291,26 +2386,28 @@ type ElicitationContentValue interface {
 	isElicitationContentValue()
 }
 
-// Any other JSON value, for example for a field kind this revision does not
-// define; kept as sent.
+// ElicitationContentValueElicitationContentValueOther is any other JSON value,
+// for example for a field kind this revision does not define; kept as sent.
 type ElicitationContentValueElicitationContentValueOther json.RawMessage
 
-// Yes or no.
+// ElicitationContentValueElicitationContentValueBoolean is a yes or no.
 type ElicitationContentValueElicitationContentValueBoolean bool
 
-// A whole number.
+// ElicitationContentValueElicitationContentValueInteger is a whole number.
 type ElicitationContentValueElicitationContentValueInteger int64
 
-// A number.
+// ElicitationContentValueElicitationContentValueNumber is a number.
 type ElicitationContentValueElicitationContentValueNumber float64
 
-// Text, or one chosen value.
+// ElicitationContentValueElicitationContentValueString is a text, or one
+// chosen value.
 type ElicitationContentValueElicitationContentValueString string
 
-// The values chosen in a multiple choice.
+// ElicitationContentValueElicitationContentValueStringArray is the values
+// chosen in a multiple choice.
 type ElicitationContentValueElicitationContentValueStringArray []string
 
-// The user accepted the elicitation.
+// ElicitationAcceptAction means the user accepted the elicitation.
 type ElicitationAcceptAction struct {
 	// The values the user entered, keyed by field name; they should match the
 	// requested schema. Usually absent for URL elicitations. Absent and null mean
@@ -2320,8 +2417,8 @@ type ElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Multiple-choice items that carry a `type` tag: plain string values, or a
-// kind this revision does not define.
+// TaggedMultiSelectItems holds the multiple-choice items that carry a `type`
+// tag: plain string values, or a kind this revision does not define.
 //
 // It is a union tagged by the member "type". Its variants are
 // StringMultiSelectItems; a tag this package does not know decodes to
@@ -2330,7 +2427,9 @@ type TaggedMultiSelectItems interface {
 	isTaggedMultiSelectItems()
 }
 
-// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownTaggedMultiSelectItems is a variant of TaggedMultiSelectItems whose
+// tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownTaggedMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2338,9 +2437,9 @@ type UnknownTaggedMultiSelectItems struct {
 	Raw json.RawMessage
 }
 
-// Tells the client that the out-of-band interaction of a URL elicitation has
-// finished. Clients ignore identifiers they do not know or have already seen
-// completed.
+// CompleteElicitationNotification tells the client that the out-of-band
+// interaction of a URL elicitation has finished. Clients ignore identifiers
+// they do not know or have already seen completed.
 type CompleteElicitationNotification struct {
 	// The URL elicitation that finished.
 	ElicitationID ElicitationID `json:"elicitationId"`
@@ -2351,10 +2450,11 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the user, through the client, for structured input: by a form, or by
-// sending them to a URL. The `mode` field selects how. Its scope is either a
-// session (and possibly one tool call of it) or a JSON-RPC request made before
-// any session exists. Agents only use modes the client advertised.
+// CreateElicitationRequest asks the user, through the client, for structured
+// input: by a form, or by sending them to a URL. The `mode` field selects how.
+// Its scope is either a session (and possibly one tool call of it) or a
+// JSON-RPC request made before any session exists. Agents only use modes the
+// client advertised.
 //
 // It is a union tagged by the member "mode". Its variants are
 // CreateElicitationRequestElicitationFormMode,
@@ -2364,7 +2464,9 @@ type CreateElicitationRequest interface {
 	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
@@ -2372,7 +2474,8 @@ type UnknownCreateElicitationRequest struct {
 	Raw json.RawMessage
 }
 
-// Input through a form the client renders.
+// CreateElicitationRequestElicitationFormMode is an input through a form the
+// client renders.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequestElicitationFormMode struct {
@@ -2387,7 +2490,8 @@ type CreateElicitationRequestElicitationFormMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Input through a web page the user opens.
+// CreateElicitationRequestElicitationURLMode is an input through a web page
+// the user opens.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type CreateElicitationRequestElicitationURLMode struct {
@@ -2404,8 +2508,8 @@ type CreateElicitationRequestElicitationURLMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `elicitation/create`. The `action` field says what
-// the user did.
+// CreateElicitationResponse is the client's answer to `elicitation/create`.
+// The `action` field says what the user did.
 //
 // It is a union tagged by the member "action". Its variants are
 // CreateElicitationResponseElicitationAcceptAction,
@@ -2416,7 +2520,9 @@ type CreateElicitationResponse interface {
 	isCreateElicitationResponse()
 }
 
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationResponse struct {
 	// Tag is the value of the member "action".
 	Tag string
@@ -2424,7 +2530,8 @@ type UnknownCreateElicitationResponse struct {
 	Raw json.RawMessage
 }
 
-// The user submitted the form or agreed to open the URL.
+// CreateElicitationResponseElicitationAcceptAction means the user submitted
+// the form or agreed to open the URL.
 type CreateElicitationResponseElicitationAcceptAction struct {
 	// The values the user entered, keyed by field name; they should match the
 	// requested schema. Usually absent for URL elicitations. Absent and null mean
@@ -2437,7 +2544,7 @@ type CreateElicitationResponseElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user explicitly said no.
+// CreateElicitationResponseDecline is the user explicitly said no.
 type CreateElicitationResponseDecline struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2446,7 +2553,8 @@ type CreateElicitationResponseDecline struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user dismissed the request without deciding.
+// CreateElicitationResponseCancel means the user dismissed the request without
+// deciding.
 type CreateElicitationResponseCancel struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2455,9 +2563,9 @@ type CreateElicitationResponseCancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// First request of a connection, sent by the client: it states the newest
-// protocol version the client speaks and what the client can do. Nothing else
-// may be sent before it is answered.
+// InitializeRequest is the first request of a connection, sent by the client:
+// it states the newest protocol version the client speaks and what the client
+// can do. Nothing else may be sent before it is answered.
 type InitializeRequest struct {
 	// The newest protocol version the client supports.
 	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
@@ -2472,8 +2580,9 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `initialize`: the protocol version both sides will
-// use, what the agent supports and how to authenticate.
+// InitializeResponse is the agent's answer to `initialize`: the protocol
+// version both sides will use, what the agent supports and how to
+// authenticate.
 type InitializeResponse struct {
 	// The version requested by the client if the agent supports it, otherwise the
 	// newest version the agent supports. A client that cannot speak it should
@@ -2492,14 +2601,14 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The JSON-RPC 2.0 envelope of every ACP message: a request, a notification or
-// a response. This schema checks the envelope only; the method's params or
-// result are checked with the method's own schema (see dispatch.json). ACP
-// sends one message per line over stdio; batches are not used. The three kinds
-// are listed with `anyOf` because a malformed message can fit two of them (a
-// `method` and a `result`); the kind is decided by the keys present: `method`
-// with `id` is a request, `method` alone a notification, `result` or `error` a
-// response.
+// Envelope is the JSON-RPC 2.0 envelope of every ACP message: a request, a
+// notification or a response. This schema checks the envelope only; the
+// method's params or result are checked with the method's own schema (see
+// dispatch.json). ACP sends one message per line over stdio; batches are not
+// used. The three kinds are listed with `anyOf` because a malformed message
+// can fit two of them (a `method` and a `result`); the kind is decided by the
+// keys present: `method` with `id` is a request, `method` alone a
+// notification, `result` or `error` a response.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -2509,7 +2618,7 @@ type Envelope interface {
 	isEnvelope()
 }
 
-// A request.
+// EnvelopeRequest is a request.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2525,7 +2634,7 @@ type EnvelopeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A notification.
+// EnvelopeNotification is a notification.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2542,7 +2651,7 @@ type EnvelopeNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A response.
+// EnvelopeResponse is a response.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2559,7 +2668,8 @@ type EnvelopeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A call that expects an answer: it carries an `id`, which the answer repeats.
+// Request is a call that expects an answer: it carries an `id`, which the
+// answer repeats.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2575,7 +2685,8 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A one-way message: it has a method but no `id`, and gets no answer.
+// Notification is a one-way message: it has a method but no `id`, and gets no
+// answer.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2592,8 +2703,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The answer to a request: the request's `id` and exactly one of `result` or
-// `error`.
+// Response is the answer to a request: the request's `id` and exactly one of
+// `result` or `error`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -2610,8 +2721,9 @@ type Response struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by the client to stop the session's foreground work and drop prompts
-// not yet taken in. The agent ends the turn with stop reason `cancelled`.
+// CancelSessionNotification is sent by the client to stop the session's
+// foreground work and drop prompts not yet taken in. The agent ends the turn
+// with stop reason `cancelled`.
 type CancelSessionNotification struct {
 	// The session whose work stops.
 	SessionID SessionID `json:"sessionId"`
@@ -2622,9 +2734,9 @@ type CancelSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ends an active session: the agent stops any work in it, as for
-// `session/cancel`, and frees its resources. Only allowed when the agent
-// advertised `sessionCapabilities.close`.
+// CloseSessionRequest ends an active session: the agent stops any work in it,
+// as for `session/cancel`, and frees its resources. Only allowed when the
+// agent advertised `sessionCapabilities.close`.
 type CloseSessionRequest struct {
 	// The session to close.
 	SessionID SessionID `json:"sessionId"`
@@ -2635,7 +2747,7 @@ type CloseSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/close`.
+// CloseSessionResponse is the empty success answer to `session/close`.
 type CloseSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2644,8 +2756,9 @@ type CloseSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Removes a session so that `session/list` no longer returns it. Only allowed
-// when the agent advertised `sessionCapabilities.delete`.
+// DeleteSessionRequest removes a session so that `session/list` no longer
+// returns it. Only allowed when the agent advertised
+// `sessionCapabilities.delete`.
 type DeleteSessionRequest struct {
 	// The session to delete.
 	SessionID SessionID `json:"sessionId"`
@@ -2656,7 +2769,7 @@ type DeleteSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/delete`.
+// DeleteSessionResponse is the empty success answer to `session/delete`.
 type DeleteSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2665,8 +2778,8 @@ type DeleteSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks for the sessions the agent knows, one page at a time. Only allowed when
-// the agent advertised `sessionCapabilities.list`.
+// ListSessionsRequest asks for the sessions the agent knows, one page at a
+// time. Only allowed when the agent advertised `sessionCapabilities.list`.
 type ListSessionsRequest struct {
 	// Only list sessions with this working directory (an absolute path).
 	Cwd wire.Opt[AbsolutePath] `json:"cwd,omitzero"`
@@ -2679,7 +2792,7 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One page of sessions.
+// ListSessionsResponse is one page of sessions.
 type ListSessionsResponse struct {
 	// The sessions on this page.
 	Sessions []SessionInfo `json:"sessions"`
@@ -2692,7 +2805,7 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates a new conversation session.
+// NewSessionRequest creates a new conversation session.
 type NewSessionRequest struct {
 	// Working directory of the session, as an absolute path; the base for relative
 	// paths.
@@ -2710,8 +2823,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/new`: the identifier of the new session and
-// its initial settings.
+// NewSessionResponse is the agent's answer to `session/new`: the identifier of
+// the new session and its initial settings.
 type NewSessionResponse struct {
 	// Identifier of the new session; every later message about it carries it.
 	SessionID SessionID `json:"sessionId"`
@@ -2727,8 +2840,9 @@ type NewSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sends a user message and starts a prompt turn. The agent streams its
-// progress with `session/update` and answers when the turn is over.
+// PromptRequest sends a user message and starts a prompt turn. The agent
+// streams its progress with `session/update` and answers when the turn is
+// over.
 type PromptRequest struct {
 	// The session the message is for.
 	SessionID SessionID `json:"sessionId"`
@@ -2744,7 +2858,8 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended.
+// PromptResponse is the agent's answer to `session/prompt`, sent when the turn
+// has ended.
 type PromptResponse struct {
 	// Identifies the user message this prompt became in the conversation. Always
 	// present and never null.
@@ -2756,8 +2871,9 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the user, through the client, whether a tool call may go ahead. The
-// client shows the offered answers and returns the user's choice.
+// RequestPermissionRequest asks the user, through the client, whether a tool
+// call may go ahead. The client shows the offered answers and returns the
+// user's choice.
 type RequestPermissionRequest struct {
 	// Session the request is about.
 	SessionID SessionID `json:"sessionId"`
@@ -2776,7 +2892,8 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `session/request_permission`.
+// RequestPermissionResponse is the client's answer to
+// `session/request_permission`.
 type RequestPermissionResponse struct {
 	// What the user decided, or that the turn was cancelled.
 	Outcome RequestPermissionOutcome `json:"outcome"`
@@ -2787,8 +2904,8 @@ type RequestPermissionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Continues an earlier session without replaying its history (unlike
-// `session/load`). Only allowed when the agent advertised
+// ResumeSessionRequest continues an earlier session without replaying its
+// history (unlike `session/load`). Only allowed when the agent advertised
 // `sessionCapabilities.resume`.
 type ResumeSessionRequest struct {
 	// The session to resume.
@@ -2812,7 +2929,7 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/resume`.
+// ResumeSessionResponse is the agent's answer to `session/resume`.
 type ResumeSessionResponse struct {
 	// The session's configuration options, when the agent has any.
 	ConfigOptions []SessionConfigOption `json:"configOptions,omitempty"`
@@ -2826,9 +2943,9 @@ type ResumeSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Changes the value of one session configuration option. The `type` field
-// tells how `value` is to be read; without it, `value` is the identifier of a
-// `select` value.
+// SetSessionConfigOptionRequest changes the value of one session configuration
+// option. The `type` field tells how `value` is to be read; without it,
+// `value` is the identifier of a `select` value.
 //
 // It is a union tagged by the member "type". Its variants are
 // SetSessionConfigOptionRequestID, SetSessionConfigOptionRequestBoolean; a tag
@@ -2838,7 +2955,10 @@ type SetSessionConfigOptionRequest interface {
 	isSetSessionConfigOptionRequest()
 }
 
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSetSessionConfigOptionRequest is a variant of
+// SetSessionConfigOptionRequest whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownSetSessionConfigOptionRequest struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2846,7 +2966,7 @@ type UnknownSetSessionConfigOptionRequest struct {
 	Raw json.RawMessage
 }
 
-// Sets a `select` option to one of its values.
+// SetSessionConfigOptionRequestID sets a `select` option to one of its values.
 type SetSessionConfigOptionRequestID struct {
 	// The session whose option changes.
 	SessionID SessionID `json:"sessionId"`
@@ -2861,7 +2981,7 @@ type SetSessionConfigOptionRequestID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sets a `boolean` option.
+// SetSessionConfigOptionRequestBoolean sets a `boolean` option.
 type SetSessionConfigOptionRequestBoolean struct {
 	// The session whose option changes.
 	SessionID SessionID `json:"sessionId"`
@@ -2876,7 +2996,8 @@ type SetSessionConfigOptionRequestBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/set_config_option`.
+// SetSessionConfigOptionResponse is the agent's answer to
+// `session/set_config_option`.
 type SetSessionConfigOptionResponse struct {
 	// Every configuration option with its value after the change (changing one
 	// option may change others).
@@ -2888,8 +3009,8 @@ type SetSessionConfigOptionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by the agent to report a change in a session; it may come at any time
-// while the session exists.
+// UpdateSessionNotification is sent by the agent to report a change in a
+// session; it may come at any time while the session exists.
 type UpdateSessionNotification struct {
 	// The session that changed.
 	SessionID SessionID `json:"sessionId"`
@@ -2902,8 +3023,8 @@ type UpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the agent to stop one terminal. Only sent while the terminal advertises
-// `capabilities.cancel`.
+// CancelTerminalRequest asks the agent to stop one terminal. Only sent while
+// the terminal advertises `capabilities.cancel`.
 type CancelTerminalRequest struct {
 	// The session that owns the terminal.
 	SessionID SessionID `json:"sessionId"`
@@ -2916,8 +3037,8 @@ type CancelTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `terminal/cancel`; the outcome is reported with
-// terminal updates.
+// CancelTerminalResponse is the agent's answer to `terminal/cancel`; the
+// outcome is reported with terminal updates.
 type CancelTerminalResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -2926,8 +3047,8 @@ type CancelTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks the agent to stop one tool call. Only sent while the tool call
-// advertises `capabilities.cancel`.
+// CancelToolCallRequest asks the agent to stop one tool call. Only sent while
+// the tool call advertises `capabilities.cancel`.
 type CancelToolCallRequest struct {
 	// The session that owns the tool call.
 	SessionID SessionID `json:"sessionId"`
@@ -2940,8 +3061,8 @@ type CancelToolCallRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `tool_call/cancel`; the outcome is reported with tool
-// call updates.
+// CancelToolCallResponse is the agent's answer to `tool_call/cancel`; the
+// outcome is reported with tool call updates.
 type CancelToolCallResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.

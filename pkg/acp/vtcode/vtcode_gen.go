@@ -8,35 +8,36 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// Opaque identifier of a session, chosen by the agent when it answers
-// `session/new` and repeated by both sides in every later message about that
-// session.
+// SessionID is the opaque identifier of a session, chosen by the agent when it
+// answers `session/new` and repeated by both sides in every later message
+// about that session.
 type SessionID string
 
-// Opaque identifier of one prompt/response cycle, chosen by the agent.
-// Streamed updates carry it so the client can attach them to the right turn.
+// TurnID is the opaque identifier of one prompt/response cycle, chosen by the
+// agent. Streamed updates carry it so the client can attach them to the right
+// turn.
 type TurnID string
 
-// A point in time as ISO 8601 text, such as `2025-06-03T09:14:07Z`. The client
-// keeps it as a string and never parses it, so the schema only requires a
-// string.
+// Timestamp is a point in time as ISO 8601 text, such as
+// `2025-06-03T09:14:07Z`. The client keeps it as a string and never parses it,
+// so the schema only requires a string.
 type Timestamp string
 
-// Free-form key/value pairs attached to a session or a prompt. Keys are
-// strings; values are any JSON. The client leaves the member out when it has
-// nothing to send.
+// Metadata holds the free-form key/value pairs attached to a session or a
+// prompt. Keys are strings; values are any JSON. The client leaves the member
+// out when it has nothing to send.
 type Metadata json.RawMessage
 
-// Where a session stands in its lifecycle. A new session starts `created`; it
-// is `active` while a turn runs and `awaiting_input` between turns;
-// `completed`, `cancelled` and `failed` mark how it ended.
+// SessionState is where a session stands in its lifecycle. A new session
+// starts `created`; it is `active` while a turn runs and `awaiting_input`
+// between turns; `completed`, `cancelled` and `failed` mark how it ended.
 type SessionState string
 
-// How a turn ended, in a `session/prompt` result and in a `turn_complete`
-// update.
+// TurnStatus is how a turn ended, in a `session/prompt` result and in a
+// `turn_complete` update.
 type TurnStatus string
 
-// The agent's record of a session, returned by `session/load`.
+// Session is the agent's record of a session, returned by `session/load`.
 type Session struct {
 	// The session's identifier.
 	SessionID SessionID `json:"session_id"`
@@ -56,7 +57,8 @@ type Session struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The project the session works in, sent by the client with `session/new`.
+// WorkspaceContext is the project the session works in, sent by the client
+// with `session/new`.
 type WorkspaceContext struct {
 	// Absolute path of the workspace's root folder on the client's machine.
 	RootPath string `json:"root_path"`
@@ -69,8 +71,8 @@ type WorkspaceContext struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's wishes for the language model the agent uses in this session.
-// The agent may ignore any of them.
+// ModelPreferences holds the client's wishes for the language model the agent
+// uses in this session. The agent may ignore any of them.
 type ModelPreferences struct {
 	// Identifier of the preferred model, in the agent's own naming.
 	ModelID *string `json:"model_id,omitempty"`
@@ -82,8 +84,8 @@ type ModelPreferences struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One piece of a prompt. The `type` member selects the kind: plain text, an
-// image, or a file's contents given as context.
+// PromptContent is one piece of a prompt. The `type` member selects the kind:
+// plain text, an image, or a file's contents given as context.
 //
 // It is a union tagged by the member "type". Its variants are TextContent,
 // ImageContent, ContextContent; a tag this package does not know decodes to
@@ -92,7 +94,9 @@ type PromptContent interface {
 	isPromptContent()
 }
 
-// UnknownPromptContent is a variant of PromptContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPromptContent is a variant of PromptContent whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownPromptContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -100,7 +104,7 @@ type UnknownPromptContent struct {
 	Raw json.RawMessage
 }
 
-// Text typed by the user.
+// TextContent is a text typed by the user.
 type TextContent struct {
 	// The text itself.
 	Text string `json:"text"`
@@ -108,7 +112,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An image, either inline as base64 or as a URL the agent can fetch.
+// ImageContent is an image, either inline as base64 or as a URL the agent can
+// fetch.
 type ImageContent struct {
 	// The base64-encoded image bytes, or the image's URL when `is_url` is true.
 	Data string `json:"data"`
@@ -121,8 +126,8 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The contents of a file (or another named source) attached to the prompt as
-// context.
+// ContextContent holds the contents of a file (or another named source)
+// attached to the prompt as context.
 type ContextContent struct {
 	// Where the content comes from, usually a file path.
 	Path string `json:"path"`
@@ -134,8 +139,8 @@ type ContextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A tool the agent invokes during a turn: its name, its arguments and, once it
-// has run, its result.
+// ToolCallRecord is a tool the agent invokes during a turn: its name, its
+// arguments and, once it has run, its result.
 type ToolCallRecord struct {
 	// Identifier of the call, unique within the session; later messages about the
 	// call repeat it.
@@ -153,7 +158,8 @@ type ToolCallRecord struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One past prompt/response cycle, as `session/load` returns it in the history.
+// ConversationTurn is one past prompt/response cycle, as `session/load`
+// returns it in the history.
 type ConversationTurn struct {
 	// The turn's identifier.
 	TurnID TurnID `json:"turn_id"`
@@ -169,7 +175,7 @@ type ConversationTurn struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One answer the user may give to a permission request.
+// PermissionOption is one answer the user may give to a permission request.
 type PermissionOption struct {
 	// Identifier of the option; the result names it as `option_id` when the user
 	// picks it.
@@ -182,9 +188,9 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent asks the client to run a tool on the client's side (for example in
-// the user's terminal). The client answers with a tool execution result
-// carrying the same `request_id`.
+// ToolExecutionRequest means the agent asks the client to run a tool on the
+// client's side (for example in the user's terminal). The client answers with
+// a tool execution result carrying the same `request_id`.
 type ToolExecutionRequest struct {
 	// Identifier of this request; the answer repeats it.
 	RequestID string `json:"request_id"`
@@ -194,16 +200,16 @@ type ToolExecutionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The JSON-RPC 2.0 envelope of the dialect's method calls. The client POSTs
-// each request or notification as one JSON body to the agent's `/rpc` endpoint
-// and reads the response from the HTTP reply; the agent's own requests
-// (`session/request_permission`) reach the client as SSE frames, and the
-// client POSTs its response back to `/rpc`. This schema checks the envelope
-// only; the params and result are checked with the method's files named in
-// dispatch.json. Streamed updates and tool execution results are not enveloped
-// (see the records of dispatch.json). The kind of a message follows from its
-// keys: `method` with `id` is a request, `method` alone a notification,
-// `result` or `error` a response.
+// Envelope is the JSON-RPC 2.0 envelope of the dialect's method calls. The
+// client POSTs each request or notification as one JSON body to the agent's
+// `/rpc` endpoint and reads the response from the HTTP reply; the agent's own
+// requests (`session/request_permission`) reach the client as SSE frames, and
+// the client POSTs its response back to `/rpc`. This schema checks the
+// envelope only; the params and result are checked with the method's files
+// named in dispatch.json. Streamed updates and tool execution results are not
+// enveloped (see the records of dispatch.json). The kind of a message follows
+// from its keys: `method` with `id` is a request, `method` alone a
+// notification, `result` or `error` a response.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -213,7 +219,7 @@ type Envelope interface {
 	isEnvelope()
 }
 
-// A call that expects an answer.
+// EnvelopeRequest is a call that expects an answer.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -228,9 +234,9 @@ type EnvelopeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a request: a string or a 64-bit signed integer; null only in a
-// response whose request could not be identified. The VT Code client numbers
-// its requests 1, 2, 3 and so on.
+// RequestID is the identifier of a request: a string or a 64-bit signed
+// integer; null only in a response whose request could not be identified. The
+// VT Code client numbers its requests 1, 2, 3 and so on.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // RequestIDNull, RequestIDInteger, RequestIDString.
@@ -238,16 +244,16 @@ type RequestID interface {
 	isRequestID()
 }
 
-// No identifier.
+// RequestIDNull is no identifier.
 type RequestIDNull struct{}
 
-// An integer identifier.
+// RequestIDInteger is an integer identifier.
 type RequestIDInteger int64
 
-// A string identifier.
+// RequestIDString is a string identifier.
 type RequestIDString string
 
-// A one-way call.
+// EnvelopeNotification is a one-way call.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -262,7 +268,7 @@ type EnvelopeNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The answer to a request.
+// EnvelopeResponse is the answer to a request.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -279,7 +285,7 @@ type EnvelopeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The error member of a failed response.
+// Error is the error member of a failed response.
 type Error struct {
 	// A 32-bit error code: the JSON-RPC codes -32700, -32600, -32601, -32602 and
 	// -32603, or the agent's own codes from -32000 down to -32099 (the client
@@ -294,7 +300,7 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A method call that expects a response carrying the same `id`.
+// Request is a method call that expects a response carrying the same `id`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -309,8 +315,8 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A method call without `id`: nothing answers it. The client sends
-// `session/cancel` this way.
+// Notification is a method call without `id`: nothing answers it. The client
+// sends `session/cancel` this way.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -325,8 +331,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The answer to a request: the request's `id` and exactly one of `result` and
-// `error`.
+// Response is the answer to a request: the request's `id` and exactly one of
+// `result` and `error`.
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
 // on decoding.
@@ -343,9 +349,10 @@ type Response struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to a `server_request` update: the outcome of the tool it
-// ran for the agent. The client POSTs this object to the agent as a bare JSON
-// body, not wrapped in JSON-RPC; the crate calls this route `client/response`.
+// ToolExecutionResult is the client's answer to a `server_request` update: the
+// outcome of the tool it ran for the agent. The client POSTs this object to
+// the agent as a bare JSON body, not wrapped in JSON-RPC; the crate calls this
+// route `client/response`.
 type ToolExecutionResult struct {
 	// The `request_id` of the `server_request` being answered.
 	RequestID string `json:"request_id"`
@@ -362,9 +369,9 @@ type ToolExecutionResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client asks the agent to stop work in a session. It is sent as a
-// notification: no response follows, and the client marks the session
-// cancelled at once.
+// SessionCancelParams means the client asks the agent to stop work in a
+// session. It is sent as a notification: no response follows, and the client
+// marks the session cancelled at once.
 type SessionCancelParams struct {
 	// The session whose work to stop.
 	SessionID SessionID `json:"session_id"`
@@ -374,8 +381,8 @@ type SessionCancelParams struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client asks the agent for an existing session and its history, for
-// example after the editor restarted.
+// SessionLoadParams means the client asks the agent for an existing session
+// and its history, for example after the editor restarted.
 type SessionLoadParams struct {
 	// The session to load.
 	SessionID SessionID `json:"session_id"`
@@ -383,9 +390,9 @@ type SessionLoadParams struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/load`: the session record and, when the agent
-// kept it, the conversation so far. The history comes in the result itself;
-// nothing is replayed over the SSE stream.
+// SessionLoadResult is the agent's answer to `session/load`: the session
+// record and, when the agent kept it, the conversation so far. The history
+// comes in the result itself; nothing is replayed over the SSE stream.
 type SessionLoadResult struct {
 	// The session as the agent knows it now.
 	Session Session `json:"session"`
@@ -395,8 +402,9 @@ type SessionLoadResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client asks the agent to open a new session. Every member is optional:
-// an empty object opens a session with the agent's defaults.
+// SessionNewParams means the client asks the agent to open a new session.
+// Every member is optional: an empty object opens a session with the agent's
+// defaults.
 type SessionNewParams struct {
 	// Metadata to attach to the session; left out when empty.
 	Metadata Metadata `json:"metadata,omitempty"`
@@ -408,8 +416,8 @@ type SessionNewParams struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/new`: the new session's identifier and its
-// first state.
+// SessionNewResult is the agent's answer to `session/new`: the new session's
+// identifier and its first state.
 type SessionNewResult struct {
 	// Identifier of the new session; the client uses it in every later call and to
 	// open the session's SSE stream.
@@ -420,9 +428,9 @@ type SessionNewResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client sends the user's prompt, which starts a turn. The HTTP reply to
-// this request is the turn's result; progress arrives meanwhile on the
-// session's SSE stream as `session/update` events.
+// SessionPromptParams means the client sends the user's prompt, which starts a
+// turn. The HTTP reply to this request is the turn's result; progress arrives
+// meanwhile on the session's SSE stream as `session/update` events.
 type SessionPromptParams struct {
 	// The session the prompt belongs to.
 	SessionID SessionID `json:"session_id"`
@@ -434,8 +442,8 @@ type SessionPromptParams struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/prompt`, sent when the turn has ended or
-// paused.
+// SessionPromptResult is the agent's answer to `session/prompt`, sent when the
+// turn has ended or paused.
 type SessionPromptResult struct {
 	// Identifier of the turn this prompt started; the turn's streamed updates
 	// carry the same value.
@@ -451,10 +459,10 @@ type SessionPromptResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent asks the user, through the client, whether a tool call may go
-// ahead. Unlike every other message of the dialect, the top-level members are
-// camelCase (`sessionId`, `toolCall`); the tool call record and the options
-// inside keep their own names.
+// RequestPermissionParams means the agent asks the user, through the client,
+// whether a tool call may go ahead. Unlike every other message of the dialect,
+// the top-level members are camelCase (`sessionId`, `toolCall`); the tool call
+// record and the options inside keep their own names.
 type RequestPermissionParams struct {
 	// The session the tool call belongs to.
 	SessionID SessionID `json:"sessionId"`
@@ -466,9 +474,9 @@ type RequestPermissionParams struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `session/request_permission`. The `outcome` member is
-// the tag, flat in the result: either the user picked an option, or the
-// request was cancelled.
+// RequestPermissionResult is the client's answer to
+// `session/request_permission`. The `outcome` member is the tag, flat in the
+// result: either the user picked an option, or the request was cancelled.
 //
 // It is a union tagged by the member "outcome". Its variants are
 // PermissionSelected, PermissionCancelled; a tag this package does not know
@@ -477,7 +485,9 @@ type RequestPermissionResult interface {
 	isRequestPermissionResult()
 }
 
-// UnknownRequestPermissionResult is a variant of RequestPermissionResult whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionResult is a variant of RequestPermissionResult whose
+// tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionResult struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -485,7 +495,7 @@ type UnknownRequestPermissionResult struct {
 	Raw json.RawMessage
 }
 
-// The user picked one of the offered options.
+// PermissionSelected means the user picked one of the offered options.
 type PermissionSelected struct {
 	// The `id` of the option the user picked.
 	OptionID string `json:"option_id"`
@@ -493,18 +503,19 @@ type PermissionSelected struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No option was picked: the user dismissed the question or the turn was
-// cancelled.
+// PermissionCancelled is no option was picked: the user dismissed the question
+// or the turn was cancelled.
 type PermissionCancelled struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// One progress event of a running turn, pushed by the agent on the session's
-// Server-Sent Events stream as the `data` of a frame (event name
-// `session/update`, or none). The payload is the bare object, not a JSON-RPC
-// notification: the session and turn identifiers sit next to the `update_type`
-// tag and the members of the update kind, all in one flat object.
+// SessionUpdateNotification is one progress event of a running turn, pushed by
+// the agent on the session's Server-Sent Events stream as the `data` of a
+// frame (event name `session/update`, or none). The payload is the bare
+// object, not a JSON-RPC notification: the session and turn identifiers sit
+// next to the `update_type` tag and the members of the update kind, all in one
+// flat object.
 //
 // It is a union tagged by the member "update_type". Its variants are
 // MessageDelta, ToolCallStart, ToolCallEnd, TurnComplete, TurnError,
@@ -514,7 +525,9 @@ type SessionUpdateNotification interface {
 	isSessionUpdateNotification()
 }
 
-// UnknownSessionUpdateNotification is a variant of SessionUpdateNotification whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdateNotification is a variant of SessionUpdateNotification
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownSessionUpdateNotification struct {
 	// Tag is the value of the member "update_type".
 	Tag string
@@ -522,8 +535,8 @@ type UnknownSessionUpdateNotification struct {
 	Raw json.RawMessage
 }
 
-// The next piece of the agent's answer text; the client appends it to what it
-// has shown.
+// MessageDelta is the next piece of the agent's answer text; the client
+// appends it to what it has shown.
 type MessageDelta struct {
 	// The session the update belongs to.
 	SessionID SessionID `json:"session_id"`
@@ -535,7 +548,7 @@ type MessageDelta struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent has started a tool call.
+// ToolCallStart means the agent has started a tool call.
 type ToolCallStart struct {
 	// The session the update belongs to.
 	SessionID SessionID `json:"session_id"`
@@ -547,7 +560,7 @@ type ToolCallStart struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A tool call announced by `tool_call_start` has finished.
+// ToolCallEnd is a tool call announced by `tool_call_start` has finished.
 type ToolCallEnd struct {
 	// The session the update belongs to.
 	SessionID SessionID `json:"session_id"`
@@ -561,7 +574,8 @@ type ToolCallEnd struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The turn has ended; no further update for this turn follows.
+// TurnComplete means the turn has ended; no further update for this turn
+// follows.
 type TurnComplete struct {
 	// The session the update belongs to.
 	SessionID SessionID `json:"session_id"`
@@ -573,8 +587,8 @@ type TurnComplete struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Something went wrong during the turn. A `turn_complete` with status `failed`
-// usually follows.
+// TurnError is a something went wrong during the turn. A `turn_complete` with
+// status `failed` usually follows.
 type TurnError struct {
 	// The session the update belongs to.
 	SessionID SessionID `json:"session_id"`
@@ -589,8 +603,8 @@ type TurnError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent asks the client to run a tool on the client's side. The client
-// runs it and sends back a tool execution result (see
+// ServerRequest means the agent asks the client to run a tool on the client's
+// side. The client runs it and sends back a tool execution result (see
 // server_request.result.json) with the same `request_id`.
 type ServerRequest struct {
 	// The session the update belongs to.

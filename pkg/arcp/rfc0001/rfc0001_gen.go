@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// Generic positive acknowledgement of a command.
+// Ack is the generic positive acknowledgement of a command.
 //
 // The member "type" is always "ack"; it is written on encoding and checked on
 // decoding.
@@ -29,39 +29,39 @@ type Ack struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
-// used `1.0`. The SDK does not check the value on receipt.
+// EnvelopeARCP is the protocol version of the sender. The SDK sends `1.1`; the
+// RFC-0001-v2 text used `1.0`. The SDK does not check the value on receipt.
 type EnvelopeARCP string
 
-// Identifier of a message: `msg_` and a ULID. The SDK refuses a value without
-// the `msg_` prefix.
+// MessageID is the identifier of a message: `msg_` and a ULID. The SDK refuses
+// a value without the `msg_` prefix.
 type MessageID string
 
-// An RFC 3339 date-time; the SDK writes UTC with `Z`.
+// Timestamp is an RFC 3339 date-time; the SDK writes UTC with `Z`.
 type Timestamp string
 
-// Identifier of a session: `sess_` and a ULID. The SDK refuses a value without
-// the `sess_` prefix.
+// SessionID is the identifier of a session: `sess_` and a ULID. The SDK
+// refuses a value without the `sess_` prefix.
 type SessionID string
 
-// Identifier of a job: `job_` and a ULID. The SDK refuses a value without the
-// `job_` prefix.
+// JobID is the identifier of a job: `job_` and a ULID. The SDK refuses a value
+// without the `job_` prefix.
 type JobID string
 
-// Identifier of a stream: `str_` and a ULID. The SDK refuses a value without
-// the `str_` prefix.
+// StreamID is the identifier of a stream: `str_` and a ULID. The SDK refuses a
+// value without the `str_` prefix.
 type StreamID string
 
-// Identifier of a subscription: `sub_` and a ULID. The SDK refuses a value
-// without the `sub_` prefix.
+// SubscriptionID is the identifier of a subscription: `sub_` and a ULID. The
+// SDK refuses a value without the `sub_` prefix.
 type SubscriptionID string
 
-// Scheduling class of a message. Higher classes are processed first between
-// jobs and streams, never reordered within one; `critical` is for messages
-// that must not wait.
+// Priority is the scheduling class of a message. Higher classes are processed
+// first between jobs and streams, never reordered within one; `critical` is
+// for messages that must not wait.
 type Priority string
 
-// Payload of `ack`.
+// AckPayload is the payload of `ack`.
 type AckPayload struct {
 	// Optional note.
 	Note *string `json:"note,omitempty"`
@@ -69,7 +69,8 @@ type AckPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ask for an artifact; NOT_FOUND once it is past retention.
+// ArtifactFetch is the ask for an artifact; NOT_FOUND once it is past
+// retention.
 //
 // The member "type" is always "artifact.fetch"; it is written on encoding and
 // checked on decoding.
@@ -88,7 +89,7 @@ type ArtifactFetch struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `artifact.fetch`.
+// ArtifactFetchPayload is the payload of `artifact.fetch`.
 type ArtifactFetchPayload struct {
 	// The artifact.
 	ArtifactID ArtifactID `json:"artifact_id"`
@@ -96,11 +97,12 @@ type ArtifactFetchPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of an artifact: `art_` and a ULID. The SDK refuses a value
-// without the `art_` prefix.
+// ArtifactID is the identifier of an artifact: `art_` and a ULID. The SDK
+// refuses a value without the `art_` prefix.
 type ArtifactID string
 
-// Upload an artifact, inline as base64 or in sidecar binary frames.
+// ArtifactPut asks to upload an artifact, inline as base64 or in sidecar
+// binary frames.
 //
 // The member "type" is always "artifact.put"; it is written on encoding and
 // checked on decoding.
@@ -119,7 +121,7 @@ type ArtifactPut struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `artifact.put`.
+// ArtifactPutPayload is the payload of `artifact.put`.
 type ArtifactPutPayload struct {
 	// Media type.
 	MediaType string `json:"media_type"`
@@ -133,7 +135,7 @@ type ArtifactPutPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Announce or return an artifact.
+// ArtifactRefMessage is an announce or return an artifact.
 //
 // The member "type" is always "artifact.ref"; it is written on encoding and
 // checked on decoding.
@@ -152,7 +154,7 @@ type ArtifactRefMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `artifact.ref`.
+// ArtifactRefMessagePayload is the payload of `artifact.ref`.
 type ArtifactRefMessagePayload struct {
 	// The artifact reference.
 	Artifact ArtifactRef `json:"artifact"`
@@ -160,8 +162,8 @@ type ArtifactRefMessagePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A pointer to an artifact, usable wherever a large value would otherwise be
-// inline.
+// ArtifactRef is a pointer to an artifact, usable wherever a large value would
+// otherwise be inline.
 type ArtifactRef struct {
 	// The artifact.
 	ArtifactID ArtifactID `json:"artifact_id"`
@@ -179,7 +181,8 @@ type ArtifactRef struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The holder no longer needs the artifact; the runtime may collect it.
+// ArtifactRelease means the holder no longer needs the artifact; the runtime
+// may collect it.
 //
 // The member "type" is always "artifact.release"; it is written on encoding
 // and checked on decoding.
@@ -198,7 +201,7 @@ type ArtifactRelease struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `artifact.release`.
+// ArtifactReleasePayload is the payload of `artifact.release`.
 type ArtifactReleasePayload struct {
 	// The artifact.
 	ArtifactID ArtifactID `json:"artifact_id"`
@@ -206,8 +209,8 @@ type ArtifactReleasePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The sender cannot keep up with a stream; the other side should slow down or
-// batch.
+// Backpressure means the sender cannot keep up with a stream; the other side
+// should slow down or batch.
 //
 // The member "type" is always "backpressure"; it is written on encoding and
 // checked on decoding.
@@ -226,7 +229,7 @@ type Backpressure struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `backpressure`.
+// BackpressurePayload is the payload of `backpressure`.
 type BackpressurePayload struct {
 	// Chunks per second the sender can take.
 	DesiredRatePerSecond *uint32 `json:"desired_rate_per_second,omitempty"`
@@ -238,7 +241,8 @@ type BackpressurePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The cancellation is under way; a terminal message follows.
+// CancelAccepted means the cancellation is under way; a terminal message
+// follows.
 //
 // The member "type" is always "cancel.accepted"; it is written on encoding and
 // checked on decoding.
@@ -257,7 +261,7 @@ type CancelAccepted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `cancel.accepted`.
+// CancelAcceptedPayload is the payload of `cancel.accepted`.
 type CancelAcceptedPayload struct {
 	// Echo of the target.
 	TargetID *string `json:"target_id,omitempty"`
@@ -265,8 +269,9 @@ type CancelAcceptedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ask to terminate a job, stream or session. Answered with `cancel.accepted`
-// (a terminal message follows within the deadline) or `cancel.refused`.
+// Cancel is the ask to terminate a job, stream or session. Answered with
+// `cancel.accepted` (a terminal message follows within the deadline) or
+// `cancel.refused`.
 //
 // The member "type" is always "cancel"; it is written on encoding and checked
 // on decoding.
@@ -285,7 +290,7 @@ type Cancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `cancel`.
+// CancelPayload is the payload of `cancel`.
 type CancelPayload struct {
 	// Kind of target.
 	Target TargetKind `json:"target"`
@@ -300,10 +305,10 @@ type CancelPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What a `cancel` or `interrupt` is aimed at.
+// TargetKind is what a `cancel` or `interrupt` is aimed at.
 type TargetKind string
 
-// The cancellation was refused.
+// CancelRefused means the cancellation was refused.
 //
 // The member "type" is always "cancel.refused"; it is written on encoding and
 // checked on decoding.
@@ -322,7 +327,7 @@ type CancelRefused struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `cancel.refused`.
+// CancelRefusedPayload is the payload of `cancel.refused`.
 type CancelRefusedPayload struct {
 	// Echo of the target.
 	TargetID string `json:"target_id"`
@@ -332,20 +337,20 @@ type CancelRefusedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a permission lease: `lease_` and a ULID. The SDK refuses a
-// value without the `lease_` prefix.
+// LeaseID is the identifier of a permission lease: `lease_` and a ULID. The
+// SDK refuses a value without the `lease_` prefix.
 type LeaseID string
 
-// The thirty error codes of the dialect: RFC-0001-v2's gRPC-style set plus the
-// ARCP v1.1 codes. `INTERNAL` is this dialect's name for v1.1's
-// `INTERNAL_ERROR`. Two aliases are accepted on input.
+// ErrorCode holds the thirty error codes of the dialect: RFC-0001-v2's
+// gRPC-style set plus the ARCP v1.1 codes. `INTERNAL` is this dialect's name
+// for v1.1's `INTERNAL_ERROR`. Two aliases are accepted on input.
 type ErrorCode string
 
-// Job state. Exactly one terminal state (`completed`, `failed`, `cancelled`)
-// ends every job.
+// JobState is a job state. Exactly one terminal state (`completed`, `failed`,
+// `cancelled`) ends every job.
 type JobState string
 
-// How the client authenticates.
+// AuthScheme is how the client authenticates.
 type AuthScheme string
 
 // Credentials of `session.open`. `bearer`, `signed_jwt` and `oauth2` carry a
@@ -359,7 +364,7 @@ type Credentials struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Attested identity of the client.
+// ClientIdentity is the attested identity of the client.
 type ClientIdentity struct {
 	// Client implementation, such as `example-client`.
 	Kind string `json:"kind"`
@@ -373,7 +378,7 @@ type ClientIdentity struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identity of the runtime, which a client may pin.
+// RuntimeIdentity is the identity of the runtime, which a client may pin.
 type RuntimeIdentity struct {
 	// Runtime implementation, such as `arcp-rs`.
 	Kind string `json:"kind"`
@@ -387,7 +392,7 @@ type RuntimeIdentity struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Trust classification.
+// TrustLevel is a trust classification.
 type TrustLevel string
 
 // Capabilities negotiated in `session.open` and `session.accepted`. Booleans
@@ -436,10 +441,11 @@ type Capabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the runtime does when job heartbeats stop.
+// CapabilitiesHeartbeatRecovery is what the runtime does when job heartbeats
+// stop.
 type CapabilitiesHeartbeatRecovery string
 
-// How long artifacts are kept.
+// ArtifactRetention is how long artifacts are kept.
 type ArtifactRetention struct {
 	// Retention when a put names none.
 	DefaultSeconds uint64 `json:"default_seconds"`
@@ -449,8 +455,8 @@ type ArtifactRetention struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime's agents: a flat list of names or a list of objects with
-// versions.
+// AgentInventory holds the runtime's agents: a flat list of names or a list of
+// objects with versions.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // AgentInventoryAgentNameList, AgentInventoryAgentInfoList.
@@ -458,10 +464,10 @@ type AgentInventory interface {
 	isAgentInventory()
 }
 
-// Agent names only.
+// AgentInventoryAgentNameList holds the agent names only.
 type AgentInventoryAgentNameList []string
 
-// One agent of the rich inventory.
+// AgentInfo is one agent of the rich inventory.
 type AgentInfo struct {
 	// Agent name.
 	Name string `json:"name"`
@@ -473,10 +479,10 @@ type AgentInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Agents with their versions.
+// AgentInventoryAgentInfoList holds the agents with their versions.
 type AgentInventoryAgentInfoList []AgentInfo
 
-// Lifetime of an accepted session.
+// SessionLease is the lifetime of an accepted session.
 type SessionLease struct {
 	// When the session's authentication expires.
 	ExpiresAt Timestamp `json:"expires_at"`
@@ -484,14 +490,14 @@ type SessionLease struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A budget amount, `currency:decimal`. The SDK re-serialises amounts without
-// trailing zeros (`USD:5`).
+// BudgetAmount is a budget amount, `currency:decimal`. The SDK re-serialises
+// amounts without trailing zeros (`USD:5`).
 type BudgetAmount string
 
-// A lease in this dialect: the typed capabilities use snake_case keys
-// (`cost_budget`, `model_use`) where ARCP v1.1 uses `cost.budget` and
-// `model.use`, the expiry sits inside the lease, and any other capability is
-// kept as is. Also the shape of credential constraints.
+// LeaseRequest is a lease in this dialect: the typed capabilities use
+// snake_case keys (`cost_budget`, `model_use`) where ARCP v1.1 uses
+// `cost.budget` and `model.use`, the expiry sits inside the lease, and any
+// other capability is kept as is. Also the shape of credential constraints.
 type LeaseRequest struct {
 	// Cost ceilings, one amount per currency.
 	CostBudget []BudgetAmount `json:"cost_budget,omitempty"`
@@ -503,7 +509,8 @@ type LeaseRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A short-lived upstream credential issued for one job.
+// ProvisionedCredential is a short-lived upstream credential issued for one
+// job.
 //
 // The member "scheme" is always "bearer"; it is written on encoding and
 // checked on decoding.
@@ -522,14 +529,14 @@ type ProvisionedCredential struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Log severity.
+// LogLevel is a log severity.
 type LogLevel string
 
-// The envelope of the Rust SDK's dialect (RFC-0001-v2 with ARCP v1.1 messages
-// added). It is flat like the canonical one, with `type` and `payload` at the
-// top level, but requires a `timestamp`, enforces identifier prefixes, and
-// adds routing, tracing, correlation and priority members. Unknown top-level
-// members are ignored.
+// Envelope is the envelope of the Rust SDK's dialect (RFC-0001-v2 with ARCP
+// v1.1 messages added). It is flat like the canonical one, with `type` and
+// `payload` at the top level, but requires a `timestamp`, enforces identifier
+// prefixes, and adds routing, tracing, correlation and priority members.
+// Unknown top-level members are ignored.
 type Envelope struct {
 	// Protocol version of the sender. The SDK sends `1.1`; the RFC-0001-v2 text
 	// used `1.0`. The SDK does not check the value on receipt.
@@ -581,8 +588,8 @@ type Envelope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A named event, such as `subscription.backfill_complete`; `data` depends on
-// the name.
+// EventEmit is a named event, such as `subscription.backfill_complete`; `data`
+// depends on the name.
 //
 // The member "type" is always "event.emit"; it is written on encoding and
 // checked on decoding.
@@ -601,7 +608,7 @@ type EventEmit struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `event.emit`.
+// EventEmitPayload is the payload of `event.emit`.
 type EventEmitPayload struct {
 	// Dotted, namespaced event name.
 	Name string `json:"name"`
@@ -611,7 +618,8 @@ type EventEmitPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Ask a running job to pause and wait for human guidance rather than end.
+// Interrupt asks to ask a running job to pause and wait for human guidance
+// rather than end.
 //
 // The member "type" is always "interrupt"; it is written on encoding and
 // checked on decoding.
@@ -630,7 +638,7 @@ type Interrupt struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `interrupt`.
+// InterruptPayload is the payload of `interrupt`.
 type InterruptPayload struct {
 	// Kind of target.
 	Target TargetKind `json:"target"`
@@ -642,7 +650,8 @@ type InterruptPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A durable job exists for the invocation named by `correlation_id`.
+// JobAccepted means a durable job exists for the invocation named by
+// `correlation_id`.
 //
 // The member "type" is always "job.accepted"; it is written on encoding and
 // checked on decoding.
@@ -661,7 +670,7 @@ type JobAccepted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.accepted`.
+// JobAcceptedPayload is the payload of `job.accepted`.
 type JobAcceptedPayload struct {
 	// The new job.
 	JobID JobID `json:"job_id"`
@@ -673,7 +682,7 @@ type JobAcceptedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Terminal: the job was cancelled.
+// JobCancelled asks to terminal: the job was cancelled.
 //
 // The member "type" is always "job.cancelled"; it is written on encoding and
 // checked on decoding.
@@ -694,7 +703,7 @@ type JobCancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.cancelled`.
+// JobCancelledPayload is the payload of `job.cancelled`.
 type JobCancelledPayload struct {
 	// Why.
 	Reason *string `json:"reason,omitempty"`
@@ -702,8 +711,9 @@ type JobCancelledPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Terminal: the job succeeded. This dialect's `job.result`: the value inline,
-// by artifact, or by `result_id` after `job.result_chunk` messages.
+// JobCompleted asks to terminal: the job succeeded. This dialect's
+// `job.result`: the value inline, by artifact, or by `result_id` after
+// `job.result_chunk` messages.
 //
 // The member "type" is always "job.completed"; it is written on encoding and
 // checked on decoding.
@@ -724,7 +734,7 @@ type JobCompleted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.completed`.
+// JobCompletedPayload is the payload of `job.completed`.
 type JobCompletedPayload struct {
 	// The result inline, any JSON value.
 	Value json.RawMessage `json:"value,omitempty"`
@@ -740,7 +750,7 @@ type JobCompletedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Terminal: the job failed. This dialect's `job.error`.
+// JobFailed asks to terminal: the job failed. This dialect's `job.error`.
 //
 // The member "type" is always "job.failed"; it is written on encoding and
 // checked on decoding.
@@ -761,7 +771,7 @@ type JobFailed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.failed`.
+// JobFailedPayload is the payload of `job.failed`.
 type JobFailedPayload struct {
 	// Error code.
 	Code ErrorCode `json:"code"`
@@ -775,8 +785,8 @@ type JobFailedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Liveness of a running job, at most one heartbeat interval apart. Not
-// progress.
+// JobHeartbeat is the liveness of a running job, at most one heartbeat
+// interval apart. Not progress.
 //
 // The member "type" is always "job.heartbeat"; it is written on encoding and
 // checked on decoding.
@@ -797,7 +807,7 @@ type JobHeartbeat struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.heartbeat`.
+// JobHeartbeatPayload is the payload of `job.heartbeat`.
 type JobHeartbeatPayload struct {
 	// Per-job heartbeat counter.
 	Sequence uint64 `json:"sequence"`
@@ -809,7 +819,8 @@ type JobHeartbeatPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Structured progress, the same body as ARCP v1.1's `progress` event.
+// JobProgress is a structured progress, the same body as ARCP v1.1's
+// `progress` event.
 //
 // The member "type" is always "job.progress"; it is written on encoding and
 // checked on decoding.
@@ -830,7 +841,7 @@ type JobProgress struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.progress`.
+// JobProgressPayload is the payload of `job.progress`.
 type JobProgressPayload struct {
 	// Work done.
 	Current float64 `json:"current"`
@@ -844,8 +855,8 @@ type JobProgressPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One fragment of a streamed result, in `chunk_seq` order; `job.completed`
-// then names the same `result_id`.
+// JobResultChunk is one fragment of a streamed result, in `chunk_seq` order;
+// `job.completed` then names the same `result_id`.
 //
 // The member "type" is always "job.result_chunk"; it is written on encoding
 // and checked on decoding.
@@ -866,7 +877,7 @@ type JobResultChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.result_chunk`.
+// JobResultChunkPayload is the payload of `job.result_chunk`.
 type JobResultChunkPayload struct {
 	// The assembled result.
 	ResultID string `json:"result_id"`
@@ -882,10 +893,10 @@ type JobResultChunkPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Encoding of `data`.
+// JobResultChunkPayloadEncoding is the encoding of `data`.
 type JobResultChunkPayloadEncoding string
 
-// Execution of the job began.
+// JobStarted is the execution of the job began.
 //
 // The member "type" is always "job.started"; it is written on encoding and
 // checked on decoding.
@@ -906,7 +917,7 @@ type JobStarted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.started`.
+// JobStartedPayload is the payload of `job.started`.
 type JobStartedPayload struct {
 	// What the job does.
 	Description *string `json:"description,omitempty"`
@@ -914,7 +925,7 @@ type JobStartedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Observe one job's events (ARCP v1.1 subscription).
+// JobSubscribe asks to observe one job's events (ARCP v1.1 subscription).
 //
 // The member "type" is always "job.subscribe"; it is written on encoding and
 // checked on decoding.
@@ -933,7 +944,7 @@ type JobSubscribe struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.subscribe`.
+// JobSubscribePayload is the payload of `job.subscribe`.
 type JobSubscribePayload struct {
 	// The job.
 	JobID JobID `json:"job_id"`
@@ -945,8 +956,8 @@ type JobSubscribePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The job subscription is active; unlike ARCP v1.1 there is no lease, budget
-// or credential information.
+// JobSubscribed means the job subscription is active; unlike ARCP v1.1 there
+// is no lease, budget or credential information.
 //
 // The member "type" is always "job.subscribed"; it is written on encoding and
 // checked on decoding.
@@ -965,7 +976,7 @@ type JobSubscribed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.subscribed`.
+// JobSubscribedPayload is the payload of `job.subscribed`.
 type JobSubscribedPayload struct {
 	// The job.
 	JobID JobID `json:"job_id"`
@@ -985,7 +996,7 @@ type JobSubscribedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Stop observing a job.
+// JobUnsubscribe is a stop observing a job.
 //
 // The member "type" is always "job.unsubscribe"; it is written on encoding and
 // checked on decoding.
@@ -1004,7 +1015,7 @@ type JobUnsubscribe struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `job.unsubscribe`.
+// JobUnsubscribePayload is the payload of `job.unsubscribe`.
 type JobUnsubscribePayload struct {
 	// The job.
 	JobID JobID `json:"job_id"`
@@ -1012,7 +1023,7 @@ type JobUnsubscribePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A lease was extended.
+// LeaseExtended means a lease was extended.
 //
 // The member "type" is always "lease.extended"; it is written on encoding and
 // checked on decoding.
@@ -1031,7 +1042,7 @@ type LeaseExtended struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `lease.extended`.
+// LeaseExtendedPayload is the payload of `lease.extended`.
 type LeaseExtendedPayload struct {
 	// The lease.
 	LeaseID LeaseID `json:"lease_id"`
@@ -1041,7 +1052,7 @@ type LeaseExtendedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A permission lease was issued after `permission.grant`.
+// LeaseGranted means a permission lease was issued after `permission.grant`.
 //
 // The member "type" is always "lease.granted"; it is written on encoding and
 // checked on decoding.
@@ -1060,7 +1071,7 @@ type LeaseGranted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `lease.granted`.
+// LeaseGrantedPayload is the payload of `lease.granted`.
 type LeaseGrantedPayload struct {
 	// The lease.
 	LeaseID LeaseID `json:"lease_id"`
@@ -1076,7 +1087,7 @@ type LeaseGrantedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The holder asks to extend a lease.
+// LeaseRefresh means the holder asks to extend a lease.
 //
 // The member "type" is always "lease.refresh"; it is written on encoding and
 // checked on decoding.
@@ -1095,7 +1106,7 @@ type LeaseRefresh struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `lease.refresh`.
+// LeaseRefreshPayload is the payload of `lease.refresh`.
 type LeaseRefreshPayload struct {
 	// The lease.
 	LeaseID LeaseID `json:"lease_id"`
@@ -1105,8 +1116,8 @@ type LeaseRefreshPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A lease was withdrawn before its expiry; later use fails with
-// PERMISSION_DENIED.
+// LeaseRevoked means a lease was withdrawn before its expiry; later use fails
+// with PERMISSION_DENIED.
 //
 // The member "type" is always "lease.revoked"; it is written on encoding and
 // checked on decoding.
@@ -1125,7 +1136,7 @@ type LeaseRevoked struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `lease.revoked`.
+// LeaseRevokedPayload is the payload of `lease.revoked`.
 type LeaseRevokedPayload struct {
 	// The lease.
 	LeaseID LeaseID `json:"lease_id"`
@@ -1135,7 +1146,7 @@ type LeaseRevokedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A structured log line.
+// Log is a structured log line.
 //
 // The member "type" is always "log"; it is written on encoding and checked on
 // decoding.
@@ -1154,7 +1165,7 @@ type Log struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `log`.
+// LogPayload is the payload of `log`.
 type LogPayload struct {
 	// Severity.
 	Level LogLevel `json:"level"`
@@ -1166,7 +1177,7 @@ type LogPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Any message of the Rust SDK's dialect, tagged by `type`. For code
+// Message is any message of the Rust SDK's dialect, tagged by `type`. For code
 // generators; validators use `dispatch.json`.
 //
 // It is a union tagged by the member "type". Its variants are SessionOpen,
@@ -1188,7 +1199,9 @@ type Message interface {
 	isMessage()
 }
 
-// UnknownMessage is a variant of Message whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMessage is a variant of Message whose tag this package does not know.
+// Raw holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownMessage struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1196,11 +1209,11 @@ type UnknownMessage struct {
 	Raw json.RawMessage
 }
 
-// First message of a connection: credentials, the client's attested identity
-// and the capabilities it proposes. This dialect's counterpart of ARCP v1.1's
-// `session.hello`. The runtime answers with `session.challenge`,
-// `session.accepted`, `session.unauthenticated` or `session.rejected`; nothing
-// else may be sent before acceptance.
+// SessionOpen is the first message of a connection: credentials, the client's
+// attested identity and the capabilities it proposes. This dialect's
+// counterpart of ARCP v1.1's `session.hello`. The runtime answers with
+// `session.challenge`, `session.accepted`, `session.unauthenticated` or
+// `session.rejected`; nothing else may be sent before acceptance.
 //
 // The member "type" is always "session.open"; it is written on encoding and
 // checked on decoding.
@@ -1217,7 +1230,7 @@ type SessionOpen struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.open`.
+// SessionOpenPayload is the payload of `session.open`.
 //
 // Validate does not check: if.
 type SessionOpenPayload struct {
@@ -1231,8 +1244,8 @@ type SessionOpenPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime needs more than the offered credentials; the client answers with
-// `session.authenticate`.
+// SessionChallenge means the runtime needs more than the offered credentials;
+// the client answers with `session.authenticate`.
 //
 // The member "type" is always "session.challenge"; it is written on encoding
 // and checked on decoding.
@@ -1249,7 +1262,7 @@ type SessionChallenge struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.challenge`.
+// SessionChallengePayload is the payload of `session.challenge`.
 type SessionChallengePayload struct {
 	// Challenge nonce or instructions.
 	Challenge string `json:"challenge"`
@@ -1257,7 +1270,8 @@ type SessionChallengePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The client's answer to `session.challenge` or `session.refresh`.
+// SessionAuthenticate is the client's answer to `session.challenge` or
+// `session.refresh`.
 //
 // The member "type" is always "session.authenticate"; it is written on
 // encoding and checked on decoding.
@@ -1274,7 +1288,7 @@ type SessionAuthenticate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.authenticate`.
+// SessionAuthenticatePayload is the payload of `session.authenticate`.
 type SessionAuthenticatePayload struct {
 	// Response to the challenge.
 	Response string `json:"response"`
@@ -1282,9 +1296,10 @@ type SessionAuthenticatePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The handshake succeeded: the new session, the runtime's identity and the
-// negotiated capabilities. This dialect's counterpart of `session.welcome`,
-// without `resume_window_sec` or `heartbeat_interval_sec`.
+// SessionAccepted means the handshake succeeded: the new session, the
+// runtime's identity and the negotiated capabilities. This dialect's
+// counterpart of `session.welcome`, without `resume_window_sec` or
+// `heartbeat_interval_sec`.
 //
 // The member "type" is always "session.accepted"; it is written on encoding
 // and checked on decoding.
@@ -1301,7 +1316,7 @@ type SessionAccepted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.accepted`.
+// SessionAcceptedPayload is the payload of `session.accepted`.
 type SessionAcceptedPayload struct {
 	// The new session.
 	SessionID SessionID `json:"session_id"`
@@ -1317,8 +1332,8 @@ type SessionAcceptedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The credentials were refused but the client may try again with corrected
-// ones.
+// SessionUnauthenticated means the credentials were refused but the client may
+// try again with corrected ones.
 //
 // The member "type" is always "session.unauthenticated"; it is written on
 // encoding and checked on decoding.
@@ -1335,7 +1350,7 @@ type SessionUnauthenticated struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.unauthenticated`.
+// SessionUnauthenticatedPayload is the payload of `session.unauthenticated`.
 type SessionUnauthenticatedPayload struct {
 	// Error code.
 	Code ErrorCode `json:"code"`
@@ -1345,8 +1360,8 @@ type SessionUnauthenticatedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The handshake failed for good, for example on a required but unsupported
-// capability (UNIMPLEMENTED).
+// SessionRejected means the handshake failed for good, for example on a
+// required but unsupported capability (UNIMPLEMENTED).
 //
 // The member "type" is always "session.rejected"; it is written on encoding
 // and checked on decoding.
@@ -1363,7 +1378,7 @@ type SessionRejected struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.rejected`.
+// SessionRejectedPayload is the payload of `session.rejected`.
 type SessionRejectedPayload struct {
 	// Error code.
 	Code ErrorCode `json:"code"`
@@ -1373,8 +1388,8 @@ type SessionRejectedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime asks for re-authentication; the client must send
-// `session.authenticate` before the deadline or be evicted.
+// SessionRefresh means the runtime asks for re-authentication; the client must
+// send `session.authenticate` before the deadline or be evicted.
 //
 // The member "type" is always "session.refresh"; it is written on encoding and
 // checked on decoding.
@@ -1393,7 +1408,7 @@ type SessionRefresh struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.refresh`.
+// SessionRefreshPayload is the payload of `session.refresh`.
 type SessionRefreshPayload struct {
 	// Latest time for the answer.
 	Deadline Timestamp `json:"deadline"`
@@ -1403,8 +1418,9 @@ type SessionRefreshPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime ended the session (idle timeout, revoked credentials, quota,
-// failed refresh). Durable jobs may be resumed under a new session.
+// SessionEvicted means the runtime ended the session (idle timeout, revoked
+// credentials, quota, failed refresh). Durable jobs may be resumed under a new
+// session.
 //
 // The member "type" is always "session.evicted"; it is written on encoding and
 // checked on decoding.
@@ -1423,7 +1439,7 @@ type SessionEvicted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.evicted`.
+// SessionEvictedPayload is the payload of `session.evicted`.
 type SessionEvictedPayload struct {
 	// Reason code.
 	Code ErrorCode `json:"code"`
@@ -1433,7 +1449,7 @@ type SessionEvictedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Graceful end of the session, from either side.
+// SessionClose is the graceful end of the session, from either side.
 //
 // The member "type" is always "session.close"; it is written on encoding and
 // checked on decoding.
@@ -1452,7 +1468,7 @@ type SessionClose struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.close`.
+// SessionClosePayload is the payload of `session.close`.
 type SessionClosePayload struct {
 	// Why.
 	Reason *string `json:"reason,omitempty"`
@@ -1460,7 +1476,8 @@ type SessionClosePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Acknowledgement of `session.close` (ARCP v1.1 addition).
+// SessionClosed is the acknowledgement of `session.close` (ARCP v1.1
+// addition).
 //
 // The member "type" is always "session.closed"; it is written on encoding and
 // checked on decoding.
@@ -1479,7 +1496,7 @@ type SessionClosed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.closed`.
+// SessionClosedPayload is the payload of `session.closed`.
 type SessionClosedPayload struct {
 	// Echo of the reason.
 	Reason *string `json:"reason,omitempty"`
@@ -1487,8 +1504,8 @@ type SessionClosedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resume a session on a new transport from an event position (ARCP v1.1
-// addition).
+// SessionResume asks to resume a session on a new transport from an event
+// position (ARCP v1.1 addition).
 //
 // The member "type" is always "session.resume"; it is written on encoding and
 // checked on decoding.
@@ -1505,7 +1522,7 @@ type SessionResume struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.resume`.
+// SessionResumePayload is the payload of `session.resume`.
 type SessionResumePayload struct {
 	// Token from `session.accepted` or the last `session.resumed`.
 	ResumeToken string `json:"resume_token"`
@@ -1515,7 +1532,7 @@ type SessionResumePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The resume succeeded; replayed messages follow.
+// SessionResumed means the resume succeeded; replayed messages follow.
 //
 // The member "type" is always "session.resumed"; it is written on encoding and
 // checked on decoding.
@@ -1532,7 +1549,7 @@ type SessionResumed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.resumed`.
+// SessionResumedPayload is the payload of `session.resumed`.
 type SessionResumedPayload struct {
 	// The resumed session.
 	SessionID SessionID `json:"session_id"`
@@ -1546,7 +1563,7 @@ type SessionResumedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session liveness probe (ARCP v1.1).
+// SessionPing is a session liveness probe (ARCP v1.1).
 //
 // The member "type" is always "session.ping"; it is written on encoding and
 // checked on decoding.
@@ -1565,7 +1582,7 @@ type SessionPing struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.ping`.
+// SessionPingPayload is the payload of `session.ping`.
 type SessionPingPayload struct {
 	// Value echoed by the pong.
 	Nonce string `json:"nonce"`
@@ -1575,7 +1592,7 @@ type SessionPingPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Answer to `session.ping`.
+// SessionPong is the answer to `session.ping`.
 //
 // The member "type" is always "session.pong"; it is written on encoding and
 // checked on decoding.
@@ -1594,7 +1611,7 @@ type SessionPong struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.pong`.
+// SessionPongPayload is the payload of `session.pong`.
 type SessionPongPayload struct {
 	// The ping's nonce.
 	PingNonce string `json:"ping_nonce"`
@@ -1604,7 +1621,8 @@ type SessionPongPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Highest event_seq the client processed (ARCP v1.1 flow control).
+// SessionAck is the highest event_seq the client processed (ARCP v1.1 flow
+// control).
 //
 // The member "type" is always "session.ack"; it is written on encoding and
 // checked on decoding.
@@ -1623,7 +1641,7 @@ type SessionAck struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.ack`.
+// SessionAckPayload is the payload of `session.ack`.
 type SessionAckPayload struct {
 	// The position.
 	LastProcessedSeq uint64 `json:"last_processed_seq"`
@@ -1631,8 +1649,8 @@ type SessionAckPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Read-only job inventory request (ARCP v1.1); answered by `session.jobs`
-// whose `request_id` is this message's `id`.
+// SessionListJobs is a read-only job inventory request (ARCP v1.1); answered
+// by `session.jobs` whose `request_id` is this message's `id`.
 //
 // The member "type" is always "session.list_jobs"; it is written on encoding
 // and checked on decoding.
@@ -1651,7 +1669,7 @@ type SessionListJobs struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.list_jobs`.
+// SessionListJobsPayload is the payload of `session.list_jobs`.
 type SessionListJobsPayload struct {
 	// Conditions, all optional.
 	Filter *JobListFilter `json:"filter,omitempty"`
@@ -1663,7 +1681,7 @@ type SessionListJobsPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Job listing filter.
+// JobListFilter is a job listing filter.
 type JobListFilter struct {
 	// Only jobs in one of these states.
 	Status []string `json:"status,omitempty"`
@@ -1677,7 +1695,7 @@ type JobListFilter struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One page of the job inventory.
+// SessionJobs is one page of the job inventory.
 //
 // The member "type" is always "session.jobs"; it is written on encoding and
 // checked on decoding.
@@ -1696,7 +1714,7 @@ type SessionJobs struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `session.jobs`.
+// SessionJobsPayload is the payload of `session.jobs`.
 type SessionJobsPayload struct {
 	// The `id` of the `session.list_jobs` answered.
 	RequestID string `json:"request_id"`
@@ -1708,7 +1726,7 @@ type SessionJobsPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One job in a listing; this dialect has no `lease` here.
+// JobListEntry is one job in a listing; this dialect has no `lease` here.
 type JobListEntry struct {
 	// The job.
 	JobID JobID `json:"job_id"`
@@ -1728,7 +1746,7 @@ type JobListEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Generic liveness probe (RFC-0001-v2 control).
+// Ping is a generic liveness probe (RFC-0001-v2 control).
 //
 // The member "type" is always "ping"; it is written on encoding and checked on
 // decoding.
@@ -1747,7 +1765,7 @@ type Ping struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `ping`.
+// PingPayload is the payload of `ping`.
 type PingPayload struct {
 	// Optional value echoed by the pong.
 	Nonce *string `json:"nonce,omitempty"`
@@ -1755,7 +1773,7 @@ type PingPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Answer to `ping`.
+// Pong is the answer to `ping`.
 //
 // The member "type" is always "pong"; it is written on encoding and checked on
 // decoding.
@@ -1774,7 +1792,7 @@ type Pong struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `pong`.
+// PongPayload is the payload of `pong`.
 type PongPayload struct {
 	// The ping's nonce, if it had one.
 	Nonce *string `json:"nonce,omitempty"`
@@ -1782,8 +1800,8 @@ type PongPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Negative acknowledgement: a command was refused, for example an unknown core
-// message type (UNIMPLEMENTED).
+// Nack is a negative acknowledgement: a command was refused, for example an
+// unknown core message type (UNIMPLEMENTED).
 //
 // The member "type" is always "nack"; it is written on encoding and checked on
 // decoding.
@@ -1802,7 +1820,7 @@ type Nack struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `nack`.
+// NackPayload is the payload of `nack`.
 type NackPayload struct {
 	// Error code.
 	Code ErrorCode `json:"code"`
@@ -1814,7 +1832,7 @@ type NackPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The older replay request by message id or checkpoint, kept for
+// Resume is the older replay request by message id or checkpoint, kept for
 // compatibility; `session.resume` is the event-position form.
 //
 // The member "type" is always "resume"; it is written on encoding and checked
@@ -1834,7 +1852,7 @@ type Resume struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `resume`.
+// ResumePayload is the payload of `resume`.
 type ResumePayload struct {
 	// Replay strictly after this message.
 	AfterMessageID *MessageID `json:"after_message_id,omitempty"`
@@ -1846,8 +1864,8 @@ type ResumePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Start a job: this dialect's counterpart of `job.submit`. `tool` names the
-// agent; the logical idempotency key travels on the envelope.
+// ToolInvoke asks to start a job: this dialect's counterpart of `job.submit`.
+// `tool` names the agent; the logical idempotency key travels on the envelope.
 //
 // The member "type" is always "tool.invoke"; it is written on encoding and
 // checked on decoding.
@@ -1866,7 +1884,7 @@ type ToolInvoke struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `tool.invoke`.
+// ToolInvokePayload is the payload of `tool.invoke`.
 type ToolInvokePayload struct {
 	// The agent or tool to run, `name` or `name@version`.
 	Tool string `json:"tool"`
@@ -1880,7 +1898,8 @@ type ToolInvokePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Outcome of a direct tool invocation, inline or by artifact reference.
+// ToolResult is the outcome of a direct tool invocation, inline or by artifact
+// reference.
 //
 // The member "type" is always "tool.result"; it is written on encoding and
 // checked on decoding.
@@ -1899,7 +1918,7 @@ type ToolResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `tool.result`.
+// ToolResultPayload is the payload of `tool.result`.
 type ToolResultPayload struct {
 	// The result, inline, any JSON value.
 	Value json.RawMessage `json:"value,omitempty"`
@@ -1909,7 +1928,7 @@ type ToolResultPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A direct tool invocation failed.
+// ToolError means a direct tool invocation failed.
 //
 // The member "type" is always "tool.error"; it is written on encoding and
 // checked on decoding.
@@ -1928,7 +1947,7 @@ type ToolError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `tool.error`.
+// ToolErrorPayload is the payload of `tool.error`.
 type ToolErrorPayload struct {
 	// Error code.
 	Code ErrorCode `json:"code"`
@@ -1942,7 +1961,7 @@ type ToolErrorPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Open an incremental stream.
+// StreamOpen asks to open an incremental stream.
 //
 // The member "type" is always "stream.open"; it is written on encoding and
 // checked on decoding.
@@ -1963,7 +1982,7 @@ type StreamOpen struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `stream.open`.
+// StreamOpenPayload is the payload of `stream.open`.
 type StreamOpenPayload struct {
 	// What the stream carries; receivers treat unknown kinds as `event`.
 	Kind StreamOpenPayloadKind `json:"kind"`
@@ -1975,10 +1994,11 @@ type StreamOpenPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the stream carries; receivers treat unknown kinds as `event`.
+// StreamOpenPayloadKind is what the stream carries; receivers treat unknown
+// kinds as `event`.
 type StreamOpenPayloadKind string
 
-// One chunk of a stream.
+// StreamChunk is one chunk of a stream.
 //
 // The member "type" is always "stream.chunk"; it is written on encoding and
 // checked on decoding.
@@ -1999,7 +2019,7 @@ type StreamChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `stream.chunk`.
+// StreamChunkPayload is the payload of `stream.chunk`.
 type StreamChunkPayload struct {
 	// Per-stream chunk number.
 	Sequence uint64 `json:"sequence"`
@@ -2017,7 +2037,7 @@ type StreamChunkPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The stream ended normally.
+// StreamClose means the stream ended normally.
 //
 // The member "type" is always "stream.close"; it is written on encoding and
 // checked on decoding.
@@ -2038,7 +2058,7 @@ type StreamClose struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `stream.close`.
+// StreamClosePayload is the payload of `stream.close`.
 type StreamClosePayload struct {
 	// Last chunk number.
 	FinalSequence *uint64 `json:"final_sequence,omitempty"`
@@ -2046,7 +2066,7 @@ type StreamClosePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The stream ended with an error.
+// StreamError means the stream ended with an error.
 //
 // The member "type" is always "stream.error"; it is written on encoding and
 // checked on decoding.
@@ -2067,7 +2087,7 @@ type StreamError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `stream.error`.
+// StreamErrorPayload is the payload of `stream.error`.
 type StreamErrorPayload struct {
 	// Error code.
 	Code ErrorCode `json:"code"`
@@ -2077,8 +2097,8 @@ type StreamErrorPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A job needs a permission its session does not hold; the job is blocked until
-// `permission.grant` or `permission.deny`.
+// PermissionRequest means a job needs a permission its session does not hold;
+// the job is blocked until `permission.grant` or `permission.deny`.
 //
 // The member "type" is always "permission.request"; it is written on encoding
 // and checked on decoding.
@@ -2097,7 +2117,7 @@ type PermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `permission.request`.
+// PermissionRequestPayload is the payload of `permission.request`.
 type PermissionRequestPayload struct {
 	// Permission name.
 	Permission string `json:"permission"`
@@ -2113,7 +2133,7 @@ type PermissionRequestPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The permission is granted.
+// PermissionGrant means the permission is granted.
 //
 // The member "type" is always "permission.grant"; it is written on encoding
 // and checked on decoding.
@@ -2132,7 +2152,7 @@ type PermissionGrant struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `permission.grant`.
+// PermissionGrantPayload is the payload of `permission.grant`.
 type PermissionGrantPayload struct {
 	// Permission name.
 	Permission string `json:"permission"`
@@ -2146,7 +2166,7 @@ type PermissionGrantPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The permission is refused.
+// PermissionDeny means the permission is refused.
 //
 // The member "type" is always "permission.deny"; it is written on encoding and
 // checked on decoding.
@@ -2165,7 +2185,7 @@ type PermissionDeny struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `permission.deny`.
+// PermissionDenyPayload is the payload of `permission.deny`.
 type PermissionDenyPayload struct {
 	// Permission name.
 	Permission string `json:"permission"`
@@ -2175,8 +2195,8 @@ type PermissionDenyPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Open a read-only observer feed over the envelope stream, optionally with
-// backfill.
+// Subscribe asks to open a read-only observer feed over the envelope stream,
+// optionally with backfill.
 //
 // The member "type" is always "subscribe"; it is written on encoding and
 // checked on decoding.
@@ -2195,7 +2215,7 @@ type Subscribe struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `subscribe`.
+// SubscribePayload is the payload of `subscribe`.
 type SubscribePayload struct {
 	// What to deliver; conditions are AND-ed, list items OR-ed.
 	Filter *SubscriptionFilter `json:"filter,omitempty"`
@@ -2205,7 +2225,7 @@ type SubscribePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Subscription filter.
+// SubscriptionFilter is a subscription filter.
 type SubscriptionFilter struct {
 	// Sessions.
 	SessionID []SessionID `json:"session_id,omitempty"`
@@ -2223,7 +2243,7 @@ type SubscriptionFilter struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Where backfill starts.
+// SubscriptionSince is where backfill starts.
 type SubscriptionSince struct {
 	// Replay strictly after this message.
 	AfterMessageID *MessageID `json:"after_message_id,omitempty"`
@@ -2231,7 +2251,7 @@ type SubscriptionSince struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The subscription is open.
+// SubscribeAccepted means the subscription is open.
 //
 // The member "type" is always "subscribe.accepted"; it is written on encoding
 // and checked on decoding.
@@ -2250,7 +2270,7 @@ type SubscribeAccepted struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `subscribe.accepted`.
+// SubscribeAcceptedPayload is the payload of `subscribe.accepted`.
 type SubscribeAcceptedPayload struct {
 	// The new subscription.
 	SubscriptionID SubscriptionID `json:"subscription_id"`
@@ -2258,8 +2278,8 @@ type SubscribeAcceptedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One observed message, wrapped. The end of backfill is marked by a wrapped
-// `event.emit` named `subscription.backfill_complete`.
+// SubscribeEvent is one observed message, wrapped. The end of backfill is
+// marked by a wrapped `event.emit` named `subscription.backfill_complete`.
 //
 // The member "type" is always "subscribe.event"; it is written on encoding and
 // checked on decoding.
@@ -2280,7 +2300,7 @@ type SubscribeEvent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `subscribe.event`.
+// SubscribeEventPayload is the payload of `subscribe.event`.
 type SubscribeEventPayload struct {
 	// The observed envelope.
 	Event json.RawMessage `json:"event"`
@@ -2288,7 +2308,7 @@ type SubscribeEventPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Close a subscription.
+// Unsubscribe asks to close a subscription.
 //
 // The member "type" is always "unsubscribe"; it is written on encoding and
 // checked on decoding.
@@ -2307,7 +2327,7 @@ type Unsubscribe struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `unsubscribe`.
+// UnsubscribePayload is the payload of `unsubscribe`.
 type UnsubscribePayload struct {
 	// The subscription.
 	SubscriptionID SubscriptionID `json:"subscription_id"`
@@ -2315,8 +2335,8 @@ type UnsubscribePayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The runtime ended a subscription (eviction, expired authorisation,
-// overflow).
+// SubscribeClosed means the runtime ended a subscription (eviction, expired
+// authorisation, overflow).
 //
 // The member "type" is always "subscribe.closed"; it is written on encoding
 // and checked on decoding.
@@ -2335,7 +2355,7 @@ type SubscribeClosed struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `subscribe.closed`.
+// SubscribeClosedPayload is the payload of `subscribe.closed`.
 type SubscribeClosedPayload struct {
 	// The subscription.
 	SubscriptionID SubscriptionID `json:"subscription_id"`
@@ -2347,8 +2367,8 @@ type SubscribeClosedPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A measurement. Standard names include `tokens.used`, `cost.usd` and
-// `latency.ms`; others are namespaced.
+// Metric is a measurement. Standard names include `tokens.used`, `cost.usd`
+// and `latency.ms`; others are namespaced.
 //
 // The member "type" is always "metric"; it is written on encoding and checked
 // on decoding.
@@ -2367,7 +2387,7 @@ type Metric struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `metric`.
+// MetricPayload is the payload of `metric`.
 type MetricPayload struct {
 	// Metric name.
 	Name string `json:"name"`
@@ -2381,7 +2401,7 @@ type MetricPayload struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A finished OpenTelemetry-style span.
+// TraceSpan is a finished OpenTelemetry-style span.
 //
 // The member "type" is always "trace.span"; it is written on encoding and
 // checked on decoding.
@@ -2400,7 +2420,7 @@ type TraceSpan struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Payload of `trace.span`.
+// TraceSpanPayload is the payload of `trace.span`.
 type TraceSpanPayload struct {
 	// Span name.
 	Name string `json:"name"`

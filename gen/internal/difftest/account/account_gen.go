@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// A user account as a SaaS webhook sends it.
+// Account is a user account as a SaaS webhook sends it.
 type Account struct {
 	ID       string       `json:"id"`
 	Email    string       `json:"email"`
@@ -26,6 +26,7 @@ type Account struct {
 	Quota    *float64     `json:"quota,omitempty"`
 }
 
+// AccountPlan has no description in its schema.
 type AccountPlan string
 
 // DecodeWire decodes the value from d.

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// A tool's configuration file.
+// Config is a tool's configuration file.
 //
 // Validate does not check: if.
 //
@@ -28,14 +28,17 @@ type Config struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// ConfigMode has no description in its schema.
 type ConfigMode string
 
+// ConfigProxy has no description in its schema.
 type ConfigProxy struct {
 	URL      string  `json:"url"`
 	User     *string `json:"user,omitempty"`
 	Password *string `json:"password,omitempty"`
 }
 
+// ConfigLevel has no description in its schema.
 type ConfigLevel string
 
 // DecodeWire decodes the value from d.

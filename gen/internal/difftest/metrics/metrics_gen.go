@@ -8,7 +8,7 @@ import (
 	"regexp"
 )
 
-// A metrics sample: named gauges beside fixed members.
+// Sample is a metrics sample: named gauges beside fixed members.
 //
 // Validate does not check: additionalProperties.
 type Sample struct {
@@ -26,7 +26,7 @@ type Labels struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Open labels: any member, those with a prefix typed.
+// OpenLabels holds the open labels: any member, those with a prefix typed.
 //
 // Validate does not check: patternProperties.
 type OpenLabels struct {
@@ -35,7 +35,7 @@ type OpenLabels struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: points: uniqueItems.
+// Series is a validate does not check: points: uniqueItems.
 type Series struct {
 	Points [][]float64      `json:"points"`
 	Unit   wire.Opt[string] `json:"unit,omitzero"`

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// A tagged union.
+// Shape is a tagged union.
 //
 // It is a union tagged by the member "kind". Its variants are Circle, Rect; a
 // tag this package does not know decodes to UnknownShape, which keeps the JSON
@@ -18,7 +18,9 @@ type Shape interface {
 	isShape()
 }
 
-// UnknownShape is a variant of Shape whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownShape is a variant of Shape whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownShape struct {
 	// Tag is the value of the member "kind".
 	Tag string
@@ -26,10 +28,12 @@ type UnknownShape struct {
 	Raw json.RawMessage
 }
 
+// Circle has no description in its schema.
 type Circle struct {
 	R float64 `json:"r"`
 }
 
+// Rect has no description in its schema.
 type Rect struct {
 	W float64 `json:"w"`
 	H float64 `json:"h"`
@@ -37,8 +41,8 @@ type Rect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An untagged oneOf of two open objects: a value with both members fits both,
-// which oneOf forbids.
+// Contact is an untagged oneOf of two open objects: a value with both members
+// fits both, which oneOf forbids.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/Contact/oneOf/0 and /$defs/Contact/oneOf/1.
@@ -51,19 +55,21 @@ type Contact interface {
 	isContact()
 }
 
+// ByEmail has no description in its schema.
 type ByEmail struct {
 	Email string `json:"email"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// ByPhone has no description in its schema.
 type ByPhone struct {
 	Phone string `json:"phone"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// An untagged anyOf by JSON kind.
+// Target is an untagged anyOf by JSON kind.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // TargetInteger, TargetString, TargetArray.
@@ -71,12 +77,16 @@ type Target interface {
 	isTarget()
 }
 
+// TargetInteger has no description in its schema.
 type TargetInteger uint64
 
+// TargetString has no description in its schema.
 type TargetString string
 
+// TargetArray has no description in its schema.
 type TargetArray []string
 
+// Holder has no description in its schema.
 type Holder struct {
 	// A tagged union.
 	Shape Shape `json:"shape"`

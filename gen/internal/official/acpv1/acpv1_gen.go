@@ -11,14 +11,14 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
-// and /anyOf/1 have no tag and require the same members; give every variant a
-// property with a distinct const (a tag)).
+// AgentClientProtocol is an it is kept as raw JSON, with an accessor per
+// alternative (As…, From…): the alternatives cannot be told apart from the
+// JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same
+// members; give every variant a property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolAgent is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -31,6 +31,7 @@ type AgentClientProtocolAgent interface {
 	isAgentClientProtocolAgent()
 }
 
+// Request has no description in its schema.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -42,7 +43,7 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// JSON RPC Request Id
+// RequestID is a JSON RPC Request Id
 //
 // An identifier established by the Client that MUST contain a String, Number,
 // or NULL value if included. If it is not included it is assumed to be a
@@ -67,16 +68,17 @@ type RequestID interface {
 	isRequestID()
 }
 
-// The JSON-RPC `null` request id.
+// RequestIDNull is the JSON-RPC `null` request id.
 type RequestIDNull struct{}
 
-// A numeric JSON-RPC request id.
+// RequestIDNumber is a numeric JSON-RPC request id.
 type RequestIDNumber int64
 
-// A string JSON-RPC request id.
+// RequestIDStr is a string JSON-RPC request id.
 type RequestIDStr string
 
-// All possible requests that an agent can send to a client.
+// AgentRequestParams is all possible requests that an agent can send to a
+// client.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -92,7 +94,7 @@ type RequestIDStr string
 // const (a tag)).
 type AgentRequestParams json.RawMessage
 
-// Request to write content to a text file.
+// WriteTextFileRequest is the request to write content to a text file.
 //
 // Only available if the client supports the `fs.writeTextFile` capability.
 type WriteTextFileRequest struct {
@@ -115,7 +117,8 @@ type WriteTextFileRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A unique identifier for a conversation session between a client and agent.
+// SessionID is a unique identifier for a conversation session between a client
+// and agent.
 //
 // Each session has its own context, conversation history, and state, so one
 // agent can run several independent sessions.
@@ -124,7 +127,7 @@ type WriteTextFileRequest struct {
 // ID](https://agentclientprotocol.com/protocol/v1/session-setup#session-id)
 type SessionID string
 
-// Request to read content from a text file.
+// ReadTextFileRequest is the request to read content from a text file.
 //
 // Only available if the client supports the `fs.readTextFile` capability.
 type ReadTextFileRequest struct {
@@ -149,7 +152,8 @@ type ReadTextFileRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request for user permission to execute a tool call.
+// RequestPermissionRequest is the request for user permission to execute a
+// tool call.
 //
 // Sent when the agent needs authorization before performing a sensitive
 // operation.
@@ -176,7 +180,7 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An update to an existing tool call.
+// ToolCallUpdate is an update to an existing tool call.
 //
 // Used to report progress and results as tools execute. All fields except
 // the tool call ID are optional - only changed fields need to be included.
@@ -218,10 +222,10 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a tool call within a session.
+// ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
 
-// Categories of tools that can be invoked.
+// ToolKind holds the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -230,7 +234,7 @@ type ToolCallID string
 // [Creating](https://agentclientprotocol.com/protocol/v1/tool-calls#creating)
 type ToolKind string
 
-// Execution status of a tool call.
+// ToolCallStatus is the execution status of a tool call.
 //
 // Tool calls progress through different statuses during their lifecycle.
 //
@@ -238,7 +242,7 @@ type ToolKind string
 // [Status](https://agentclientprotocol.com/protocol/v1/tool-calls#status)
 type ToolCallStatus string
 
-// Content produced by a tool call.
+// ToolCallContent is a content produced by a tool call.
 //
 // Tool calls can produce different types of content including
 // standard content blocks (text, images) or file diffs.
@@ -253,7 +257,9 @@ type ToolCallContent interface {
 	isToolCallContent()
 }
 
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownToolCallContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -261,7 +267,7 @@ type UnknownToolCallContent struct {
 	Raw json.RawMessage
 }
 
-// Standard content block (text, images, resources).
+// Content is a standard content block (text, images, resources).
 type Content struct {
 	// The actual content block.
 	Content ContentBlock `json:"content"`
@@ -278,8 +284,8 @@ type Content struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Content blocks represent displayable information in the Agent Client
-// Protocol.
+// ContentBlock is a content blocks represent displayable information in the
+// Agent Client Protocol.
 //
 // Content blocks appear in:
 // - User prompts sent via `session/prompt`
@@ -301,7 +307,9 @@ type ContentBlock interface {
 	isContentBlock()
 }
 
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownContentBlock struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -309,7 +317,7 @@ type UnknownContentBlock struct {
 	Raw json.RawMessage
 }
 
-// Text provided to or from an LLM.
+// TextContent is the text provided to or from an LLM.
 type TextContent struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -329,8 +337,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional annotations for the client. The client can use annotations to
-// inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can
+// use annotations to inform how objects are used or displayed
 type Annotations struct {
 	// Intended recipients for this content, such as the user or assistant.
 	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
@@ -351,10 +359,10 @@ type Annotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The sender or recipient of messages and data in a conversation.
+// Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
-// An image provided to or from an LLM.
+// ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -378,7 +386,7 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Audio provided to or from an LLM.
+// AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -400,8 +408,8 @@ type AudioContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A resource that the server is capable of reading, included in a prompt or
-// tool call result.
+// ResourceLink is a resource that the server is capable of reading, included
+// in a prompt or tool call result.
 type ResourceLink struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -431,7 +439,8 @@ type ResourceLink struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or
+// tool call result.
 type EmbeddedResource struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -451,7 +460,8 @@ type EmbeddedResource struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource content that can be embedded in a message.
+// EmbeddedResourceResource is a resource content that can be embedded in a
+// message.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -462,7 +472,8 @@ type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
 
-// Text resource contents embedded directly in the message.
+// EmbeddedResourceResourceTextResourceContents holds the text resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceTextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
@@ -483,7 +494,8 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents embedded directly in the message.
+// EmbeddedResourceResourceBlobResourceContents holds the binary resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -504,7 +516,7 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A diff representing file modifications.
+// Diff is a diff representing file modifications.
 //
 // Shows changes to files in a format suitable for display in the client UI.
 //
@@ -530,7 +542,7 @@ type Diff struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Embed a terminal created with `terminal/create` by its id.
+// Terminal asks to embed a terminal created with `terminal/create` by its id.
 //
 // The terminal must be added before calling `terminal/release`.
 //
@@ -552,10 +564,10 @@ type Terminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Typed identifier used for terminal values on the wire.
+// TerminalID is the typed identifier used for terminal values on the wire.
 type TerminalID string
 
-// A file location being accessed or modified by a tool.
+// ToolCallLocation means a file location being accessed or modified by a tool.
 //
 // Enables clients to implement "follow-along" features that track
 // which files the agent is working with in real-time.
@@ -580,7 +592,8 @@ type ToolCallLocation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An option presented to the user when requesting permission.
+// PermissionOption is an option presented to the user when requesting
+// permission.
 type PermissionOption struct {
 	// Unique identifier for this permission option.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -601,15 +614,17 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a permission option.
+// PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
-// The type of permission option being presented to the user.
+// PermissionOptionKind is the type of permission option being presented to the
+// user.
 //
 // Helps clients choose appropriate icons and UI treatment.
 type PermissionOptionKind string
 
-// Request to create a new terminal and execute a command.
+// CreateTerminalRequest is the request to create a new terminal and execute a
+// command.
 type CreateTerminalRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -646,7 +661,7 @@ type CreateTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An environment variable to set when launching an MCP server.
+// EnvVariable is an environment variable to set when launching an MCP server.
 type EnvVariable struct {
 	// The name of the environment variable.
 	Name string `json:"name"`
@@ -665,7 +680,8 @@ type EnvVariable struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to get the current output and status of a terminal.
+// TerminalOutputRequest is the request to get the current output and status of
+// a terminal.
 type TerminalOutputRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -684,7 +700,8 @@ type TerminalOutputRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to release a terminal and free its resources.
+// ReleaseTerminalRequest is the request to release a terminal and free its
+// resources.
 type ReleaseTerminalRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -703,7 +720,8 @@ type ReleaseTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to wait for a terminal command to exit.
+// WaitForTerminalExitRequest is the request to wait for a terminal command to
+// exit.
 type WaitForTerminalExitRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -722,7 +740,7 @@ type WaitForTerminalExitRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to kill a terminal without releasing it.
+// KillTerminalRequest is the request to kill a terminal without releasing it.
 type KillTerminalRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -741,7 +759,8 @@ type KillTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request from the agent to elicit structured user input.
+// CreateElicitationRequest is the request from the agent to elicit structured
+// user input.
 //
 // The agent sends this to the client to request information from the user,
 // either via a form or by directing them to a URL.
@@ -754,7 +773,9 @@ type CreateElicitationRequest interface {
 	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
@@ -762,8 +783,8 @@ type UnknownCreateElicitationRequest struct {
 	Raw json.RawMessage
 }
 
-// Form-based elicitation where the client renders a form from the provided
-// schema.
+// Form is a form-based elicitation where the client renders a form from the
+// provided schema.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
@@ -786,7 +807,8 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type-safe elicitation schema for requesting structured user input.
+// ElicitationSchema is the type-safe elicitation schema for requesting
+// structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
@@ -824,10 +846,11 @@ type ElicitationSchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type discriminator for elicitation schemas.
+// ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
-// Property schema for elicitation form fields.
+// ElicitationPropertySchema is the property schema for elicitation form
+// fields.
 //
 // Each variant corresponds to a JSON Schema `"type"` value.
 // Single-select enums use `type: "string"` with `enum` or `oneOf` set.
@@ -842,7 +865,9 @@ type ElicitationPropertySchema interface {
 	isElicitationPropertySchema()
 }
 
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownElicitationPropertySchema struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -850,7 +875,8 @@ type UnknownElicitationPropertySchema struct {
 	Raw json.RawMessage
 }
 
-// Schema for string properties in an elicitation form.
+// StringPropertySchema is the schema for string properties in an elicitation
+// form.
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
@@ -914,11 +940,12 @@ type StringPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// String format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in
+// elicitation schemas.
 type StringFormat string
 
-// A titled enum option with a const value, human-readable title, and optional
-// description.
+// EnumOption is a titled enum option with a const value, human-readable title,
+// and optional description.
 type EnumOption struct {
 	// The constant value for this option.
 	Const string `json:"const"`
@@ -944,7 +971,8 @@ type EnumOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for number (floating-point) properties in an elicitation form.
+// NumberPropertySchema is the schema for number (floating-point) properties in
+// an elicitation form.
 type NumberPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -985,7 +1013,8 @@ type NumberPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for integer properties in an elicitation form.
+// IntegerPropertySchema is the schema for integer properties in an elicitation
+// form.
 type IntegerPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -1026,7 +1055,8 @@ type IntegerPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for boolean properties in an elicitation form.
+// BooleanPropertySchema is the schema for boolean properties in an elicitation
+// form.
 type BooleanPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -1057,7 +1087,8 @@ type BooleanPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for multi-select (array) properties in an elicitation form.
+// MultiSelectPropertySchema is the schema for multi-select (array) properties
+// in an elicitation form.
 type MultiSelectPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -1100,7 +1131,7 @@ type MultiSelectPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 //
 // It is a union tagged by the member "type". Its variants are
 // StringMultiSelectItems, Titled; a tag this package does not know decodes to
@@ -1110,7 +1141,9 @@ type MultiSelectItems interface {
 	isMultiSelectItems()
 }
 
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1118,7 +1151,8 @@ type UnknownMultiSelectItems struct {
 	Raw json.RawMessage
 }
 
-// String item schema for multi-select enum properties.
+// StringMultiSelectItems is the string item schema for multi-select enum
+// properties.
 type StringMultiSelectItems struct {
 	// Allowed enum values.
 	Enum []string `json:"enum"`
@@ -1137,7 +1171,8 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items definition for titled multi-select enum properties.
+// TitledMultiSelectItems is the items definition for titled multi-select enum
+// properties.
 type TitledMultiSelectItems struct {
 	// Titled enum options.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -1161,7 +1196,7 @@ type TitledMultiSelectItems struct {
 // As in MCP, titled items omit `type` and are identified by `anyOf`.
 type Titled TitledMultiSelectItems
 
-// URL-based elicitation where the client directs the user to a URL.
+// URL is an URL-based elicitation where the client directs the user to a URL.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
@@ -1186,10 +1221,11 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for an elicitation.
+// ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
+// ExtRequest holds the allows for sending an arbitrary request that is not
+// part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -1198,12 +1234,13 @@ type ElicitationID string
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 type ExtRequest json.RawMessage
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// Response is a validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// Notification has no description in its schema.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -1213,7 +1250,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that an agent can send to a client.
+// AgentNotificationParams is all possible notifications that an agent can send
+// to a client.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -1231,7 +1269,8 @@ type AgentNotificationParams interface {
 	isAgentNotificationParams()
 }
 
-// Handles session update notifications from the agent.
+// AgentNotificationParamsSessionNotification holds the handles session update
+// notifications from the agent.
 //
 // This is a notification endpoint (no response expected) that receives
 // real-time updates about session progress, including message chunks,
@@ -1261,7 +1300,8 @@ type AgentNotificationParamsSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Different types of updates that can be sent during session processing.
+// SessionUpdate holds the different types of updates that can be sent during
+// session processing.
 //
 // These updates provide real-time feedback about the agent's progress.
 //
@@ -1278,7 +1318,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -1286,7 +1328,7 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// A streamed item of content
+// ContentChunk is a streamed item of content
 type ContentChunk struct {
 	// A single item of content
 	Content ContentBlock `json:"content"`
@@ -1308,19 +1350,20 @@ type ContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a message within a session.
+// MessageID is the unique identifier for a message within a session.
 type MessageID string
 
-// A chunk of the user's message being streamed.
+// UserMessageChunk is a chunk of the user's message being streamed.
 type UserMessageChunk ContentChunk
 
-// A chunk of the agent's response being streamed.
+// AgentMessageChunk is a chunk of the agent's response being streamed.
 type AgentMessageChunk ContentChunk
 
-// A chunk of the agent's internal reasoning being streamed.
+// AgentThoughtChunk is a chunk of the agent's internal reasoning being
+// streamed.
 type AgentThoughtChunk ContentChunk
 
-// Represents a tool call that the language model has requested.
+// ToolCall represents a tool call that the language model has requested.
 //
 // Tool calls are actions that the agent executes on behalf of the language
 // model,
@@ -1366,7 +1409,7 @@ type ToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An execution plan for accomplishing complex tasks.
+// Plan is an execution plan for accomplishing complex tasks.
 //
 // Plans consist of multiple entries representing individual tasks or goals.
 // Agents report plans to clients to provide visibility into their execution
@@ -1396,7 +1439,7 @@ type Plan struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A single entry in the execution plan.
+// PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
 // as part of fulfilling the user's request.
@@ -1423,7 +1466,7 @@ type PlanEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -1431,14 +1474,15 @@ type PlanEntry struct {
 // Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
 type PlanEntryPriority string
 
-// Status of a plan entry in the execution flow.
+// PlanEntryStatus is the status of a plan entry in the execution flow.
 //
 // Tracks the lifecycle of each task from planning through completion.
 // See protocol docs: [Plan
 // Entries](https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries)
 type PlanEntryStatus string
 
-// Available commands are ready or have changed
+// AvailableCommandsUpdate holds the available commands are ready or have
+// changed
 type AvailableCommandsUpdate struct {
 	// Commands the agent can execute
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
@@ -1455,7 +1499,7 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Information about a command.
+// AvailableCommand is an information about a command.
 type AvailableCommand struct {
 	// Command name (e.g., `create_plan`, `research_codebase`).
 	Name string `json:"name"`
@@ -1476,10 +1520,11 @@ type AvailableCommand struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The input specification for a command.
+// AvailableCommandInput is the input specification for a command.
 type AvailableCommandInput = UnstructuredCommandInput
 
-// All text that was typed after the command name is provided as input.
+// UnstructuredCommandInput is all text that was typed after the command name
+// is provided as input.
 type UnstructuredCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
@@ -1496,7 +1541,7 @@ type UnstructuredCommandInput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The current mode of the session has changed
+// CurrentModeUpdate means the current mode of the session has changed
 //
 // See protocol docs: [Session
 // Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -1516,10 +1561,11 @@ type CurrentModeUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a Session Mode.
+// SessionModeID is the unique identifier for a Session Mode.
 type SessionModeID string
 
-// Session configuration options have been updated.
+// ConfigOptionUpdate holds the session configuration options have been
+// updated.
 type ConfigOptionUpdate struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -1536,7 +1582,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A session configuration option selector and its current state.
+// SessionConfigOption is a session configuration option selector and its
+// current state.
 //
 // It is a union tagged by the member "type". Its variants are Select, Boolean;
 // a tag this package does not know decodes to UnknownSessionConfigOption,
@@ -1545,7 +1592,9 @@ type SessionConfigOption interface {
 	isSessionConfigOption()
 }
 
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownSessionConfigOption struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1553,7 +1602,7 @@ type UnknownSessionConfigOption struct {
 	Raw json.RawMessage
 }
 
-// Single-value selector (dropdown).
+// Select is a single-value selector (dropdown).
 type Select struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -1580,10 +1629,11 @@ type Select struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option.
+// SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
 
-// Semantic category for a session configuration option.
+// SessionConfigOptionCategory is the semantic category for a session
+// configuration option.
 //
 // This is intended to help Clients distinguish broadly common selectors (e.g.
 // model selector vs
@@ -1600,10 +1650,12 @@ type SessionConfigID string
 // The set is open: values not listed here are valid and kept as they are.
 type SessionConfigOptionCategory string
 
-// Unique identifier for a session configuration option value.
+// SessionConfigValueID is the unique identifier for a session configuration
+// option value.
 type SessionConfigValueID string
 
-// Possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session
+// configuration option.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
@@ -1611,7 +1663,8 @@ type SessionConfigSelectOptions interface {
 	isSessionConfigSelectOptions()
 }
 
-// A possible value for a session configuration option.
+// SessionConfigSelectOption is a possible value for a session configuration
+// option.
 type SessionConfigSelectOption struct {
 	// Unique identifier for this option value.
 	Value SessionConfigValueID `json:"value"`
@@ -1632,10 +1685,12 @@ type SessionConfigSelectOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A flat list of options with no grouping.
+// SessionConfigSelectOptionsUngrouped is a flat list of options with no
+// grouping.
 type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
-// A group of possible values for a session configuration option.
+// SessionConfigSelectGroup is a group of possible values for a session
+// configuration option.
 type SessionConfigSelectGroup struct {
 	// Unique identifier for this group.
 	Group SessionConfigGroupID `json:"group"`
@@ -1656,10 +1711,12 @@ type SessionConfigSelectGroup struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option value group.
+// SessionConfigGroupID is the unique identifier for a session configuration
+// option value group.
 type SessionConfigGroupID string
 
-// A list of options grouped under headers.
+// SessionConfigSelectOptionsGrouped is a list of options grouped under
+// headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 // Boolean on/off toggle.
@@ -1687,8 +1744,8 @@ type Boolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Update to session metadata. All fields are optional to support partial
-// updates.
+// SessionInfoUpdate is the update to session metadata. All fields are optional
+// to support partial updates.
 //
 // Agents send this notification to update session information like title or
 // custom metadata.
@@ -1711,7 +1768,7 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Context window and cost update for a session.
+// UsageUpdate is a context window and cost update for a session.
 type UsageUpdate struct {
 	// Tokens currently in context.
 	Used uint64 `json:"used"`
@@ -1753,7 +1810,7 @@ type Cost struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Fire-and-forget information for the user.
+// Notice is the fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
 // a notice being received, displayed, or seen by the user.
@@ -1780,12 +1837,13 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Severity hint for a session notice.
+// NoticeSeverity is the severity hint for a session notice.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type NoticeSeverity string
 
-// A context compaction upsert. The first notification fixes the compaction's
+// CompactionUpdate is a context compaction upsert. The first notification
+// fixes the compaction's
 // timeline position. Later updates with the same ID patch that entity in
 // place.
 // Agents MUST only send this update when the Client advertised
@@ -1809,15 +1867,17 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a context compaction within a session.
+// CompactionID is the unique identifier for a context compaction within a
+// session.
 type CompactionID string
 
-// Lifecycle state of a context compaction.
+// CompactionStatus is the lifecycle state of a context compaction.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CompactionStatus string
 
-// A content block appended to a compaction's summary. A first-seen ID creates
+// CompactionSummaryChunk is a content block appended to a compaction's
+// summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 // Agents MUST only send this update when the Client advertised
 // the `session.compaction` Client capability.
@@ -1832,7 +1892,8 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification that a URL-based elicitation has completed.
+// AgentNotificationParamsCompleteElicitationNotification is a notification
+// that a URL-based elicitation has completed.
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v1/elicitation#url-completion)
@@ -1854,7 +1915,8 @@ type AgentNotificationParamsCompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the agent.
+// AgentNotificationParamsExtNotification holds the handles extension
+// notifications from the agent.
 //
 // Allows the Agent to send an arbitrary notification that is not part of the
 // ACP spec.
@@ -1869,8 +1931,8 @@ type AgentNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolClient is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -1884,6 +1946,7 @@ type AgentClientProtocolClient interface {
 	isAgentClientProtocolClient()
 }
 
+// AgentClientProtocolClientRequest has no description in its schema.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -1895,7 +1958,8 @@ type AgentClientProtocolClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible requests that a client can send to an agent.
+// ClientRequestParams is all possible requests that a client can send to an
+// agent.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -1911,7 +1975,7 @@ type AgentClientProtocolClientRequest struct {
 // const (a tag)).
 type ClientRequestParams json.RawMessage
 
-// Request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -1939,13 +2003,13 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Protocol version identifier.
+// ProtocolVersion is a protocol version identifier.
 //
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
-// Capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -1986,7 +2050,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// File system capabilities that a client may support.
+// FileSystemCapabilities holds the file system capabilities that a client may
+// support.
 //
 // See protocol docs:
 // [FileSystem](https://agentclientprotocol.com/protocol/v1/initialization#filesystem)
@@ -2008,7 +2073,8 @@ type FileSystemCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session-related capabilities supported by the client.
+// ClientSessionCapabilities holds the session-related capabilities supported
+// by the client.
 type ClientSessionCapabilities struct {
 	// Support for ID-addressed context compaction updates. Omitted or `null`
 	// means unsupported. `{}` advertises the complete compaction contract.
@@ -2036,10 +2102,12 @@ type ClientSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client support for ID-addressed context compaction updates.
+// CompactionCapabilities is the client support for ID-addressed context
+// compaction updates.
 type CompactionCapabilities json.RawMessage
 
-// Session configuration option capabilities supported by the client.
+// SessionConfigOptionsCapabilities holds the session configuration option
+// capabilities supported by the client.
 type SessionConfigOptionsCapabilities struct {
 	// Whether the client supports boolean session configuration options.
 	//
@@ -2061,7 +2129,8 @@ type SessionConfigOptionsCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for boolean session configuration options.
+// BooleanConfigOptionCapabilities holds the capabilities for boolean session
+// configuration options.
 //
 // Supplying `{}` means the client supports boolean session configuration
 // options.
@@ -2079,10 +2148,12 @@ type BooleanConfigOptionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client support for presenting live notices to the user.
+// NoticeCapabilities is the client support for presenting live notices to the
+// user.
 type NoticeCapabilities json.RawMessage
 
-// Authentication capabilities supported by the client.
+// AuthCapabilities holds the authentication capabilities supported by the
+// client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -2107,7 +2178,8 @@ type AuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the
+// client.
 type ElicitationCapabilities struct {
 	// Whether the client supports form-based elicitation.
 	//
@@ -2135,7 +2207,7 @@ type ElicitationCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
@@ -2154,7 +2226,7 @@ type ElicitationFormCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
@@ -2173,7 +2245,8 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Metadata about the implementation of the client or agent.
+// Implementation is a metadata about the implementation of the client or
+// agent.
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
@@ -2201,7 +2274,8 @@ type Implementation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for the authenticate method.
+// AuthenticateRequest holds the request parameters for the authenticate
+// method.
 //
 // Specifies which authentication method to use.
 type AuthenticateRequest struct {
@@ -2221,10 +2295,11 @@ type AuthenticateRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Typed identifier used for auth method values on the wire.
+// AuthMethodID is the typed identifier used for auth method values on the
+// wire.
 type AuthMethodID string
 
-// Request parameters for the logout method.
+// LogoutRequest holds the request parameters for the logout method.
 //
 // Terminates the current authenticated session.
 type LogoutRequest struct {
@@ -2241,7 +2316,7 @@ type LogoutRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a
 // Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -2269,7 +2344,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
+// MCPServer is the configuration for connecting to an MCP (Model Context
+// Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
 // processing prompts.
@@ -2285,7 +2361,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2293,7 +2371,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// HTTP transport configuration for MCP.
+// MCPServerHTTP is the HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -2314,7 +2392,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An HTTP header to set when making requests to the MCP server.
+// HTTPHeader is an HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
 	// The name of the HTTP header.
 	Name string `json:"name"`
@@ -2333,7 +2411,7 @@ type HTTPHeader struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// SSE transport configuration for MCP.
+// MCPServerSSE is the SSE transport configuration for MCP.
 type MCPServerSSE struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -2354,7 +2432,7 @@ type MCPServerSSE struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Stdio transport configuration for MCP.
+// MCPServerStdio is the stdio transport configuration for MCP.
 type MCPServerStdio struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -2382,7 +2460,8 @@ type MCPServerStdio struct {
 // All Agents MUST support this transport.
 type Stdio MCPServerStdio
 
-// Request parameters for loading an existing session.
+// LoadSessionRequest holds the request parameters for loading an existing
+// session.
 //
 // Only available if the Agent supports the `loadSession` capability.
 //
@@ -2416,7 +2495,8 @@ type LoadSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing
+// sessions.
 //
 // Only available if the Agent supports the `sessionCapabilities.list`
 // capability.
@@ -2439,7 +2519,8 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for deleting an existing session from `session/list`.
+// DeleteSessionRequest holds the request parameters for deleting an existing
+// session from `session/list`.
 //
 // Only available if the Agent supports the `sessionCapabilities.delete`
 // capability.
@@ -2459,7 +2540,8 @@ type DeleteSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing
+// session.
 //
 // Resumes an existing session without returning previous messages (unlike
 // `session/load`).
@@ -2496,7 +2578,8 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active
+// session.
 //
 // If supported, the agent **must** cancel any ongoing work related to the
 // session
@@ -2521,7 +2604,8 @@ type CloseSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for setting a session mode.
+// SetSessionModeRequest holds the request parameters for setting a session
+// mode.
 type SetSessionModeRequest struct {
 	// The ID of the session to set the mode for.
 	SessionID SessionID `json:"sessionId"`
@@ -2540,7 +2624,8 @@ type SetSessionModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a
+// session configuration option.
 //
 // It is a union tagged by the member "type". Its variants are
 // SetSessionConfigOptionRequestBoolean, ValueID; a tag this package does not
@@ -2550,7 +2635,10 @@ type SetSessionConfigOptionRequest interface {
 	isSetSessionConfigOptionRequest()
 }
 
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSetSessionConfigOptionRequest is a variant of
+// SetSessionConfigOptionRequest whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownSetSessionConfigOptionRequest struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2558,7 +2646,7 @@ type UnknownSetSessionConfigOptionRequest struct {
 	Raw json.RawMessage
 }
 
-// A boolean value (`type: "boolean"`).
+// SetSessionConfigOptionRequestBoolean is a boolean value (`type: "boolean"`).
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -2579,7 +2667,7 @@ type SetSessionConfigOptionRequestBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `SessionConfigValueId` string value.
+// ValueID is a `SessionConfigValueId` string value.
 //
 // This is the default when `type` is absent on the wire. Unknown `type`
 // values with string payloads also gracefully deserialize into this
@@ -2604,7 +2692,8 @@ type ValueID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the
+// agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -2641,12 +2730,14 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
+// of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -2656,7 +2747,8 @@ type AgentClientProtocolClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that a client can send to an agent.
+// ClientNotificationParams is all possible notifications that a client can
+// send to an agent.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -2673,7 +2765,8 @@ type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
 
-// Cancels ongoing operations for a session.
+// ClientNotificationParamsCancelNotification holds the cancels ongoing
+// operations for a session.
 //
 // This is a notification sent by the client to cancel an ongoing prompt turn.
 //
@@ -2701,7 +2794,8 @@ type ClientNotificationParamsCancelNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the client.
+// ClientNotificationParamsExtNotification holds the handles extension
+// notifications from the client.
 //
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
@@ -2714,8 +2808,8 @@ type ClientNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolProtocolLevel is a message (request, response, or
+// notification) with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
@@ -2731,7 +2825,7 @@ type AgentClientProtocolProtocolLevel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel an ongoing request.
+// CancelRequestNotification is the notification to cancel an ongoing request.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v1/cancellation)
@@ -2751,7 +2845,7 @@ type CancelRequestNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request object.
+// AgentRequest is a JSON-RPC request object.
 type AgentRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -2763,7 +2857,7 @@ type AgentRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
@@ -2784,7 +2878,7 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -2805,7 +2899,8 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
+// ElicitationSessionScope is a session-scoped elicitation, optionally tied to
+// a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
 // This is useful when an agent receives an elicitation from an MCP server
@@ -2823,8 +2918,8 @@ type ElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
-// session
+// ElicitationRequestScope is a request-scoped elicitation, tied to a specific
+// JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
 	// The request this elicitation is tied to.
@@ -2833,8 +2928,8 @@ type ElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation mode where the client renders a form from the
-// provided schema.
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -2844,7 +2939,8 @@ type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
 type Session struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -2858,7 +2954,8 @@ type Session struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
 	// The request this elicitation is tied to.
@@ -2867,7 +2964,8 @@ type ElicitationFormModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -2877,7 +2975,8 @@ type ElicitationURLMode interface {
 	isElicitationURLMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
 type ElicitationURLModeSession struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -2891,7 +2990,8 @@ type ElicitationURLModeSession struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
 	// The request this elicitation is tied to.
@@ -2900,7 +3000,7 @@ type ElicitationURLModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// AgentResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -2910,7 +3010,7 @@ type AgentResponse interface {
 	isAgentResponse()
 }
 
-// A successful JSON-RPC response.
+// Result is a successful JSON-RPC response.
 type Result struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -2920,7 +3020,7 @@ type Result struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -2930,7 +3030,7 @@ type Result struct {
 // const (a tag)).
 type ResultResult json.RawMessage
 
-// Response to the `initialize` method.
+// InitializeResponse is the response to the `initialize` method.
 //
 // Contains the negotiated protocol version and agent capabilities.
 //
@@ -2963,7 +3063,7 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -2994,7 +3094,8 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in
+// `session/prompt` requests.
 //
 // Baseline agent functionality requires support for `text`
 // and `resource_link` content blocks in prompt requests.
@@ -3030,7 +3131,7 @@ type PromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP capabilities supported by the agent
+// MCPCapabilities holds the MCP capabilities supported by the agent
 type MCPCapabilities struct {
 	// Agent supports `http` MCP servers.
 	HTTP *bool `json:"http,omitempty"`
@@ -3049,7 +3150,7 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // As a baseline, all Agents **MUST** support `session/new`, `session/prompt`,
 // `session/cancel`, and `session/update`.
@@ -3108,7 +3209,8 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/list` method.
+// SessionListCapabilities holds the capabilities for the `session/list`
+// method.
 //
 // Supplying `{}` means the agent supports listing sessions.
 type SessionListCapabilities struct {
@@ -3125,7 +3227,8 @@ type SessionListCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/delete` method.
+// SessionDeleteCapabilities holds the capabilities for the `session/delete`
+// method.
 //
 // Supplying `{}` means the agent supports deleting sessions from
 // `session/list`.
@@ -3143,7 +3246,8 @@ type SessionDeleteCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for
+// additional session directories support.
 //
 // Supplying `{}` means the agent supports the `additionalDirectories` field on
 // supported session lifecycle requests. Agents that also support
@@ -3163,7 +3267,8 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/resume` method.
+// SessionResumeCapabilities holds the capabilities for the `session/resume`
+// method.
 //
 // Supplying `{}` means the agent supports resuming sessions.
 type SessionResumeCapabilities struct {
@@ -3180,7 +3285,8 @@ type SessionResumeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/close` method.
+// SessionCloseCapabilities holds the capabilities for the `session/close`
+// method.
 //
 // Supplying `{}` means the agent supports closing sessions.
 type SessionCloseCapabilities struct {
@@ -3197,7 +3303,8 @@ type SessionCloseCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication-related capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related capabilities
+// supported by the agent.
 type AgentAuthCapabilities struct {
 	// Whether the agent supports the logout method.
 	//
@@ -3217,7 +3324,7 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Logout capabilities supported by the agent.
+// LogoutCapabilities holds the logout capabilities supported by the agent.
 //
 // Supplying `{}` means the agent supports the logout method.
 type LogoutCapabilities struct {
@@ -3234,7 +3341,7 @@ type LogoutCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Describes an available authentication method.
+// AuthMethod describes an available authentication method.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
 // When no `type` is present, the method is treated as `agent`.
@@ -3247,7 +3354,9 @@ type AuthMethod interface {
 	isAuthMethod()
 }
 
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAuthMethod struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3255,7 +3364,7 @@ type UnknownAuthMethod struct {
 	Raw json.RawMessage
 }
 
-// Terminal-based authentication method.
+// AuthMethodTerminal is a terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
 // process for the user to authenticate via a TUI. Agents MUST advertise this
@@ -3289,7 +3398,8 @@ type AuthMethodTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Agent handles authentication itself through `authenticate`.
+// AuthMethodAgent is an agent handles authentication itself through
+// `authenticate`.
 //
 // This is the default authentication method type.
 type AuthMethodAgent struct {
@@ -3317,7 +3427,7 @@ type AuthMethodAgent struct {
 // This is the default when no `type` is specified.
 type Agent AuthMethodAgent
 
-// Response to the `authenticate` method.
+// AuthenticateResponse is the response to the `authenticate` method.
 type AuthenticateResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3332,7 +3442,7 @@ type AuthenticateResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to the `logout` method.
+// LogoutResponse is the response to the `logout` method.
 type LogoutResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3347,7 +3457,7 @@ type LogoutResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from creating a new session.
+// NewSessionResponse is a response from creating a new session.
 //
 // See protocol docs: [Creating a
 // Session](https://agentclientprotocol.com/protocol/v1/session-setup#creating-a-session)
@@ -3376,7 +3486,7 @@ type NewSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The set of modes and the one currently active.
+// SessionModeState is the set of modes and the one currently active.
 type SessionModeState struct {
 	// The current mode the Agent is in.
 	CurrentModeID SessionModeID `json:"currentModeId"`
@@ -3395,7 +3505,7 @@ type SessionModeState struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A mode the agent can operate in.
+// SessionMode is a mode the agent can operate in.
 //
 // See protocol docs: [Session
 // Modes](https://agentclientprotocol.com/protocol/v1/session-modes)
@@ -3419,7 +3529,7 @@ type SessionMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from loading an existing session.
+// LoadSessionResponse is a response from loading an existing session.
 type LoadSessionResponse struct {
 	// Initial mode state if supported by the Agent
 	//
@@ -3441,7 +3551,7 @@ type LoadSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from listing sessions.
+// ListSessionsResponse is a response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects
 	Sessions []SessionInfo `json:"sessions"`
@@ -3462,7 +3572,7 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Information about a session returned by session/list
+// SessionInfo is an information about a session returned by session/list
 type SessionInfo struct {
 	// Unique identifier for the session
 	SessionID SessionID `json:"sessionId"`
@@ -3492,7 +3602,7 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from deleting a session.
+// DeleteSessionResponse is a response from deleting a session.
 type DeleteSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3507,7 +3617,7 @@ type DeleteSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from resuming an existing session.
+// ResumeSessionResponse is a response from resuming an existing session.
 type ResumeSessionResponse struct {
 	// Initial mode state if supported by the Agent
 	//
@@ -3529,7 +3639,7 @@ type ResumeSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from closing a session.
+// CloseSessionResponse is a response from closing a session.
 type CloseSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3544,7 +3654,7 @@ type CloseSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `session/set_mode` method.
+// SetSessionModeResponse is the response to `session/set_mode` method.
 type SetSessionModeResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3559,7 +3669,8 @@ type SetSessionModeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `session/set_config_option` method.
+// SetSessionConfigOptionResponse is the response to
+// `session/set_config_option` method.
 type SetSessionConfigOptionResponse struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -3576,7 +3687,7 @@ type SetSessionConfigOptionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from processing a user prompt.
+// PromptResponse is a response from processing a user prompt.
 //
 // See protocol docs: [Check for
 // Completion](https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion)
@@ -3596,14 +3707,14 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Reasons why an agent stops processing a prompt turn.
+// StopReason holds the reasons why an agent stops processing a prompt turn.
 //
 // See protocol docs: [Stop
 // Reasons](https://agentclientprotocol.com/protocol/v1/prompt-turn#stop-reasons)
 type StopReason string
 
-// Allows for sending an arbitrary response to an extension request that is not
-// part of the ACP spec.
+// ExtResponse holds the allows for sending an arbitrary response to an
+// extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -3612,7 +3723,7 @@ type StopReason string
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 type ExtResponse json.RawMessage
 
-// A failed JSON-RPC response.
+// AgentResponseError is a failed JSON-RPC response.
 type AgentResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -3622,7 +3733,7 @@ type AgentResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// JSON-RPC error object.
+// Error is a JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -3644,7 +3755,8 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
 // JSON-RPC
@@ -3655,7 +3767,8 @@ type Error struct {
 // The set is open: values not listed here are valid and kept as they are.
 type ErrorCode int32
 
-// A single-value selector (dropdown) session configuration option payload.
+// SessionConfigSelect is a single-value selector (dropdown) session
+// configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
@@ -3665,7 +3778,8 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A boolean on/off toggle session configuration option payload.
+// SessionConfigBoolean is a boolean on/off toggle session configuration option
+// payload.
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
@@ -3673,7 +3787,7 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// AgentNotification is a JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -3683,7 +3797,8 @@ type AgentNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification containing a session update from the agent.
+// SessionNotification is a notification containing a session update from the
+// agent.
 //
 // Used to stream real-time progress and results during prompt processing.
 //
@@ -3707,7 +3822,8 @@ type SessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
+// CompleteElicitationNotification is a notification sent by the agent when a
+// URL-based elicitation is complete.
 type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
@@ -3726,8 +3842,8 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows either side to send an arbitrary notification that is not part of the
-// ACP spec.
+// ExtNotification is the allows either side to send an arbitrary notification
+// that is not part of the ACP spec.
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
 // while maintaining protocol compatibility.
@@ -3736,7 +3852,7 @@ type CompleteElicitationNotification struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 type ExtNotification json.RawMessage
 
-// A JSON-RPC request object.
+// ClientRequest is a JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -3748,7 +3864,7 @@ type ClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// ClientResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -3758,7 +3874,7 @@ type ClientResponse interface {
 	isClientResponse()
 }
 
-// A successful JSON-RPC response.
+// ClientResponseResult is a successful JSON-RPC response.
 type ClientResponseResult struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -3768,7 +3884,7 @@ type ClientResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ClientResponseResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -3778,7 +3894,7 @@ type ClientResponseResult struct {
 // const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
-// Response to `fs/write_text_file`
+// WriteTextFileResponse is the response to `fs/write_text_file`
 type WriteTextFileResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3793,7 +3909,7 @@ type WriteTextFileResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the contents of a text file.
+// ReadTextFileResponse is a response containing the contents of a text file.
 type ReadTextFileResponse struct {
 	// Content payload returned by this response.
 	Content string `json:"content"`
@@ -3810,7 +3926,7 @@ type ReadTextFileResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to a permission request.
+// RequestPermissionResponse is the response to a permission request.
 type RequestPermissionResponse struct {
 	// The user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
@@ -3827,7 +3943,7 @@ type RequestPermissionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome of a permission request.
+// RequestPermissionOutcome is the outcome of a permission request.
 //
 // It is a union tagged by the member "outcome". Its variants are Cancelled,
 // SelectedPermissionOutcome; a tag this package does not know decodes to
@@ -3836,7 +3952,9 @@ type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
 
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionOutcome struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -3844,7 +3962,7 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// The prompt turn was cancelled before the user responded.
+// Cancelled means the prompt turn was cancelled before the user responded.
 //
 // When a client sends a `session/cancel` notification to cancel an ongoing
 // prompt turn, it MUST respond to all pending `session/request_permission`
@@ -3857,7 +3975,8 @@ type Cancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user selected one of the provided options.
+// SelectedPermissionOutcome means the user selected one of the provided
+// options.
 type SelectedPermissionOutcome struct {
 	// The ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -3874,7 +3993,8 @@ type SelectedPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the ID of the created terminal.
+// CreateTerminalResponse is a response containing the ID of the created
+// terminal.
 type CreateTerminalResponse struct {
 	// The unique identifier for the created terminal.
 	TerminalID TerminalID `json:"terminalId"`
@@ -3891,7 +4011,8 @@ type CreateTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the terminal output and exit status.
+// TerminalOutputResponse is a response containing the terminal output and exit
+// status.
 type TerminalOutputResponse struct {
 	// The terminal output captured so far.
 	Output string `json:"output"`
@@ -3912,7 +4033,7 @@ type TerminalOutputResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Exit status of a terminal command.
+// TerminalExitStatus is the exit status of a terminal command.
 type TerminalExitStatus struct {
 	// The process exit code (may be null if terminated by signal).
 	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
@@ -3931,7 +4052,7 @@ type TerminalExitStatus struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to terminal/release method
+// ReleaseTerminalResponse is the response to terminal/release method
 type ReleaseTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3946,7 +4067,8 @@ type ReleaseTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the exit status of a terminal command.
+// WaitForTerminalExitResponse is a response containing the exit status of a
+// terminal command.
 type WaitForTerminalExitResponse struct {
 	// The process exit code (may be null if terminated by signal).
 	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
@@ -3965,7 +4087,7 @@ type WaitForTerminalExitResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `terminal/kill` method
+// KillTerminalResponse is the response to `terminal/kill` method
 type KillTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3980,7 +4102,8 @@ type KillTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from the client to an elicitation request.
+// CreateElicitationResponse is a response from the client to an elicitation
+// request.
 //
 // It is a union tagged by the member "action". Its variants are Accept,
 // Decline, Cancel; a tag this package does not know decodes to
@@ -3989,7 +4112,9 @@ type CreateElicitationResponse interface {
 	isCreateElicitationResponse()
 }
 
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationResponse struct {
 	// Tag is the value of the member "action".
 	Tag string
@@ -3997,7 +4122,7 @@ type UnknownCreateElicitationResponse struct {
 	Raw json.RawMessage
 }
 
-// The user accepted and provided content.
+// Accept means the user accepted and provided content.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4017,7 +4142,8 @@ type Accept struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
+// ElicitationContentValue holds the allowed wire representations for
+// `ElicitationContentValue`.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // ElicitationContentValueBoolean, ElicitationContentValueInteger,
@@ -4027,22 +4153,27 @@ type ElicitationContentValue interface {
 	isElicitationContentValue()
 }
 
-// Boolean value accepted in elicitation response content.
+// ElicitationContentValueBoolean is a boolean value accepted in elicitation
+// response content.
 type ElicitationContentValueBoolean bool
 
-// Integer value accepted in elicitation response content.
+// ElicitationContentValueInteger is an integer value accepted in elicitation
+// response content.
 type ElicitationContentValueInteger int64
 
-// Number value accepted in elicitation response content.
+// ElicitationContentValueNumber is a number value accepted in elicitation
+// response content.
 type ElicitationContentValueNumber float64
 
-// String value accepted in elicitation response content.
+// ElicitationContentValueString is a string value accepted in elicitation
+// response content.
 type ElicitationContentValueString string
 
-// String array value accepted in elicitation response content.
+// ElicitationContentValueStringArray is a string array value accepted in
+// elicitation response content.
 type ElicitationContentValueStringArray []string
 
-// The user declined the elicitation.
+// Decline means the user declined the elicitation.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4059,7 +4190,7 @@ type Decline struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The elicitation was cancelled.
+// Cancel means the elicitation was cancelled.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4076,7 +4207,7 @@ type Cancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A failed JSON-RPC response.
+// ClientResponseError is a failed JSON-RPC response.
 type ClientResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -4086,7 +4217,8 @@ type ClientResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided
+// content.
 type ElicitationAcceptAction struct {
 	// The user-provided content, if any, as an object matching the requested
 	// schema.
@@ -4095,7 +4227,7 @@ type ElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// ClientNotification is a JSON-RPC notification object.
 type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4105,7 +4237,8 @@ type ClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel ongoing operations for a session.
+// CancelNotification is the notification to cancel ongoing operations for a
+// session.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation)

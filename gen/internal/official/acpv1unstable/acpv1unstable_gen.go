@@ -11,14 +11,14 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
-// and /anyOf/1 have no tag and require the same members; give every variant a
-// property with a distinct const (a tag)).
+// AgentClientProtocol is an it is kept as raw JSON, with an accessor per
+// alternative (As…, From…): the alternatives cannot be told apart from the
+// JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same
+// members; give every variant a property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolAgent is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -31,6 +31,7 @@ type AgentClientProtocolAgent interface {
 	isAgentClientProtocolAgent()
 }
 
+// Request has no description in its schema.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -42,7 +43,7 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// JSON RPC Request Id
+// RequestID is a JSON RPC Request Id
 //
 // An identifier established by the Client that MUST contain a String, Number,
 // or NULL value if included. If it is not included it is assumed to be a
@@ -67,16 +68,17 @@ type RequestID interface {
 	isRequestID()
 }
 
-// The JSON-RPC `null` request id.
+// RequestIDNull is the JSON-RPC `null` request id.
 type RequestIDNull struct{}
 
-// A numeric JSON-RPC request id.
+// RequestIDNumber is a numeric JSON-RPC request id.
 type RequestIDNumber int64
 
-// A string JSON-RPC request id.
+// RequestIDStr is a string JSON-RPC request id.
 type RequestIDStr string
 
-// All possible requests that an agent can send to a client.
+// AgentRequestParams is all possible requests that an agent can send to a
+// client.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -92,7 +94,7 @@ type RequestIDStr string
 // const (a tag)).
 type AgentRequestParams json.RawMessage
 
-// Request to write content to a text file.
+// WriteTextFileRequest is the request to write content to a text file.
 //
 // Only available if the client supports the `fs.writeTextFile` capability.
 type WriteTextFileRequest struct {
@@ -115,7 +117,8 @@ type WriteTextFileRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A unique identifier for a conversation session between a client and agent.
+// SessionID is a unique identifier for a conversation session between a client
+// and agent.
 //
 // Each session has its own context, conversation history, and state, so one
 // agent can run several independent sessions.
@@ -124,7 +127,7 @@ type WriteTextFileRequest struct {
 // ID](https://agentclientprotocol.com/protocol/v1/draft/session-setup#session-id)
 type SessionID string
 
-// Request to read content from a text file.
+// ReadTextFileRequest is the request to read content from a text file.
 //
 // Only available if the client supports the `fs.readTextFile` capability.
 type ReadTextFileRequest struct {
@@ -149,7 +152,8 @@ type ReadTextFileRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request for user permission to execute a tool call.
+// RequestPermissionRequest is the request for user permission to execute a
+// tool call.
 //
 // Sent when the agent needs authorization before performing a sensitive
 // operation.
@@ -176,7 +180,7 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An update to an existing tool call.
+// ToolCallUpdate is an update to an existing tool call.
 //
 // Used to report progress and results as tools execute. All fields except
 // the tool call ID are optional - only changed fields need to be included.
@@ -218,10 +222,10 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a tool call within a session.
+// ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
 
-// Categories of tools that can be invoked.
+// ToolKind holds the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -230,7 +234,7 @@ type ToolCallID string
 // [Creating](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#creating)
 type ToolKind string
 
-// Execution status of a tool call.
+// ToolCallStatus is the execution status of a tool call.
 //
 // Tool calls progress through different statuses during their lifecycle.
 //
@@ -238,7 +242,7 @@ type ToolKind string
 // [Status](https://agentclientprotocol.com/protocol/v1/draft/tool-calls#status)
 type ToolCallStatus string
 
-// Content produced by a tool call.
+// ToolCallContent is a content produced by a tool call.
 //
 // Tool calls can produce different types of content including
 // standard content blocks (text, images) or file diffs.
@@ -253,7 +257,9 @@ type ToolCallContent interface {
 	isToolCallContent()
 }
 
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownToolCallContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -261,7 +267,7 @@ type UnknownToolCallContent struct {
 	Raw json.RawMessage
 }
 
-// Standard content block (text, images, resources).
+// Content is a standard content block (text, images, resources).
 type Content struct {
 	// The actual content block.
 	Content ContentBlock `json:"content"`
@@ -278,8 +284,8 @@ type Content struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Content blocks represent displayable information in the Agent Client
-// Protocol.
+// ContentBlock is a content blocks represent displayable information in the
+// Agent Client Protocol.
 //
 // Content blocks appear in:
 // - User prompts sent via `session/prompt`
@@ -301,7 +307,9 @@ type ContentBlock interface {
 	isContentBlock()
 }
 
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownContentBlock struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -309,7 +317,7 @@ type UnknownContentBlock struct {
 	Raw json.RawMessage
 }
 
-// Text provided to or from an LLM.
+// TextContent is the text provided to or from an LLM.
 type TextContent struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -329,8 +337,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional annotations for the client. The client can use annotations to
-// inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can
+// use annotations to inform how objects are used or displayed
 type Annotations struct {
 	// Intended recipients for this content, such as the user or assistant.
 	Audience wire.Opt[[]Role] `json:"audience,omitzero"`
@@ -351,10 +359,10 @@ type Annotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The sender or recipient of messages and data in a conversation.
+// Role is the sender or recipient of messages and data in a conversation.
 type Role string
 
-// An image provided to or from an LLM.
+// ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -378,7 +386,7 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Audio provided to or from an LLM.
+// AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -400,8 +408,8 @@ type AudioContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A resource that the server is capable of reading, included in a prompt or
-// tool call result.
+// ResourceLink is a resource that the server is capable of reading, included
+// in a prompt or tool call result.
 type ResourceLink struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -431,7 +439,8 @@ type ResourceLink struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or
+// tool call result.
 type EmbeddedResource struct {
 	// Optional annotations that help clients decide how to display or route this
 	// content.
@@ -451,7 +460,8 @@ type EmbeddedResource struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource content that can be embedded in a message.
+// EmbeddedResourceResource is a resource content that can be embedded in a
+// message.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -462,7 +472,8 @@ type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
 
-// Text resource contents embedded directly in the message.
+// EmbeddedResourceResourceTextResourceContents holds the text resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceTextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
@@ -483,7 +494,8 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents embedded directly in the message.
+// EmbeddedResourceResourceBlobResourceContents holds the binary resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -504,7 +516,7 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A diff representing file modifications.
+// Diff is a diff representing file modifications.
 //
 // Shows changes to files in a format suitable for display in the client UI.
 //
@@ -530,7 +542,7 @@ type Diff struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Embed a terminal created with `terminal/create` by its id.
+// Terminal asks to embed a terminal created with `terminal/create` by its id.
 //
 // The terminal must be added before calling `terminal/release`.
 //
@@ -552,10 +564,10 @@ type Terminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Typed identifier used for terminal values on the wire.
+// TerminalID is the typed identifier used for terminal values on the wire.
 type TerminalID string
 
-// A file location being accessed or modified by a tool.
+// ToolCallLocation means a file location being accessed or modified by a tool.
 //
 // Enables clients to implement "follow-along" features that track
 // which files the agent is working with in real-time.
@@ -580,7 +592,8 @@ type ToolCallLocation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An option presented to the user when requesting permission.
+// PermissionOption is an option presented to the user when requesting
+// permission.
 type PermissionOption struct {
 	// Unique identifier for this permission option.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -601,15 +614,17 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a permission option.
+// PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
-// The type of permission option being presented to the user.
+// PermissionOptionKind is the type of permission option being presented to the
+// user.
 //
 // Helps clients choose appropriate icons and UI treatment.
 type PermissionOptionKind string
 
-// Request to create a new terminal and execute a command.
+// CreateTerminalRequest is the request to create a new terminal and execute a
+// command.
 type CreateTerminalRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -646,7 +661,7 @@ type CreateTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An environment variable to set when launching an MCP server.
+// EnvVariable is an environment variable to set when launching an MCP server.
 type EnvVariable struct {
 	// The name of the environment variable.
 	Name string `json:"name"`
@@ -665,7 +680,8 @@ type EnvVariable struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to get the current output and status of a terminal.
+// TerminalOutputRequest is the request to get the current output and status of
+// a terminal.
 type TerminalOutputRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -684,7 +700,8 @@ type TerminalOutputRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to release a terminal and free its resources.
+// ReleaseTerminalRequest is the request to release a terminal and free its
+// resources.
 type ReleaseTerminalRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -703,7 +720,8 @@ type ReleaseTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to wait for a terminal command to exit.
+// WaitForTerminalExitRequest is the request to wait for a terminal command to
+// exit.
 type WaitForTerminalExitRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -722,7 +740,7 @@ type WaitForTerminalExitRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request to kill a terminal without releasing it.
+// KillTerminalRequest is the request to kill a terminal without releasing it.
 type KillTerminalRequest struct {
 	// The session ID for this request.
 	SessionID SessionID `json:"sessionId"`
@@ -741,7 +759,8 @@ type KillTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request from the agent to elicit structured user input.
+// CreateElicitationRequest is the request from the agent to elicit structured
+// user input.
 //
 // The agent sends this to the client to request information from the user,
 // either via a form or by directing them to a URL.
@@ -754,7 +773,9 @@ type CreateElicitationRequest interface {
 	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
@@ -762,8 +783,8 @@ type UnknownCreateElicitationRequest struct {
 	Raw json.RawMessage
 }
 
-// Form-based elicitation where the client renders a form from the provided
-// schema.
+// Form is a form-based elicitation where the client renders a form from the
+// provided schema.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
@@ -786,7 +807,8 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type-safe elicitation schema for requesting structured user input.
+// ElicitationSchema is the type-safe elicitation schema for requesting
+// structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
@@ -824,10 +846,11 @@ type ElicitationSchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type discriminator for elicitation schemas.
+// ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
-// Property schema for elicitation form fields.
+// ElicitationPropertySchema is the property schema for elicitation form
+// fields.
 //
 // Each variant corresponds to a JSON Schema `"type"` value.
 // Single-select enums use `type: "string"` with `enum` or `oneOf` set.
@@ -842,7 +865,9 @@ type ElicitationPropertySchema interface {
 	isElicitationPropertySchema()
 }
 
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownElicitationPropertySchema struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -850,7 +875,8 @@ type UnknownElicitationPropertySchema struct {
 	Raw json.RawMessage
 }
 
-// Schema for string properties in an elicitation form.
+// StringPropertySchema is the schema for string properties in an elicitation
+// form.
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
@@ -914,11 +940,12 @@ type StringPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// String format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in
+// elicitation schemas.
 type StringFormat string
 
-// A titled enum option with a const value, human-readable title, and optional
-// description.
+// EnumOption is a titled enum option with a const value, human-readable title,
+// and optional description.
 type EnumOption struct {
 	// The constant value for this option.
 	Const string `json:"const"`
@@ -944,7 +971,8 @@ type EnumOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for number (floating-point) properties in an elicitation form.
+// NumberPropertySchema is the schema for number (floating-point) properties in
+// an elicitation form.
 type NumberPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -985,7 +1013,8 @@ type NumberPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for integer properties in an elicitation form.
+// IntegerPropertySchema is the schema for integer properties in an elicitation
+// form.
 type IntegerPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -1026,7 +1055,8 @@ type IntegerPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for boolean properties in an elicitation form.
+// BooleanPropertySchema is the schema for boolean properties in an elicitation
+// form.
 type BooleanPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -1057,7 +1087,8 @@ type BooleanPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for multi-select (array) properties in an elicitation form.
+// MultiSelectPropertySchema is the schema for multi-select (array) properties
+// in an elicitation form.
 type MultiSelectPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -1100,7 +1131,7 @@ type MultiSelectPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 //
 // It is a union tagged by the member "type". Its variants are
 // StringMultiSelectItems, Titled; a tag this package does not know decodes to
@@ -1110,7 +1141,9 @@ type MultiSelectItems interface {
 	isMultiSelectItems()
 }
 
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1118,7 +1151,8 @@ type UnknownMultiSelectItems struct {
 	Raw json.RawMessage
 }
 
-// String item schema for multi-select enum properties.
+// StringMultiSelectItems is the string item schema for multi-select enum
+// properties.
 type StringMultiSelectItems struct {
 	// Allowed enum values.
 	Enum []string `json:"enum"`
@@ -1137,7 +1171,8 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items definition for titled multi-select enum properties.
+// TitledMultiSelectItems is the items definition for titled multi-select enum
+// properties.
 type TitledMultiSelectItems struct {
 	// Titled enum options.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -1161,7 +1196,7 @@ type TitledMultiSelectItems struct {
 // As in MCP, titled items omit `type` and are identified by `anyOf`.
 type Titled TitledMultiSelectItems
 
-// URL-based elicitation where the client directs the user to a URL.
+// URL is an URL-based elicitation where the client directs the user to a URL.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
@@ -1186,10 +1221,10 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for an elicitation.
+// ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
 
-// **UNSTABLE**
+// MessageMCPRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1219,7 +1254,7 @@ type MessageMCPRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPServerACPID is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1232,7 +1267,7 @@ type MessageMCPRequest struct {
 // server.
 type MCPServerACPID string
 
-// **UNSTABLE**
+// MCPRequestID is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1244,7 +1279,8 @@ type MCPServerACPID string
 // from the outer ACP JSON-RPC request ID.
 type MCPRequestID string
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
+// ExtRequest holds the allows for sending an arbitrary request that is not
+// part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -1253,12 +1289,13 @@ type MCPRequestID string
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 type ExtRequest json.RawMessage
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// Response is a validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// Notification has no description in its schema.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -1268,7 +1305,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that an agent can send to a client.
+// AgentNotificationParams is all possible notifications that an agent can send
+// to a client.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -1287,7 +1325,8 @@ type AgentNotificationParams interface {
 	isAgentNotificationParams()
 }
 
-// Handles session update notifications from the agent.
+// AgentNotificationParamsSessionNotification holds the handles session update
+// notifications from the agent.
 //
 // This is a notification endpoint (no response expected) that receives
 // real-time updates about session progress, including message chunks,
@@ -1317,7 +1356,8 @@ type AgentNotificationParamsSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Different types of updates that can be sent during session processing.
+// SessionUpdate holds the different types of updates that can be sent during
+// session processing.
 //
 // These updates provide real-time feedback about the agent's progress.
 //
@@ -1335,7 +1375,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -1343,7 +1385,7 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// A streamed item of content
+// ContentChunk is a streamed item of content
 type ContentChunk struct {
 	// A single item of content
 	Content ContentBlock `json:"content"`
@@ -1365,19 +1407,20 @@ type ContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a message within a session.
+// MessageID is the unique identifier for a message within a session.
 type MessageID string
 
-// A chunk of the user's message being streamed.
+// UserMessageChunk is a chunk of the user's message being streamed.
 type UserMessageChunk ContentChunk
 
-// A chunk of the agent's response being streamed.
+// AgentMessageChunk is a chunk of the agent's response being streamed.
 type AgentMessageChunk ContentChunk
 
-// A chunk of the agent's internal reasoning being streamed.
+// AgentThoughtChunk is a chunk of the agent's internal reasoning being
+// streamed.
 type AgentThoughtChunk ContentChunk
 
-// Represents a tool call that the language model has requested.
+// ToolCall represents a tool call that the language model has requested.
 //
 // Tool calls are actions that the agent executes on behalf of the language
 // model,
@@ -1423,7 +1466,7 @@ type ToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An execution plan for accomplishing complex tasks.
+// Plan is an execution plan for accomplishing complex tasks.
 //
 // Plans consist of multiple entries representing individual tasks or goals.
 // Agents report plans to clients to provide visibility into their execution
@@ -1453,7 +1496,7 @@ type Plan struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A single entry in the execution plan.
+// PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
 // as part of fulfilling the user's request.
@@ -1480,7 +1523,7 @@ type PlanEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -1488,14 +1531,14 @@ type PlanEntry struct {
 // Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
 type PlanEntryPriority string
 
-// Status of a plan entry in the execution flow.
+// PlanEntryStatus is the status of a plan entry in the execution flow.
 //
 // Tracks the lifecycle of each task from planning through completion.
 // See protocol docs: [Plan
 // Entries](https://agentclientprotocol.com/protocol/v1/draft/agent-plan#plan-entries)
 type PlanEntryStatus string
 
-// **UNSTABLE**
+// PlanUpdate is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1517,7 +1560,7 @@ type PlanUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanUpdateContent is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1531,7 +1574,9 @@ type PlanUpdateContent interface {
 	isPlanUpdateContent()
 }
 
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownPlanUpdateContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1539,7 +1584,7 @@ type UnknownPlanUpdateContent struct {
 	Raw json.RawMessage
 }
 
-// **UNSTABLE**
+// PlanItems is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1567,7 +1612,7 @@ type PlanItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanID is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1575,7 +1620,7 @@ type PlanItems struct {
 // Unique identifier for a plan within a session.
 type PlanID string
 
-// **UNSTABLE**
+// PlanFile is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1599,7 +1644,7 @@ type PlanFile struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanMarkdown is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1623,7 +1668,7 @@ type PlanMarkdown struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanRemoved is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1645,7 +1690,8 @@ type PlanRemoved struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Available commands are ready or have changed
+// AvailableCommandsUpdate holds the available commands are ready or have
+// changed
 type AvailableCommandsUpdate struct {
 	// Commands the agent can execute
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
@@ -1662,7 +1708,7 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Information about a command.
+// AvailableCommand is an information about a command.
 type AvailableCommand struct {
 	// Command name (e.g., `create_plan`, `research_codebase`).
 	Name string `json:"name"`
@@ -1683,10 +1729,11 @@ type AvailableCommand struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The input specification for a command.
+// AvailableCommandInput is the input specification for a command.
 type AvailableCommandInput = UnstructuredCommandInput
 
-// All text that was typed after the command name is provided as input.
+// UnstructuredCommandInput is all text that was typed after the command name
+// is provided as input.
 type UnstructuredCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
@@ -1703,7 +1750,7 @@ type UnstructuredCommandInput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The current mode of the session has changed
+// CurrentModeUpdate means the current mode of the session has changed
 //
 // See protocol docs: [Session
 // Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
@@ -1723,10 +1770,11 @@ type CurrentModeUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a Session Mode.
+// SessionModeID is the unique identifier for a Session Mode.
 type SessionModeID string
 
-// Session configuration options have been updated.
+// ConfigOptionUpdate holds the session configuration options have been
+// updated.
 type ConfigOptionUpdate struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -1743,7 +1791,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A session configuration option selector and its current state.
+// SessionConfigOption is a session configuration option selector and its
+// current state.
 //
 // It is a union tagged by the member "type". Its variants are Select, Boolean;
 // a tag this package does not know decodes to UnknownSessionConfigOption,
@@ -1752,7 +1801,9 @@ type SessionConfigOption interface {
 	isSessionConfigOption()
 }
 
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownSessionConfigOption struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1760,7 +1811,7 @@ type UnknownSessionConfigOption struct {
 	Raw json.RawMessage
 }
 
-// Single-value selector (dropdown).
+// Select is a single-value selector (dropdown).
 type Select struct {
 	// Unique identifier for the configuration option.
 	ID SessionConfigID `json:"id"`
@@ -1787,10 +1838,11 @@ type Select struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option.
+// SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
 
-// Semantic category for a session configuration option.
+// SessionConfigOptionCategory is the semantic category for a session
+// configuration option.
 //
 // This is intended to help Clients distinguish broadly common selectors (e.g.
 // model selector vs
@@ -1807,10 +1859,12 @@ type SessionConfigID string
 // The set is open: values not listed here are valid and kept as they are.
 type SessionConfigOptionCategory string
 
-// Unique identifier for a session configuration option value.
+// SessionConfigValueID is the unique identifier for a session configuration
+// option value.
 type SessionConfigValueID string
 
-// Possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session
+// configuration option.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
@@ -1818,7 +1872,8 @@ type SessionConfigSelectOptions interface {
 	isSessionConfigSelectOptions()
 }
 
-// A possible value for a session configuration option.
+// SessionConfigSelectOption is a possible value for a session configuration
+// option.
 type SessionConfigSelectOption struct {
 	// Unique identifier for this option value.
 	Value SessionConfigValueID `json:"value"`
@@ -1839,10 +1894,12 @@ type SessionConfigSelectOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A flat list of options with no grouping.
+// SessionConfigSelectOptionsUngrouped is a flat list of options with no
+// grouping.
 type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
-// A group of possible values for a session configuration option.
+// SessionConfigSelectGroup is a group of possible values for a session
+// configuration option.
 type SessionConfigSelectGroup struct {
 	// Unique identifier for this group.
 	Group SessionConfigGroupID `json:"group"`
@@ -1863,10 +1920,12 @@ type SessionConfigSelectGroup struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option value group.
+// SessionConfigGroupID is the unique identifier for a session configuration
+// option value group.
 type SessionConfigGroupID string
 
-// A list of options grouped under headers.
+// SessionConfigSelectOptionsGrouped is a list of options grouped under
+// headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 // Boolean on/off toggle.
@@ -1894,8 +1953,8 @@ type Boolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Update to session metadata. All fields are optional to support partial
-// updates.
+// SessionInfoUpdate is the update to session metadata. All fields are optional
+// to support partial updates.
 //
 // Agents send this notification to update session information like title or
 // custom metadata.
@@ -1918,7 +1977,7 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Context window and cost update for a session.
+// UsageUpdate is a context window and cost update for a session.
 type UsageUpdate struct {
 	// Tokens currently in context.
 	Used uint64 `json:"used"`
@@ -1960,7 +2019,7 @@ type Cost struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Fire-and-forget information for the user.
+// Notice is the fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
 // a notice being received, displayed, or seen by the user.
@@ -1987,12 +2046,13 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Severity hint for a session notice.
+// NoticeSeverity is the severity hint for a session notice.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type NoticeSeverity string
 
-// A context compaction upsert. The first notification fixes the compaction's
+// CompactionUpdate is a context compaction upsert. The first notification
+// fixes the compaction's
 // timeline position. Later updates with the same ID patch that entity in
 // place.
 // Agents MUST only send this update when the Client advertised
@@ -2016,15 +2076,17 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a context compaction within a session.
+// CompactionID is the unique identifier for a context compaction within a
+// session.
 type CompactionID string
 
-// Lifecycle state of a context compaction.
+// CompactionStatus is the lifecycle state of a context compaction.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CompactionStatus string
 
-// A content block appended to a compaction's summary. A first-seen ID creates
+// CompactionSummaryChunk is a content block appended to a compaction's
+// summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 // Agents MUST only send this update when the Client advertised
 // the `session.compaction` Client capability.
@@ -2039,7 +2101,7 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SubagentUpdate is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2124,7 +2186,7 @@ type SubagentUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SubagentSessionCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2149,7 +2211,7 @@ type SubagentSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionCancelCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2171,7 +2233,7 @@ type SessionCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// StateUpdate is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2190,7 +2252,9 @@ type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownStateUpdate2 struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -2198,7 +2262,7 @@ type UnknownStateUpdate2 struct {
 	Raw json.RawMessage
 }
 
-// Foreground work is in progress.
+// RunningStateUpdate is a foreground work is in progress.
 type RunningStateUpdate struct {
 	// The _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
@@ -2208,7 +2272,7 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The child is ready to process another prompt.
+// Idle means the child is ready to process another prompt.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
@@ -2233,7 +2297,7 @@ type Idle struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// Usage is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2265,7 +2329,7 @@ type Usage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Foreground work is blocked on user action.
+// RequiresActionStateUpdate is a foreground work is blocked on user action.
 type RequiresActionStateUpdate struct {
 	// The _meta property is reserved by ACP for additional metadata.
 	// Implementations MUST NOT make assumptions about values at these keys.
@@ -2275,7 +2339,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// UnknownStateUpdate is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2302,7 +2366,7 @@ type UnknownStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionMessage is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2348,7 +2412,7 @@ type SessionMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionMessageChunk is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2372,7 +2436,8 @@ type SessionMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification that a URL-based elicitation has completed.
+// AgentNotificationParamsCompleteElicitationNotification is a notification
+// that a URL-based elicitation has completed.
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v1/draft/elicitation#url-completion)
@@ -2394,7 +2459,7 @@ type AgentNotificationParamsCompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AgentNotificationParamsAuthStatusUpdateNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2429,7 +2494,7 @@ type AgentNotificationParamsAuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthState is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2439,7 +2504,7 @@ type AgentNotificationParamsAuthStatusUpdateNotification struct {
 // The set is open: values not listed here are valid and kept as they are.
 type AuthState string
 
-// **UNSTABLE**
+// AuthAccount is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2488,7 +2553,8 @@ type AuthAccount struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the agent.
+// AgentNotificationParamsExtNotification holds the handles extension
+// notifications from the agent.
 //
 // Allows the Agent to send an arbitrary notification that is not part of the
 // ACP spec.
@@ -2503,8 +2569,8 @@ type AgentNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolClient is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -2518,6 +2584,7 @@ type AgentClientProtocolClient interface {
 	isAgentClientProtocolClient()
 }
 
+// AgentClientProtocolClientRequest has no description in its schema.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -2529,7 +2596,8 @@ type AgentClientProtocolClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible requests that a client can send to an agent.
+// ClientRequestParams is all possible requests that a client can send to an
+// agent.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -2545,7 +2613,7 @@ type AgentClientProtocolClientRequest struct {
 // const (a tag)).
 type ClientRequestParams json.RawMessage
 
-// Request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -2573,13 +2641,13 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Protocol version identifier.
+// ProtocolVersion is a protocol version identifier.
 //
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
-// Capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -2643,7 +2711,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// File system capabilities that a client may support.
+// FileSystemCapabilities holds the file system capabilities that a client may
+// support.
 //
 // See protocol docs:
 // [FileSystem](https://agentclientprotocol.com/protocol/v1/draft/initialization#filesystem)
@@ -2665,7 +2734,8 @@ type FileSystemCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session-related capabilities supported by the client.
+// ClientSessionCapabilities holds the session-related capabilities supported
+// by the client.
 type ClientSessionCapabilities struct {
 	// Support for ID-addressed context compaction updates. Omitted or `null`
 	// means unsupported. `{}` advertises the complete compaction contract.
@@ -2693,10 +2763,12 @@ type ClientSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client support for ID-addressed context compaction updates.
+// CompactionCapabilities is the client support for ID-addressed context
+// compaction updates.
 type CompactionCapabilities json.RawMessage
 
-// Session configuration option capabilities supported by the client.
+// SessionConfigOptionsCapabilities holds the session configuration option
+// capabilities supported by the client.
 type SessionConfigOptionsCapabilities struct {
 	// Whether the client supports boolean session configuration options.
 	//
@@ -2718,7 +2790,8 @@ type SessionConfigOptionsCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for boolean session configuration options.
+// BooleanConfigOptionCapabilities holds the capabilities for boolean session
+// configuration options.
 //
 // Supplying `{}` means the client supports boolean session configuration
 // options.
@@ -2736,10 +2809,11 @@ type BooleanConfigOptionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client support for presenting live notices to the user.
+// NoticeCapabilities is the client support for presenting live notices to the
+// user.
 type NoticeCapabilities json.RawMessage
 
-// **UNSTABLE**
+// SubagentCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2762,7 +2836,7 @@ type SubagentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2782,7 +2856,8 @@ type PlanCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication capabilities supported by the client.
+// AuthCapabilities holds the authentication capabilities supported by the
+// client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -2807,7 +2882,8 @@ type AuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the
+// client.
 type ElicitationCapabilities struct {
 	// Whether the client supports form-based elicitation.
 	//
@@ -2835,7 +2911,7 @@ type ElicitationCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
@@ -2854,7 +2930,7 @@ type ElicitationFormCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
@@ -2873,7 +2949,8 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Metadata about the implementation of the client or agent.
+// Implementation is a metadata about the implementation of the client or
+// agent.
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
@@ -2901,7 +2978,8 @@ type Implementation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for the authenticate method.
+// AuthenticateRequest holds the request parameters for the authenticate
+// method.
 //
 // Specifies which authentication method to use.
 type AuthenticateRequest struct {
@@ -2921,10 +2999,11 @@ type AuthenticateRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Typed identifier used for auth method values on the wire.
+// AuthMethodID is the typed identifier used for auth method values on the
+// wire.
 type AuthMethodID string
 
-// **UNSTABLE**
+// ListProvidersRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2944,7 +3023,7 @@ type ListProvidersRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SetProviderRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2975,7 +3054,7 @@ type SetProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProviderID is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2983,7 +3062,7 @@ type SetProviderRequest struct {
 // Unique identifier for a configurable LLM provider.
 type ProviderID string
 
-// **UNSTABLE**
+// LlmProtocol is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2999,7 +3078,7 @@ type ProviderID string
 // The set is open: values not listed here are valid and kept as they are.
 type LlmProtocol string
 
-// **UNSTABLE**
+// DisableProviderRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3021,7 +3100,7 @@ type DisableProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for the logout method.
+// LogoutRequest holds the request parameters for the logout method.
 //
 // Terminates the current authenticated session.
 type LogoutRequest struct {
@@ -3038,7 +3117,7 @@ type LogoutRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3064,7 +3143,7 @@ type AuthStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a
 // Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
@@ -3103,7 +3182,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
+// MCPServer is the configuration for connecting to an MCP (Model Context
+// Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
 // processing prompts.
@@ -3119,7 +3199,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3127,7 +3209,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// HTTP transport configuration for MCP.
+// MCPServerHTTP is the HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -3148,7 +3230,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An HTTP header to set when making requests to the MCP server.
+// HTTPHeader is an HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
 	// The name of the HTTP header.
 	Name string `json:"name"`
@@ -3167,7 +3249,7 @@ type HTTPHeader struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// SSE transport configuration for MCP.
+// MCPServerSSE is the SSE transport configuration for MCP.
 type MCPServerSSE struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -3188,7 +3270,7 @@ type MCPServerSSE struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPServerACP is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3221,7 +3303,7 @@ type MCPServerACP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Stdio transport configuration for MCP.
+// MCPServerStdio is the stdio transport configuration for MCP.
 type MCPServerStdio struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -3249,7 +3331,7 @@ type MCPServerStdio struct {
 // All Agents MUST support this transport.
 type Stdio MCPServerStdio
 
-// **UNSTABLE**
+// SystemPrompt is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3291,7 +3373,7 @@ type SystemPrompt struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SystemPromptMode is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3306,7 +3388,8 @@ type SystemPrompt struct {
 // The set is open: values not listed here are valid and kept as they are.
 type SystemPromptMode string
 
-// Request parameters for loading an existing session.
+// LoadSessionRequest holds the request parameters for loading an existing
+// session.
 //
 // Only available if the Agent supports the `loadSession` capability.
 //
@@ -3353,7 +3436,8 @@ type LoadSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing
+// sessions.
 //
 // Only available if the Agent supports the `sessionCapabilities.list`
 // capability.
@@ -3390,7 +3474,7 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionArchiveFilter is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3405,7 +3489,8 @@ type ListSessionsRequest struct {
 // The set is open: values not listed here are valid and kept as they are.
 type SessionArchiveFilter string
 
-// Request parameters for deleting an existing session from `session/list`.
+// DeleteSessionRequest holds the request parameters for deleting an existing
+// session from `session/list`.
 //
 // Only available if the Agent supports the `sessionCapabilities.delete`
 // capability.
@@ -3425,7 +3510,7 @@ type DeleteSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ForkSessionRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3477,7 +3562,7 @@ type ForkSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ArchiveSessionRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3511,7 +3596,7 @@ type ArchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// UnarchiveSessionRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3546,7 +3631,7 @@ type UnarchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatusRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3578,7 +3663,7 @@ type SessionStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SetSessionTitleRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3621,7 +3706,8 @@ type SetSessionTitleRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing
+// session.
 //
 // Resumes an existing session without returning previous messages (unlike
 // `session/load`).
@@ -3671,7 +3757,8 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active
+// session.
 //
 // If supported, the agent **must** cancel any ongoing work related to the
 // session
@@ -3696,7 +3783,8 @@ type CloseSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for setting a session mode.
+// SetSessionModeRequest holds the request parameters for setting a session
+// mode.
 type SetSessionModeRequest struct {
 	// The ID of the session to set the mode for.
 	SessionID SessionID `json:"sessionId"`
@@ -3715,7 +3803,8 @@ type SetSessionModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a
+// session configuration option.
 //
 // It is a union tagged by the member "type". Its variants are
 // SetSessionConfigOptionRequestBoolean, ValueID; a tag this package does not
@@ -3725,7 +3814,10 @@ type SetSessionConfigOptionRequest interface {
 	isSetSessionConfigOptionRequest()
 }
 
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSetSessionConfigOptionRequest is a variant of
+// SetSessionConfigOptionRequest whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownSetSessionConfigOptionRequest struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3733,7 +3825,7 @@ type UnknownSetSessionConfigOptionRequest struct {
 	Raw json.RawMessage
 }
 
-// A boolean value (`type: "boolean"`).
+// SetSessionConfigOptionRequestBoolean is a boolean value (`type: "boolean"`).
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -3754,7 +3846,7 @@ type SetSessionConfigOptionRequestBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A `SessionConfigValueId` string value.
+// ValueID is a `SessionConfigValueId` string value.
 //
 // This is the default when `type` is absent on the wire. Unknown `type`
 // values with string payloads also gracefully deserialize into this
@@ -3779,7 +3871,8 @@ type ValueID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the
+// agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -3816,12 +3909,14 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
+// of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -3831,7 +3926,8 @@ type AgentClientProtocolClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that a client can send to an agent.
+// ClientNotificationParams is all possible notifications that a client can
+// send to an agent.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -3849,7 +3945,8 @@ type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
 
-// Cancels ongoing operations for a session.
+// ClientNotificationParamsCancelNotification holds the cancels ongoing
+// operations for a session.
 //
 // This is a notification sent by the client to cancel an ongoing prompt turn.
 //
@@ -3877,7 +3974,7 @@ type ClientNotificationParamsCancelNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ClientNotificationParamsMessageMCPNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3907,7 +4004,8 @@ type ClientNotificationParamsMessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the client.
+// ClientNotificationParamsExtNotification holds the handles extension
+// notifications from the client.
 //
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
@@ -3920,8 +4018,8 @@ type ClientNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolProtocolLevel is a message (request, response, or
+// notification) with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
@@ -3937,7 +4035,7 @@ type AgentClientProtocolProtocolLevel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel an ongoing request.
+// CancelRequestNotification is the notification to cancel an ongoing request.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/cancellation)
@@ -3957,8 +4055,8 @@ type CancelRequestNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolProxy is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -3972,6 +4070,7 @@ type AgentClientProtocolProxy interface {
 	isAgentClientProtocolProxy()
 }
 
+// AgentClientProtocolProxyRequest has no description in its schema.
 type AgentClientProtocolProxyRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -3983,7 +4082,7 @@ type AgentClientProtocolProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProxyRequestParams is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4003,7 +4102,7 @@ type ProxyRequestParams interface {
 	isProxyRequestParams()
 }
 
-// Initializes a component as a proxy.
+// ProxyRequestParamsInitializeProxyRequest initializes a component as a proxy.
 //
 // Sent by a conductor to each component that has a successor, instead of
 // `initialize`.
@@ -4030,7 +4129,8 @@ type ProxyRequestParamsInitializeProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Forwards a request to or from a proxy's successor.
+// ProxyRequestParamsProxySuccessorRequest forwards a request to or from a
+// proxy's successor.
 //
 // A proxy sends it to its conductor to forward a request downstream. The
 // conductor sends
@@ -4066,12 +4166,14 @@ type ProxyRequestParamsProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// AgentClientProtocolProxyResponse is a validate does not check: anyOf/oneOf
+// of a merged schema.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// AgentClientProtocolProxyNotification has no description in its schema.
 type AgentClientProtocolProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4081,7 +4183,7 @@ type AgentClientProtocolProxyNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProxySuccessorNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4125,7 +4227,7 @@ type ProxySuccessorNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request object.
+// AgentRequest is a JSON-RPC request object.
 type AgentRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -4137,7 +4239,7 @@ type AgentRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
 	// MIME type describing the encoded media payload.
 	MIMEType wire.Opt[string] `json:"mimeType,omitzero"`
@@ -4158,7 +4260,7 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -4179,7 +4281,8 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
+// ElicitationSessionScope is a session-scoped elicitation, optionally tied to
+// a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
 // This is useful when an agent receives an elicitation from an MCP server
@@ -4197,8 +4300,8 @@ type ElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
-// session
+// ElicitationRequestScope is a request-scoped elicitation, tied to a specific
+// JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
 	// The request this elicitation is tied to.
@@ -4207,8 +4310,8 @@ type ElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation mode where the client renders a form from the
-// provided schema.
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -4218,7 +4321,8 @@ type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
 type Session struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -4232,7 +4336,8 @@ type Session struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
 	// The request this elicitation is tied to.
@@ -4241,7 +4346,8 @@ type ElicitationFormModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -4251,7 +4357,8 @@ type ElicitationURLMode interface {
 	isElicitationURLMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
 type ElicitationURLModeSession struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -4265,7 +4372,8 @@ type ElicitationURLModeSession struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
 	// The request this elicitation is tied to.
@@ -4274,7 +4382,7 @@ type ElicitationURLModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// AgentResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -4284,7 +4392,7 @@ type AgentResponse interface {
 	isAgentResponse()
 }
 
-// A successful JSON-RPC response.
+// Result is a successful JSON-RPC response.
 type Result struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -4294,7 +4402,7 @@ type Result struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -4304,7 +4412,7 @@ type Result struct {
 // const (a tag)).
 type ResultResult json.RawMessage
 
-// Response to the `initialize` method.
+// InitializeResponse is the response to the `initialize` method.
 //
 // Contains the negotiated protocol version and agent capabilities.
 //
@@ -4337,7 +4445,7 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -4378,7 +4486,8 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in
+// `session/prompt` requests.
 //
 // Baseline agent functionality requires support for `text`
 // and `resource_link` content blocks in prompt requests.
@@ -4414,7 +4523,7 @@ type PromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP capabilities supported by the agent
+// MCPCapabilities holds the MCP capabilities supported by the agent
 type MCPCapabilities struct {
 	// Agent supports `http` MCP servers.
 	HTTP *bool `json:"http,omitempty"`
@@ -4440,7 +4549,7 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // As a baseline, all Agents **MUST** support `session/new`, `session/prompt`,
 // `session/cancel`, and `session/update`.
@@ -4556,7 +4665,8 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/list` method.
+// SessionListCapabilities holds the capabilities for the `session/list`
+// method.
 //
 // Supplying `{}` means the agent supports listing sessions.
 type SessionListCapabilities struct {
@@ -4573,7 +4683,8 @@ type SessionListCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/delete` method.
+// SessionDeleteCapabilities holds the capabilities for the `session/delete`
+// method.
 //
 // Supplying `{}` means the agent supports deleting sessions from
 // `session/list`.
@@ -4591,7 +4702,8 @@ type SessionDeleteCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for
+// additional session directories support.
 //
 // Supplying `{}` means the agent supports the `additionalDirectories` field on
 // supported session lifecycle requests. Agents that also support
@@ -4611,7 +4723,7 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionSystemPromptCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4638,7 +4750,7 @@ type SessionSystemPromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionSystemPromptModeCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4667,7 +4779,7 @@ type SessionSystemPromptModeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionSystemPromptOverrideCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4690,7 +4802,7 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionForkCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4712,7 +4824,7 @@ type SessionForkCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionArchiveCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4736,7 +4848,7 @@ type SessionArchiveCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatusCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4758,7 +4870,7 @@ type SessionStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionTitleCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4782,7 +4894,8 @@ type SessionTitleCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/resume` method.
+// SessionResumeCapabilities holds the capabilities for the `session/resume`
+// method.
 //
 // Supplying `{}` means the agent supports resuming sessions.
 type SessionResumeCapabilities struct {
@@ -4799,7 +4912,8 @@ type SessionResumeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/close` method.
+// SessionCloseCapabilities holds the capabilities for the `session/close`
+// method.
 //
 // Supplying `{}` means the agent supports closing sessions.
 type SessionCloseCapabilities struct {
@@ -4816,7 +4930,8 @@ type SessionCloseCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication-related capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related capabilities
+// supported by the agent.
 type AgentAuthCapabilities struct {
 	// **UNSTABLE**
 	//
@@ -4846,7 +4961,7 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4868,7 +4983,7 @@ type AuthStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Logout capabilities supported by the agent.
+// LogoutCapabilities holds the logout capabilities supported by the agent.
 //
 // Supplying `{}` means the agent supports the logout method.
 type LogoutCapabilities struct {
@@ -4885,7 +5000,7 @@ type LogoutCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProvidersCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4907,7 +5022,7 @@ type ProvidersCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Describes an available authentication method.
+// AuthMethod describes an available authentication method.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
 // When no `type` is present, the method is treated as `agent`.
@@ -4920,7 +5035,9 @@ type AuthMethod interface {
 	isAuthMethod()
 }
 
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAuthMethod struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -4928,7 +5045,7 @@ type UnknownAuthMethod struct {
 	Raw json.RawMessage
 }
 
-// Terminal-based authentication method.
+// AuthMethodTerminal is a terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
 // process for the user to authenticate via a TUI. Agents MUST advertise this
@@ -4962,7 +5079,8 @@ type AuthMethodTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Agent handles authentication itself through `authenticate`.
+// AuthMethodAgent is an agent handles authentication itself through
+// `authenticate`.
 //
 // This is the default authentication method type.
 type AuthMethodAgent struct {
@@ -4990,7 +5108,7 @@ type AuthMethodAgent struct {
 // This is the default when no `type` is specified.
 type Agent AuthMethodAgent
 
-// Response to the `authenticate` method.
+// AuthenticateResponse is the response to the `authenticate` method.
 type AuthenticateResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5005,7 +5123,7 @@ type AuthenticateResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ListProvidersResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5027,7 +5145,7 @@ type ListProvidersResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProviderInfo is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5058,7 +5176,7 @@ type ProviderInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProviderCurrentConfig is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5082,7 +5200,7 @@ type ProviderCurrentConfig struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SetProviderResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5102,7 +5220,7 @@ type SetProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// DisableProviderResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5122,7 +5240,7 @@ type DisableProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to the `logout` method.
+// LogoutResponse is the response to the `logout` method.
 type LogoutResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5137,7 +5255,7 @@ type LogoutResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5170,7 +5288,7 @@ type AuthStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from creating a new session.
+// NewSessionResponse is a response from creating a new session.
 //
 // See protocol docs: [Creating a
 // Session](https://agentclientprotocol.com/protocol/v1/draft/session-setup#creating-a-session)
@@ -5199,7 +5317,7 @@ type NewSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The set of modes and the one currently active.
+// SessionModeState is the set of modes and the one currently active.
 type SessionModeState struct {
 	// The current mode the Agent is in.
 	CurrentModeID SessionModeID `json:"currentModeId"`
@@ -5218,7 +5336,7 @@ type SessionModeState struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A mode the agent can operate in.
+// SessionMode is a mode the agent can operate in.
 //
 // See protocol docs: [Session
 // Modes](https://agentclientprotocol.com/protocol/v1/draft/session-modes)
@@ -5242,7 +5360,7 @@ type SessionMode struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from loading an existing session.
+// LoadSessionResponse is a response from loading an existing session.
 type LoadSessionResponse struct {
 	// Initial mode state if supported by the Agent
 	//
@@ -5264,7 +5382,7 @@ type LoadSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from listing sessions.
+// ListSessionsResponse is a response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects
 	Sessions []SessionInfo `json:"sessions"`
@@ -5285,7 +5403,7 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Information about a session returned by session/list
+// SessionInfo is an information about a session returned by session/list
 type SessionInfo struct {
 	// Unique identifier for the session
 	SessionID SessionID `json:"sessionId"`
@@ -5327,7 +5445,7 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from deleting a session.
+// DeleteSessionResponse is a response from deleting a session.
 type DeleteSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5342,7 +5460,7 @@ type DeleteSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ForkSessionResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5371,7 +5489,7 @@ type ForkSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ArchiveSessionResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5391,7 +5509,7 @@ type ArchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// UnarchiveSessionResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5411,7 +5529,7 @@ type UnarchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatusResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5439,7 +5557,7 @@ type SessionStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatus is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5449,7 +5567,7 @@ type SessionStatusResponse struct {
 // The set is open: values not listed here are valid and kept as they are.
 type SessionStatus string
 
-// **UNSTABLE**
+// SetSessionTitleResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5475,7 +5593,7 @@ type SetSessionTitleResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from resuming an existing session.
+// ResumeSessionResponse is a response from resuming an existing session.
 type ResumeSessionResponse struct {
 	// Initial mode state if supported by the Agent
 	//
@@ -5497,7 +5615,7 @@ type ResumeSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from closing a session.
+// CloseSessionResponse is a response from closing a session.
 type CloseSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5512,7 +5630,7 @@ type CloseSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `session/set_mode` method.
+// SetSessionModeResponse is the response to `session/set_mode` method.
 type SetSessionModeResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5527,7 +5645,8 @@ type SetSessionModeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `session/set_config_option` method.
+// SetSessionConfigOptionResponse is the response to
+// `session/set_config_option` method.
 type SetSessionConfigOptionResponse struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -5544,7 +5663,7 @@ type SetSessionConfigOptionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from processing a user prompt.
+// PromptResponse is a response from processing a user prompt.
 //
 // See protocol docs: [Check for
 // Completion](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#4-check-for-completion)
@@ -5571,14 +5690,14 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Reasons why an agent stops processing a prompt turn.
+// StopReason holds the reasons why an agent stops processing a prompt turn.
 //
 // See protocol docs: [Stop
 // Reasons](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#stop-reasons)
 type StopReason string
 
-// Allows for sending an arbitrary response to an extension request that is not
-// part of the ACP spec.
+// ExtResponse holds the allows for sending an arbitrary response to an
+// extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -5587,7 +5706,7 @@ type StopReason string
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 type ExtResponse json.RawMessage
 
-// A failed JSON-RPC response.
+// AgentResponseError is a failed JSON-RPC response.
 type AgentResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -5597,7 +5716,7 @@ type AgentResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// JSON-RPC error object.
+// Error is a JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -5619,7 +5738,8 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
 // JSON-RPC
@@ -5630,7 +5750,8 @@ type Error struct {
 // The set is open: values not listed here are valid and kept as they are.
 type ErrorCode int32
 
-// A single-value selector (dropdown) session configuration option payload.
+// SessionConfigSelect is a single-value selector (dropdown) session
+// configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
@@ -5640,7 +5761,8 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A boolean on/off toggle session configuration option payload.
+// SessionConfigBoolean is a boolean on/off toggle session configuration option
+// payload.
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
@@ -5648,7 +5770,7 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// AgentNotification is a JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -5658,7 +5780,8 @@ type AgentNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification containing a session update from the agent.
+// SessionNotification is a notification containing a session update from the
+// agent.
 //
 // Used to stream real-time progress and results during prompt processing.
 //
@@ -5682,7 +5805,7 @@ type SessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ErrorStopReason is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5699,7 +5822,7 @@ type ErrorStopReason struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The child is ready to process another prompt.
+// IdleStateUpdate means the child is ready to process another prompt.
 //
 // An omitted, `null`, or malformed `stopReason` means not reported.
 //
@@ -5711,7 +5834,9 @@ type IdleStateUpdate interface {
 	isIdleStateUpdate()
 }
 
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownIdleStateUpdate struct {
 	// Tag is the value of the member "stopReason".
 	Tag string
@@ -5719,7 +5844,7 @@ type UnknownIdleStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// The work ended successfully.
+// EndTurn means the work ended successfully.
 type EndTurn struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -5733,7 +5858,8 @@ type EndTurn struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The work ended because the agent reached the maximum number of tokens.
+// MaxTokens means the work ended because the agent reached the maximum number
+// of tokens.
 type MaxTokens struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -5747,7 +5873,8 @@ type MaxTokens struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The work ended because the agent reached the maximum number of allowed
+// MaxTurnRequests means the work ended because the agent reached the maximum
+// number of allowed
 // agent requests.
 type MaxTurnRequests struct {
 	// **UNSTABLE** Token usage for completed foreground work.
@@ -5762,7 +5889,7 @@ type MaxTurnRequests struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The work ended because the agent refused to continue.
+// Refusal means the work ended because the agent refused to continue.
 type Refusal struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -5776,7 +5903,7 @@ type Refusal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The work was cancelled.
+// Cancelled means the work was cancelled.
 type Cancelled struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -5790,7 +5917,7 @@ type Cancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The work ended because something failed.
+// IdleStateUpdateError means the work ended because something failed.
 type IdleStateUpdateError struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -5810,7 +5937,7 @@ type IdleStateUpdateError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No stop reason: `stopReason` is omitted or `null`.
+// None is no stop reason: `stopReason` is omitted or `null`.
 type None struct {
 	// **UNSTABLE** Token usage for completed foreground work.
 	//
@@ -5824,7 +5951,8 @@ type None struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
+// CompleteElicitationNotification is a notification sent by the agent when a
+// URL-based elicitation is complete.
 type CompleteElicitationNotification struct {
 	// The ID of the elicitation that completed.
 	ElicitationID ElicitationID `json:"elicitationId"`
@@ -5843,7 +5971,7 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusUpdateNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5883,8 +6011,8 @@ type AuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows either side to send an arbitrary notification that is not part of the
-// ACP spec.
+// ExtNotification is the allows either side to send an arbitrary notification
+// that is not part of the ACP spec.
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
 // while maintaining protocol compatibility.
@@ -5893,7 +6021,7 @@ type AuthStatusUpdateNotification struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 type ExtNotification json.RawMessage
 
-// A JSON-RPC request object.
+// ClientRequest is a JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -5905,7 +6033,7 @@ type ClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// ClientResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -5915,7 +6043,7 @@ type ClientResponse interface {
 	isClientResponse()
 }
 
-// A successful JSON-RPC response.
+// ClientResponseResult is a successful JSON-RPC response.
 type ClientResponseResult struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -5925,7 +6053,7 @@ type ClientResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ClientResponseResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -5935,7 +6063,7 @@ type ClientResponseResult struct {
 // const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
-// Response to `fs/write_text_file`
+// WriteTextFileResponse is the response to `fs/write_text_file`
 type WriteTextFileResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5950,7 +6078,7 @@ type WriteTextFileResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the contents of a text file.
+// ReadTextFileResponse is a response containing the contents of a text file.
 type ReadTextFileResponse struct {
 	// Content payload returned by this response.
 	Content string `json:"content"`
@@ -5967,7 +6095,7 @@ type ReadTextFileResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to a permission request.
+// RequestPermissionResponse is the response to a permission request.
 type RequestPermissionResponse struct {
 	// The user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
@@ -5984,7 +6112,7 @@ type RequestPermissionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome of a permission request.
+// RequestPermissionOutcome is the outcome of a permission request.
 //
 // It is a union tagged by the member "outcome". Its variants are
 // RequestPermissionOutcomeCancelled, SelectedPermissionOutcome; a tag this
@@ -5994,7 +6122,9 @@ type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
 
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionOutcome struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -6002,7 +6132,8 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// The prompt turn was cancelled before the user responded.
+// RequestPermissionOutcomeCancelled means the prompt turn was cancelled before
+// the user responded.
 //
 // When a client sends a `session/cancel` notification to cancel an ongoing
 // prompt turn, it MUST respond to all pending `session/request_permission`
@@ -6015,7 +6146,8 @@ type RequestPermissionOutcomeCancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user selected one of the provided options.
+// SelectedPermissionOutcome means the user selected one of the provided
+// options.
 type SelectedPermissionOutcome struct {
 	// The ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -6032,7 +6164,8 @@ type SelectedPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the ID of the created terminal.
+// CreateTerminalResponse is a response containing the ID of the created
+// terminal.
 type CreateTerminalResponse struct {
 	// The unique identifier for the created terminal.
 	TerminalID TerminalID `json:"terminalId"`
@@ -6049,7 +6182,8 @@ type CreateTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the terminal output and exit status.
+// TerminalOutputResponse is a response containing the terminal output and exit
+// status.
 type TerminalOutputResponse struct {
 	// The terminal output captured so far.
 	Output string `json:"output"`
@@ -6070,7 +6204,7 @@ type TerminalOutputResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Exit status of a terminal command.
+// TerminalExitStatus is the exit status of a terminal command.
 type TerminalExitStatus struct {
 	// The process exit code (may be null if terminated by signal).
 	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
@@ -6089,7 +6223,7 @@ type TerminalExitStatus struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to terminal/release method
+// ReleaseTerminalResponse is the response to terminal/release method
 type ReleaseTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6104,7 +6238,8 @@ type ReleaseTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response containing the exit status of a terminal command.
+// WaitForTerminalExitResponse is a response containing the exit status of a
+// terminal command.
 type WaitForTerminalExitResponse struct {
 	// The process exit code (may be null if terminated by signal).
 	ExitCode wire.Opt[uint32] `json:"exitCode,omitzero"`
@@ -6123,7 +6258,7 @@ type WaitForTerminalExitResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `terminal/kill` method
+// KillTerminalResponse is the response to `terminal/kill` method
 type KillTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6138,7 +6273,8 @@ type KillTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from the client to an elicitation request.
+// CreateElicitationResponse is a response from the client to an elicitation
+// request.
 //
 // It is a union tagged by the member "action". Its variants are Accept,
 // Decline, Cancel; a tag this package does not know decodes to
@@ -6147,7 +6283,9 @@ type CreateElicitationResponse interface {
 	isCreateElicitationResponse()
 }
 
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationResponse struct {
 	// Tag is the value of the member "action".
 	Tag string
@@ -6155,7 +6293,7 @@ type UnknownCreateElicitationResponse struct {
 	Raw json.RawMessage
 }
 
-// The user accepted and provided content.
+// Accept means the user accepted and provided content.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6175,7 +6313,8 @@ type Accept struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
+// ElicitationContentValue holds the allowed wire representations for
+// `ElicitationContentValue`.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // ElicitationContentValueBoolean, ElicitationContentValueInteger,
@@ -6185,22 +6324,27 @@ type ElicitationContentValue interface {
 	isElicitationContentValue()
 }
 
-// Boolean value accepted in elicitation response content.
+// ElicitationContentValueBoolean is a boolean value accepted in elicitation
+// response content.
 type ElicitationContentValueBoolean bool
 
-// Integer value accepted in elicitation response content.
+// ElicitationContentValueInteger is an integer value accepted in elicitation
+// response content.
 type ElicitationContentValueInteger int64
 
-// Number value accepted in elicitation response content.
+// ElicitationContentValueNumber is a number value accepted in elicitation
+// response content.
 type ElicitationContentValueNumber float64
 
-// String value accepted in elicitation response content.
+// ElicitationContentValueString is a string value accepted in elicitation
+// response content.
 type ElicitationContentValueString string
 
-// String array value accepted in elicitation response content.
+// ElicitationContentValueStringArray is a string array value accepted in
+// elicitation response content.
 type ElicitationContentValueStringArray []string
 
-// The user declined the elicitation.
+// Decline means the user declined the elicitation.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6217,7 +6361,7 @@ type Decline struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The elicitation was cancelled.
+// Cancel means the elicitation was cancelled.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6234,7 +6378,7 @@ type Cancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MessageMCPResponse is **UNSTABLE**
 //
 // The successful outer ACP `mcp/message` response carries exactly one
 // inner MCP outcome: an opaque result (including JSON null), or an MCP error.
@@ -6255,7 +6399,7 @@ type MessageMCPResponse interface {
 	isMessageMCPResponse()
 }
 
-// An opaque inner MCP result.
+// MessageMCPResponseResult is an opaque inner MCP result.
 type MessageMCPResponseResult struct {
 	// Required, even if JSON null.
 	Result json.RawMessage `json:"result"`
@@ -6265,7 +6409,7 @@ type MessageMCPResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A structured inner MCP error.
+// MessageMCPResponseError is a structured inner MCP error.
 type MessageMCPResponseError struct {
 	// Required, non-null MCP error object.
 	Error MCPError `json:"error"`
@@ -6275,7 +6419,7 @@ type MessageMCPResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPError is **UNSTABLE**
 //
 // An inner MCP error, distinct from an outer ACP binding or runtime error.
 //
@@ -6292,7 +6436,7 @@ type MCPError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A failed JSON-RPC response.
+// ClientResponseError is a failed JSON-RPC response.
 type ClientResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -6302,7 +6446,8 @@ type ClientResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided
+// content.
 type ElicitationAcceptAction struct {
 	// The user-provided content, if any, as an object matching the requested
 	// schema.
@@ -6311,7 +6456,7 @@ type ElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// ClientNotification is a JSON-RPC notification object.
 type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -6321,7 +6466,8 @@ type ClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel ongoing operations for a session.
+// CancelNotification is the notification to cancel ongoing operations for a
+// session.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v1/draft/prompt-turn#cancellation)
@@ -6341,7 +6487,7 @@ type CancelNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MessageMCPNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6374,7 +6520,7 @@ type MessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request object.
+// ProxyRequest is a JSON-RPC request object.
 type ProxyRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -6386,7 +6532,7 @@ type ProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// InitializeProxyRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6411,7 +6557,7 @@ type ProxyRequest struct {
 // RFD](https://agentclientprotocol.com/rfds/proxy-chains).
 type InitializeProxyRequest = InitializeRequest
 
-// **UNSTABLE**
+// ProxySuccessorRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6467,7 +6613,7 @@ type ProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// ProxyResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -6477,7 +6623,7 @@ type ProxyResponse interface {
 	isProxyResponse()
 }
 
-// A successful JSON-RPC response.
+// ProxyResponseResult is a successful JSON-RPC response.
 type ProxyResponseResult struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -6487,7 +6633,7 @@ type ProxyResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ProxyResponseResultResult is a method-specific response data.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -6498,7 +6644,8 @@ type ProxyResponseResultResult interface {
 	isProxyResponseResultResult()
 }
 
-// Successful result returned for a `proxy/initialize` request.
+// ProxyResponseResultResultInitializeProxyResponse is the successful result
+// returned for a `proxy/initialize` request.
 type ProxyResponseResultResultInitializeProxyResponse struct {
 	// The protocol version the client specified if supported by the agent,
 	// or the latest protocol version supported by the agent.
@@ -6526,13 +6673,14 @@ type ProxyResponseResultResultInitializeProxyResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Successful result returned for a `proxy/successor` request.
+// ProxyResponseResultResultProxySuccessorResponse is the successful result
+// returned for a `proxy/successor` request.
 type ProxyResponseResultResultProxySuccessorResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// A failed JSON-RPC response.
+// ProxyResponseError is a failed JSON-RPC response.
 type ProxyResponseError struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -6542,7 +6690,7 @@ type ProxyResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// InitializeProxyResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6556,7 +6704,7 @@ type ProxyResponseError struct {
 // It MUST NOT change `protocolVersion`.
 type InitializeProxyResponse = InitializeResponse
 
-// **UNSTABLE**
+// ProxySuccessorResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6565,7 +6713,7 @@ type InitializeProxyResponse = InitializeResponse
 // forwarded unchanged.
 type ProxySuccessorResponse json.RawMessage
 
-// A JSON-RPC notification object.
+// ProxyNotification is a JSON-RPC notification object.
 type ProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`

@@ -11,14 +11,14 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
-// and /anyOf/1 have no tag and require the same members; give every variant a
-// property with a distinct const (a tag)).
+// AgentClientProtocol is an it is kept as raw JSON, with an accessor per
+// alternative (As…, From…): the alternatives cannot be told apart from the
+// JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same
+// members; give every variant a property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolAgent is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -31,6 +31,7 @@ type AgentClientProtocolAgent interface {
 	isAgentClientProtocolAgent()
 }
 
+// Request has no description in its schema.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -42,8 +43,8 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST
-// NOT be `null`.
+// RequestID is a JSON-RPC request ID: a string or an integer. Unlike base
+// JSON-RPC, it MUST NOT be `null`.
 //
 // The receiver MUST reply with the same value in the response. Each side
 // chooses IDs for its own
@@ -57,13 +58,14 @@ type RequestID interface {
 	isRequestID()
 }
 
-// A numeric request ID.
+// RequestIDNumber is a numeric request ID.
 type RequestIDNumber int64
 
-// A string request ID.
+// RequestIDStr is a string request ID.
 type RequestIDStr string
 
-// All possible requests that an agent can send to a client.
+// AgentRequestParams is all possible requests that an agent can send to a
+// client.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -80,7 +82,8 @@ type AgentRequestParams interface {
 	isAgentRequestParams()
 }
 
-// Requests permission from the user for an operation.
+// AgentRequestParamsRequestPermissionRequest requests permission from the user
+// for an operation.
 //
 // Called by the agent when it needs user authorization before executing
 // a potentially sensitive operation. The client should present the options
@@ -129,7 +132,8 @@ type AgentRequestParamsRequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A unique identifier for a conversation session between a client and agent.
+// SessionID is a unique identifier for a conversation session between a client
+// and agent.
 //
 // Each session has its own context, conversation history, and state, so one
 // agent can run several independent sessions.
@@ -138,7 +142,7 @@ type AgentRequestParamsRequestPermissionRequest struct {
 // ID](https://agentclientprotocol.com/protocol/v2/session-setup#session-id)
 type SessionID string
 
-// The operation requiring permission.
+// RequestPermissionSubject is the operation requiring permission.
 //
 // It is a union tagged by the member "type". Its variants are
 // ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does
@@ -148,7 +152,9 @@ type RequestPermissionSubject interface {
 	isRequestPermissionSubject()
 }
 
-// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionSubject struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -156,7 +162,8 @@ type UnknownRequestPermissionSubject struct {
 	Raw json.RawMessage
 }
 
-// Permission request details for a tool call.
+// ToolCallPermissionSubject holds the permission request details for a tool
+// call.
 type ToolCallPermissionSubject struct {
 	// Details about the tool call requiring permission.
 	//
@@ -179,7 +186,8 @@ type ToolCallPermissionSubject struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Represents an upsert for a tool call that the language model has requested.
+// ToolCallUpdate represents an upsert for a tool call that the language model
+// has requested.
 //
 // Tool calls are actions that the agent executes on behalf of the language
 // model,
@@ -262,10 +270,10 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a tool call within a session.
+// ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
 
-// Categories of tools that can be invoked.
+// ToolKind holds the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -276,7 +284,7 @@ type ToolCallID string
 // The set is open: values not listed here are valid and kept as they are.
 type ToolKind string
 
-// Execution status of a tool call.
+// ToolCallStatus is the execution status of a tool call.
 //
 // Tool calls progress through different statuses during their lifecycle.
 //
@@ -286,7 +294,7 @@ type ToolKind string
 // The set is open: values not listed here are valid and kept as they are.
 type ToolCallStatus string
 
-// Content produced by a tool call.
+// ToolCallContent is a content produced by a tool call.
 //
 // Tool calls can produce different types of content including standard
 // content blocks (text, images), file diffs, or display-only terminals.
@@ -301,7 +309,9 @@ type ToolCallContent interface {
 	isToolCallContent()
 }
 
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownToolCallContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -309,7 +319,7 @@ type UnknownToolCallContent struct {
 	Raw json.RawMessage
 }
 
-// Standard content block (text, images, resources).
+// Content is a standard content block (text, images, resources).
 type Content struct {
 	// The actual content block.
 	Content ContentBlock `json:"content"`
@@ -326,8 +336,8 @@ type Content struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Content blocks represent displayable information in the Agent Client
-// Protocol.
+// ContentBlock is a content blocks represent displayable information in the
+// Agent Client Protocol.
 //
 // Content blocks appear in:
 //   - User prompts sent via `session/prompt`
@@ -350,7 +360,9 @@ type ContentBlock interface {
 	isContentBlock()
 }
 
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownContentBlock struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -358,7 +370,7 @@ type UnknownContentBlock struct {
 	Raw json.RawMessage
 }
 
-// Text provided to or from an LLM.
+// TextContent is the text provided to or from an LLM.
 type TextContent struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -380,8 +392,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional annotations for the client. The client can use annotations to
-// inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can
+// use annotations to inform how objects are used or displayed
 type Annotations struct {
 	// Intended recipients for this content, such as the user or assistant.
 	//
@@ -414,12 +426,12 @@ type Annotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The sender or recipient of messages and data in a conversation.
+// Role is the sender or recipient of messages and data in a conversation.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type Role string
 
-// An image provided to or from an LLM.
+// ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
 	// Base64-encoded media payload.
 	Data string `json:"data"`
@@ -448,10 +460,11 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An Internet media type identifying the format of protocol content.
+// MediaType is an Internet media type identifying the format of protocol
+// content.
 type MediaType string
 
-// Audio provided to or from an LLM.
+// AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
 	// Base64-encoded media payload.
 	Data string `json:"data"`
@@ -475,8 +488,8 @@ type AudioContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A link to a resource that the receiver may be able to read, included in a
-// prompt or tool call result.
+// ResourceLink is a link to a resource that the receiver may be able to read,
+// included in a prompt or tool call result.
 type ResourceLink struct {
 	// Human-readable name shown for this protocol object.
 	Name string `json:"name"`
@@ -520,7 +533,7 @@ type ResourceLink struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An optionally-sized icon that can be displayed in a user interface.
+// Icon is an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
 	// A standard URI pointing to an icon resource. MUST be an `https:` or `data:`
 	// URI.
@@ -557,12 +570,13 @@ type Icon struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Theme an icon is designed for.
+// IconTheme asks to theme an icon is designed for.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type IconTheme string
 
-// The contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or
+// tool call result.
 type EmbeddedResource struct {
 	// Embedded resource payload, either text or binary data.
 	Resource EmbeddedResourceResource `json:"resource"`
@@ -584,7 +598,8 @@ type EmbeddedResource struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource content that can be embedded in a message.
+// EmbeddedResourceResource is a resource content that can be embedded in a
+// message.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -595,7 +610,8 @@ type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
 
-// Text resource contents embedded directly in the message.
+// EmbeddedResourceResourceTextResourceContents holds the text resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceTextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -618,7 +634,8 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents embedded directly in the message.
+// EmbeddedResourceResourceBlobResourceContents holds the binary resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -641,7 +658,7 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// File changes produced by a tool call.
+// Diff holds the file changes produced by a tool call.
 //
 // `changes` is authoritative for affected absolute paths and operations.
 // `patch` optionally carries renderable text for some or all of those changes
@@ -675,7 +692,7 @@ type Diff struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One file-level change described by a `Diff`.
+// DiffChange is one file-level change described by a `Diff`.
 //
 // Structured change metadata lets clients identify affected files and
 // operations without parsing the text patch.
@@ -687,7 +704,9 @@ type DiffChange interface {
 	isDiffChange()
 }
 
-// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownDiffChange is a variant of DiffChange whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownDiffChange struct {
 	// Tag is the value of the member "operation".
 	Tag string
@@ -695,7 +714,7 @@ type UnknownDiffChange struct {
 	Raw json.RawMessage
 }
 
-// A file was added.
+// Add means a file was added.
 type Add struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -721,19 +740,19 @@ type Add struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Kind of file content represented by a diff change.
+// DiffFileType is the kind of file content represented by a diff change.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type DiffFileType string
 
-// An absolute filesystem path used by the protocol.
+// AbsolutePath is an absolute filesystem path used by the protocol.
 //
 // Uses the native syntax of the machine the Agent runs on, such as
 // `/home/user/project`,
 // `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
 type AbsolutePath string
 
-// A file was deleted.
+// Delete means a file was deleted.
 type Delete struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -759,7 +778,7 @@ type Delete struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file was modified in place.
+// Modify means a file was modified in place.
 type Modify struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -785,7 +804,7 @@ type Modify struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file was moved or renamed.
+// Move means a file was moved or renamed.
 type Move struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -813,7 +832,7 @@ type Move struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file was copied.
+// Copy means a file was copied.
 type Copy struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -841,7 +860,7 @@ type Copy struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Renderable patch text and its format.
+// DiffPatch is a renderable patch text and its format.
 type DiffPatch struct {
 	// Patch format. The only ACP-defined value is `git_patch`.
 	Format DiffPatchFormat `json:"format"`
@@ -860,12 +879,12 @@ type DiffPatch struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Text patch format used by `DiffPatch`.
+// DiffPatchFormat is a text patch format used by `DiffPatch`.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type DiffPatchFormat string
 
-// A display-only reference to an agent-owned terminal.
+// Terminal is a display-only reference to an agent-owned terminal.
 //
 // Terminal state and output are delivered separately through
 // `terminal_update` and `terminal_output_chunk` session updates.
@@ -885,10 +904,11 @@ type Terminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for an agent-owned terminal within a session.
+// TerminalID is the unique identifier for an agent-owned terminal within a
+// session.
 type TerminalID string
 
-// A file location being accessed or modified by a tool.
+// ToolCallLocation means a file location being accessed or modified by a tool.
 //
 // Enables clients to implement "follow-along" features that track
 // which files the agent is working with in real-time.
@@ -915,7 +935,8 @@ type ToolCallLocation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client-initiated controls a tool call currently supports.
+// ToolCallCapabilities holds the client-initiated controls a tool call
+// currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a
 // request the
@@ -944,7 +965,8 @@ type ToolCallCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capability to cancel a tool call with `tool_call/cancel`.
+// ToolCallCancelCapabilities is the capability to cancel a tool call with
+// `tool_call/cancel`.
 //
 // Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
 type ToolCallCancelCapabilities struct {
@@ -961,7 +983,7 @@ type ToolCallCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Permission request details for a command.
+// CommandPermissionSubject holds the permission request details for a command.
 type CommandPermissionSubject struct {
 	// The command that would be run if permission is granted.
 	Command string `json:"command"`
@@ -985,7 +1007,8 @@ type CommandPermissionSubject struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An option presented to the user when requesting permission.
+// PermissionOption is an option presented to the user when requesting
+// permission.
 type PermissionOption struct {
 	// Identifier for this permission option. MUST be unique within the request.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -1006,17 +1029,19 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a permission option.
+// PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
-// The type of permission option being presented to the user.
+// PermissionOptionKind is the type of permission option being presented to the
+// user.
 //
 // Helps clients choose appropriate icons and UI treatment.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type PermissionOptionKind string
 
-// Requests structured user input via a form or URL.
+// AgentRequestParamsCreateElicitationRequest requests structured user input
+// via a form or URL.
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation)
@@ -1038,7 +1063,7 @@ type AgentRequestParamsCreateElicitationRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension method requests from the agent.
+// ExtMethodRequest holds the handles extension method requests from the agent.
 //
 // Allows the Agent to send an arbitrary request that is not part of the ACP
 // spec.
@@ -1053,12 +1078,13 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// Response is a validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// Notification has no description in its schema.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -1068,7 +1094,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that an agent can send to a client.
+// AgentNotificationParams is all possible notifications that an agent can send
+// to a client.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -1086,7 +1113,8 @@ type AgentNotificationParams interface {
 	isAgentNotificationParams()
 }
 
-// Handles session update notifications from the agent.
+// AgentNotificationParamsUpdateSessionNotification holds the handles session
+// update notifications from the agent.
 //
 // This is a notification endpoint (no response expected) that receives
 // updates about session activity, including message updates, message chunks,
@@ -1117,7 +1145,8 @@ type AgentNotificationParamsUpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Different types of updates that can be sent while a session exists.
+// SessionUpdate holds the different types of updates that can be sent while a
+// session exists.
 //
 // These updates report messages, progress, and other session activity.
 //
@@ -1136,7 +1165,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -1144,7 +1175,7 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// A streamed item of message content.
+// ContentChunk is a streamed item of message content.
 type ContentChunk struct {
 	// A unique identifier for the message this chunk belongs to.
 	//
@@ -1167,8 +1198,8 @@ type ContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier for a message, unique among messages of the same type within a
-// session.
+// MessageID is the identifier for a message, unique among messages of the same
+// type within a session.
 //
 // Each message type, such as user messages, agent messages, and agent
 // thoughts,
@@ -1176,10 +1207,10 @@ type ContentChunk struct {
 // distinct messages.
 type MessageID string
 
-// A chunk of the user's message being streamed.
+// UserMessageChunk is a chunk of the user's message being streamed.
 type UserMessageChunk ContentChunk
 
-// A user message upsert.
+// UserMessage is a user message upsert.
 //
 // Only `messageId` is required. `content` has patch semantics:
 // an omitted field leaves existing message content unchanged, `null` clears
@@ -1217,10 +1248,10 @@ type UserMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of the agent's response being streamed.
+// AgentMessageChunk is a chunk of the agent's response being streamed.
 type AgentMessageChunk ContentChunk
 
-// An agent message upsert.
+// AgentMessage is an agent message upsert.
 //
 // Only `messageId` is required. `content` has patch semantics:
 // an omitted field leaves existing message content unchanged, `null` clears
@@ -1258,10 +1289,11 @@ type AgentMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of the agent's internal reasoning being streamed.
+// AgentThoughtChunk is a chunk of the agent's internal reasoning being
+// streamed.
 type AgentThoughtChunk ContentChunk
 
-// An agent thought or reasoning message upsert.
+// AgentThought is an agent thought or reasoning message upsert.
 //
 // Only `messageId` is required. `content` has patch semantics:
 // an omitted field leaves existing thought content unchanged, `null` clears
@@ -1299,7 +1331,8 @@ type AgentThought struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of the session's aggregate foreground activity.
+// SessionUpdateStateUpdate is a snapshot of the session's aggregate foreground
+// activity.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type SessionUpdateStateUpdate struct {
@@ -1307,7 +1340,7 @@ type SessionUpdateStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A streamed item of tool-call content.
+// ToolCallContentChunk is a streamed item of tool-call content.
 //
 // Tool-call content chunks append one `ToolCallContent` item to the current
 // content for the matching `toolCallId`. Agents can send a `tool_call_update`
@@ -1332,7 +1365,7 @@ type ToolCallContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An upsert for the stored state of an agent-owned terminal.
+// TerminalUpdate is an upsert for the stored state of an agent-owned terminal.
 //
 // Only `terminalId` is required. Other fields have patch
 // semantics: omitted fields leave the stored value unchanged, `null` clears
@@ -1382,7 +1415,8 @@ type TerminalUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An authoritative replacement snapshot of terminal output bytes.
+// TerminalOutput is an authoritative replacement snapshot of terminal output
+// bytes.
 type TerminalOutput struct {
 	// Base64-encoded replacement terminal output bytes.
 	Data string `json:"data"`
@@ -1399,7 +1433,7 @@ type TerminalOutput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Exit information for an agent-owned terminal.
+// TerminalExitStatus is the exit information for an agent-owned terminal.
 //
 // The presence of this object marks the terminal as exited, even when neither
 // an exit code nor a signal is known.
@@ -1428,7 +1462,7 @@ type TerminalExitStatus struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The size of an agent-owned terminal in character cells.
+// TerminalSize is the size of an agent-owned terminal in character cells.
 type TerminalSize struct {
 	// Number of columns.
 	Cols uint16 `json:"cols"`
@@ -1447,7 +1481,8 @@ type TerminalSize struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client-initiated controls a terminal currently supports.
+// TerminalCapabilities holds the client-initiated controls a terminal
+// currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a
 // request the
@@ -1476,7 +1511,8 @@ type TerminalCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capability to cancel a terminal with `terminal/cancel`.
+// TerminalCancelCapabilities is the capability to cancel a terminal with
+// `terminal/cancel`.
 //
 // Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
 type TerminalCancelCapabilities struct {
@@ -1493,7 +1529,8 @@ type TerminalCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of bytes appended to an agent-owned terminal's output.
+// TerminalOutputChunk is a chunk of bytes appended to an agent-owned
+// terminal's output.
 type TerminalOutputChunk struct {
 	// The terminal receiving these bytes.
 	TerminalID TerminalID `json:"terminalId"`
@@ -1513,7 +1550,7 @@ type TerminalOutputChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A content update for a plan identified by ID.
+// PlanUpdate is a content update for a plan identified by ID.
 type PlanUpdate struct {
 	// The updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
@@ -1530,7 +1567,7 @@ type PlanUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Updated content for a plan.
+// PlanUpdateContent is the updated content for a plan.
 //
 // It is a union tagged by the member "type". Its variants are PlanItems; a tag
 // this package does not know decodes to UnknownPlanUpdateContent, which keeps
@@ -1539,7 +1576,9 @@ type PlanUpdateContent interface {
 	isPlanUpdateContent()
 }
 
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownPlanUpdateContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1547,7 +1586,7 @@ type UnknownPlanUpdateContent struct {
 	Raw json.RawMessage
 }
 
-// A plan represented as structured entries.
+// PlanItems is a plan represented as structured entries.
 type PlanItems struct {
 	// The plan ID to update.
 	PlanID PlanID `json:"planId"`
@@ -1570,10 +1609,10 @@ type PlanItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a plan within a session.
+// PlanID is the unique identifier for a plan within a session.
 type PlanID string
 
-// A single entry in the execution plan.
+// PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
 // as part of fulfilling the user's request.
@@ -1600,7 +1639,7 @@ type PlanEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -1610,7 +1649,7 @@ type PlanEntry struct {
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryPriority string
 
-// Status of a plan entry in the execution flow.
+// PlanEntryStatus is the status of a plan entry in the execution flow.
 //
 // Tracks the lifecycle of each task from planning through completion.
 // See protocol docs: [Plan
@@ -1619,7 +1658,8 @@ type PlanEntryPriority string
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryStatus string
 
-// Available commands are ready or have changed
+// AvailableCommandsUpdate holds the available commands are ready or have
+// changed
 type AvailableCommandsUpdate struct {
 	// Commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
@@ -1636,7 +1676,7 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A command the agent advertises to the client.
+// AvailableCommand is a command the agent advertises to the client.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
 //
@@ -1647,7 +1687,9 @@ type AvailableCommand interface {
 	isAvailableCommand()
 }
 
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownAvailableCommand struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1655,7 +1697,7 @@ type UnknownAvailableCommand struct {
 	Raw json.RawMessage
 }
 
-// A slash command the user can invoke by including it in a prompt.
+// Command is a slash command the user can invoke by including it in a prompt.
 //
 // The `type` discriminator value is `command`.
 type Command struct {
@@ -1683,7 +1725,7 @@ type Command struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The input specification for a command.
+// AvailableCommandInput is the input specification for a command.
 //
 // It is a union tagged by the member "type". Its variants are
 // TextCommandInput; a tag this package does not know decodes to
@@ -1692,7 +1734,9 @@ type AvailableCommandInput interface {
 	isAvailableCommandInput()
 }
 
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownAvailableCommandInput struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1700,7 +1744,8 @@ type UnknownAvailableCommandInput struct {
 	Raw json.RawMessage
 }
 
-// All text that was typed after the command name is provided as input.
+// TextCommandInput is all text that was typed after the command name is
+// provided as input.
 type TextCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
@@ -1717,7 +1762,8 @@ type TextCommandInput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session configuration options have been updated.
+// ConfigOptionUpdate holds the session configuration options have been
+// updated.
 type ConfigOptionUpdate struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -1734,7 +1780,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A session configuration option selector and its current state.
+// SessionConfigOption is a session configuration option selector and its
+// current state.
 //
 // It is a union tagged by the member "type". Its variants are Select, Boolean;
 // a tag this package does not know decodes to UnknownSessionConfigOption,
@@ -1743,7 +1790,9 @@ type SessionConfigOption interface {
 	isSessionConfigOption()
 }
 
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownSessionConfigOption struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1751,7 +1800,7 @@ type UnknownSessionConfigOption struct {
 	Raw json.RawMessage
 }
 
-// Single-value selector (dropdown).
+// Select is a single-value selector (dropdown).
 type Select struct {
 	// Unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
@@ -1784,10 +1833,11 @@ type Select struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option.
+// SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
 
-// Semantic category for a session configuration option.
+// SessionConfigOptionCategory is the semantic category for a session
+// configuration option.
 //
 // This is intended to help Clients distinguish broadly common selectors (e.g.
 // model selector vs
@@ -1804,10 +1854,12 @@ type SessionConfigID string
 // The set is open: values not listed here are valid and kept as they are.
 type SessionConfigOptionCategory string
 
-// Unique identifier for a session configuration option value.
+// SessionConfigValueID is the unique identifier for a session configuration
+// option value.
 type SessionConfigValueID string
 
-// Possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session
+// configuration option.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
@@ -1815,7 +1867,8 @@ type SessionConfigSelectOptions interface {
 	isSessionConfigSelectOptions()
 }
 
-// A possible value for a session configuration option.
+// SessionConfigSelectOption is a possible value for a session configuration
+// option.
 type SessionConfigSelectOption struct {
 	// Unique identifier for this option value.
 	Value SessionConfigValueID `json:"value"`
@@ -1838,10 +1891,12 @@ type SessionConfigSelectOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A flat list of options with no grouping.
+// SessionConfigSelectOptionsUngrouped is a flat list of options with no
+// grouping.
 type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
-// A group of possible values for a session configuration option.
+// SessionConfigSelectGroup is a group of possible values for a session
+// configuration option.
 type SessionConfigSelectGroup struct {
 	// Unique identifier for this group.
 	GroupID SessionConfigGroupID `json:"groupId"`
@@ -1862,10 +1917,12 @@ type SessionConfigSelectGroup struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option value group.
+// SessionConfigGroupID is the unique identifier for a session configuration
+// option value group.
 type SessionConfigGroupID string
 
-// A list of options grouped under headers.
+// SessionConfigSelectOptionsGrouped is a list of options grouped under
+// headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 // Boolean on/off toggle.
@@ -1897,8 +1954,8 @@ type Boolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Update to session metadata. All fields are optional to support partial
-// updates.
+// SessionInfoUpdate is the update to session metadata. All fields are optional
+// to support partial updates.
 //
 // Agents send this notification to update session information like title or
 // custom metadata.
@@ -1932,7 +1989,7 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Context window and cost update for a session.
+// UsageUpdate is a context window and cost update for a session.
 type UsageUpdate struct {
 	// Tokens currently in context.
 	Used uint64 `json:"used"`
@@ -1977,7 +2034,7 @@ type Cost struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Fire-and-forget information for the user.
+// Notice is the fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
 // a notice being received, displayed, or seen by the user.
@@ -2008,12 +2065,13 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Severity hint for a session notice.
+// NoticeSeverity is the severity hint for a session notice.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type NoticeSeverity string
 
-// A context compaction upsert. The first notification fixes the compaction's
+// CompactionUpdate is a context compaction upsert. The first notification
+// fixes the compaction's
 // timeline position. Later updates with the same ID patch that entity in
 // place.
 //
@@ -2049,15 +2107,17 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a context compaction within a session.
+// CompactionID is the unique identifier for a context compaction within a
+// session.
 type CompactionID string
 
-// Lifecycle state of a context compaction.
+// CompactionStatus is the lifecycle state of a context compaction.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CompactionStatus string
 
-// A content block appended to a compaction's summary. A first-seen ID creates
+// CompactionSummaryChunk is a content block appended to a compaction's
+// summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 type CompactionSummaryChunk struct {
 	// ID of the compaction whose summary receives this content.
@@ -2078,7 +2138,8 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification that a URL-based elicitation has completed.
+// AgentNotificationParamsCompleteElicitationNotification is a notification
+// that a URL-based elicitation has completed.
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v2/elicitation#url-completion)
@@ -2098,10 +2159,11 @@ type AgentNotificationParamsCompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for an elicitation.
+// ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
 
-// Handles extension notifications from the agent.
+// AgentNotificationParamsExtNotification holds the handles extension
+// notifications from the agent.
 //
 // Allows the Agent to send an arbitrary notification that is not part of the
 // ACP spec.
@@ -2116,8 +2178,8 @@ type AgentNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolClient is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -2131,6 +2193,7 @@ type AgentClientProtocolClient interface {
 	isAgentClientProtocolClient()
 }
 
+// AgentClientProtocolClientRequest has no description in its schema.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -2142,7 +2205,8 @@ type AgentClientProtocolClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible requests that a client can send to an agent.
+// ClientRequestParams is all possible requests that a client can send to an
+// agent.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -2158,7 +2222,7 @@ type AgentClientProtocolClientRequest struct {
 // const (a tag)).
 type ClientRequestParams json.RawMessage
 
-// Request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -2184,13 +2248,14 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Protocol version identifier.
+// ProtocolVersion is a protocol version identifier.
 //
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
-// Metadata about the implementation of the client or agent.
+// Implementation is a metadata about the implementation of the client or
+// agent.
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
@@ -2220,7 +2285,7 @@ type Implementation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -2256,7 +2321,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication capabilities supported by the client.
+// ClientAuthCapabilities holds the authentication capabilities supported by
+// the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -2283,7 +2349,8 @@ type ClientAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for terminal authentication methods.
+// TerminalAuthCapabilities holds the capabilities for terminal authentication
+// methods.
 //
 // Supplying `{}` means the client can reproduce the configured agent
 // invocation in an interactive terminal and supports terminal authentication
@@ -2302,7 +2369,8 @@ type TerminalAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the
+// client.
 type ElicitationCapabilities struct {
 	// Whether the client supports form-based elicitation.
 	//
@@ -2329,7 +2397,7 @@ type ElicitationCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
@@ -2346,7 +2414,7 @@ type ElicitationFormCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
@@ -2363,7 +2431,7 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for the `auth/login` method.
+// LoginAuthRequest holds the request parameters for the `auth/login` method.
 //
 // Specifies which authentication method to use.
 //
@@ -2387,10 +2455,11 @@ type LoginAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Typed identifier used for auth method values on the wire.
+// AuthMethodID is the typed identifier used for auth method values on the
+// wire.
 type AuthMethodID string
 
-// Request parameters for the `auth/logout` method.
+// LogoutAuthRequest holds the request parameters for the `auth/logout` method.
 //
 // Terminates the current authenticated session.
 //
@@ -2411,7 +2480,7 @@ type LogoutAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a
 // Session](https://agentclientprotocol.com/protocol/v2/session-setup#creating-a-session)
@@ -2439,7 +2508,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
+// MCPServer is the configuration for connecting to an MCP (Model Context
+// Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
 // processing prompts.
@@ -2454,7 +2524,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2462,7 +2534,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// HTTP transport configuration for MCP.
+// MCPServerHTTP is the HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -2486,7 +2558,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An HTTP header to set when making requests to the MCP server.
+// HTTPHeader is an HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
 	// The name of the HTTP header.
 	Name string `json:"name"`
@@ -2505,7 +2577,7 @@ type HTTPHeader struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Stdio transport configuration for MCP.
+// MCPServerStdio is the stdio transport configuration for MCP.
 type MCPServerStdio struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -2531,7 +2603,7 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An environment variable to set when launching a process.
+// EnvVariable is an environment variable to set when launching a process.
 type EnvVariable struct {
 	// The name of the environment variable.
 	Name string `json:"name"`
@@ -2550,7 +2622,8 @@ type EnvVariable struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing
+// sessions.
 type ListSessionsRequest struct {
 	// Filter sessions by working directory. Must be an absolute path.
 	//
@@ -2578,10 +2651,12 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An opaque cursor used to paginate `session/list` results.
+// SessionListCursor is an opaque cursor used to paginate `session/list`
+// results.
 type SessionListCursor string
 
-// Request parameters for deleting an existing session from `session/list`.
+// DeleteSessionRequest holds the request parameters for deleting an existing
+// session from `session/list`.
 //
 // Only available if the Agent supports the `session.delete` capability.
 type DeleteSessionRequest struct {
@@ -2600,7 +2675,8 @@ type DeleteSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing
+// session.
 //
 // Resumes an existing session and optionally replays retained conversation
 // history according to `replayFrom`.
@@ -2653,7 +2729,8 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Inclusive cursor describing where replayed session history should begin.
+// ReplayFrom is an inclusive cursor describing where replayed session history
+// should begin.
 //
 // Replay includes the position identified by the cursor.
 //
@@ -2664,7 +2741,9 @@ type ReplayFrom interface {
 	isReplayFrom()
 }
 
-// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownReplayFrom struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2672,8 +2751,8 @@ type UnknownReplayFrom struct {
 	Raw json.RawMessage
 }
 
-// Inclusive replay cursor requesting replay from the start of retained
-// conversation history.
+// ReplayFromStart is an inclusive replay cursor requesting replay from the
+// start of retained conversation history.
 type ReplayFromStart struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -2688,7 +2767,8 @@ type ReplayFromStart struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active
+// session.
 //
 // The Agent MUST cancel any ongoing work related to the session as if
 // `session/cancel`
@@ -2732,7 +2812,8 @@ type CloseSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for cancelling one tool call.
+// CancelToolCallRequest holds the request parameters for cancelling one tool
+// call.
 //
 // Clients MUST NOT send it unless the tool call currently advertises
 // `capabilities.cancel`.
@@ -2769,7 +2850,8 @@ type CancelToolCallRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for cancelling one terminal.
+// CancelTerminalRequest holds the request parameters for cancelling one
+// terminal.
 //
 // Clients MUST NOT send it unless the terminal currently advertises
 // `capabilities.cancel`.
@@ -2807,7 +2889,8 @@ type CancelTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a
+// session configuration option.
 //
 // Agents MUST support this method for any session where they advertise config
 // options.
@@ -2826,7 +2909,10 @@ type SetSessionConfigOptionRequest interface {
 	isSetSessionConfigOptionRequest()
 }
 
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSetSessionConfigOptionRequest is a variant of
+// SetSessionConfigOptionRequest whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownSetSessionConfigOptionRequest struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2834,7 +2920,7 @@ type UnknownSetSessionConfigOptionRequest struct {
 	Raw json.RawMessage
 }
 
-// A `SessionConfigValueId` string value (`type: "id"`).
+// ID is a `SessionConfigValueId` string value (`type: "id"`).
 type ID struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -2855,7 +2941,7 @@ type ID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A boolean value (`type: "boolean"`).
+// SetSessionConfigOptionRequestBoolean is a boolean value (`type: "boolean"`).
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -2876,7 +2962,8 @@ type SetSessionConfigOptionRequestBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the
+// agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -2917,7 +3004,8 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
+// ExtRequest holds the allows for sending an arbitrary request that is not
+// part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -2926,12 +3014,14 @@ type PromptRequest struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 type ExtRequest json.RawMessage
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
+// of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -2941,7 +3031,8 @@ type AgentClientProtocolClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that a client can send to an agent.
+// ClientNotificationParams is all possible notifications that a client can
+// send to an agent.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -2958,7 +3049,8 @@ type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
 
-// Cancels a session's foreground work and its prompts not yet inserted.
+// ClientNotificationParamsCancelSessionNotification cancels a session's
+// foreground work and its prompts not yet inserted.
 //
 // Work in the latest `background` list is not covered and keeps running. The
 // Agent MAY stop background activity it does not list.
@@ -3008,7 +3100,8 @@ type ClientNotificationParamsCancelSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the client.
+// ClientNotificationParamsExtNotification holds the handles extension
+// notifications from the client.
 //
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
@@ -3021,8 +3114,8 @@ type ClientNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolProtocolLevel is a message (request, response, or
+// notification) with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
@@ -3038,7 +3131,7 @@ type AgentClientProtocolProtocolLevel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel an ongoing request.
+// CancelRequestNotification is the notification to cancel an ongoing request.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v2/cancellation)
@@ -3060,7 +3153,7 @@ type CancelRequestNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request object.
+// AgentRequest is a JSON-RPC request object.
 type AgentRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -3072,7 +3165,8 @@ type AgentRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request for user permission to proceed with an operation.
+// RequestPermissionRequest is the request for user permission to proceed with
+// an operation.
 //
 // Sent when the agent needs authorization before performing a sensitive
 // operation.
@@ -3115,7 +3209,7 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -3138,7 +3232,7 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -3161,7 +3255,8 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Operation metadata for add, delete, and modify changes.
+// DiffPathChange is the operation metadata for add, delete, and modify
+// changes.
 type DiffPathChange struct {
 	// Absolute path for the operation.
 	Path AbsolutePath `json:"path"`
@@ -3169,7 +3264,7 @@ type DiffPathChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Operation metadata for move and copy changes.
+// DiffPathPairChange is the operation metadata for move and copy changes.
 type DiffPathPairChange struct {
 	// Absolute path before the operation.
 	OldPath AbsolutePath `json:"oldPath"`
@@ -3179,7 +3274,8 @@ type DiffPathPairChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request from the agent to elicit structured user input.
+// CreateElicitationRequest is the request from the agent to elicit structured
+// user input.
 //
 // The agent sends this to the client to request information from the user,
 // either via a form or by directing them to a URL.
@@ -3208,7 +3304,9 @@ type CreateElicitationRequest interface {
 	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
@@ -3216,8 +3314,8 @@ type UnknownCreateElicitationRequest struct {
 	Raw json.RawMessage
 }
 
-// Form-based elicitation where the client renders a form from the provided
-// schema.
+// Form is a form-based elicitation where the client renders a form from the
+// provided schema.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
@@ -3238,7 +3336,8 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type-safe elicitation schema for requesting structured user input.
+// ElicitationSchema is the type-safe elicitation schema for requesting
+// structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
@@ -3274,10 +3373,11 @@ type ElicitationSchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type discriminator for elicitation schemas.
+// ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
-// Property schema for elicitation form fields.
+// ElicitationPropertySchema is the property schema for elicitation form
+// fields.
 //
 // Each variant corresponds to a JSON Schema `"type"` value.
 // Single-select enums use `type: "string"` with `enum` or `oneOf` set.
@@ -3292,7 +3392,9 @@ type ElicitationPropertySchema interface {
 	isElicitationPropertySchema()
 }
 
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownElicitationPropertySchema struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3300,7 +3402,8 @@ type UnknownElicitationPropertySchema struct {
 	Raw json.RawMessage
 }
 
-// Schema for string properties in an elicitation form.
+// StringPropertySchema is the schema for string properties in an elicitation
+// form.
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
@@ -3366,13 +3469,14 @@ type StringPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// String format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in
+// elicitation schemas.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type StringFormat string
 
-// A titled enum option with a const value, human-readable title, and optional
-// description.
+// EnumOption is a titled enum option with a const value, human-readable title,
+// and optional description.
 type EnumOption struct {
 	// The constant value for this option.
 	Const string `json:"const"`
@@ -3396,7 +3500,8 @@ type EnumOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for number (floating-point) properties in an elicitation form.
+// NumberPropertySchema is the schema for number (floating-point) properties in
+// an elicitation form.
 type NumberPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -3435,7 +3540,8 @@ type NumberPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for integer properties in an elicitation form.
+// IntegerPropertySchema is the schema for integer properties in an elicitation
+// form.
 type IntegerPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -3474,7 +3580,8 @@ type IntegerPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for boolean properties in an elicitation form.
+// BooleanPropertySchema is the schema for boolean properties in an elicitation
+// form.
 type BooleanPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -3503,7 +3610,8 @@ type BooleanPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for multi-select (array) properties in an elicitation form.
+// MultiSelectPropertySchema is the schema for multi-select (array) properties
+// in an elicitation form.
 type MultiSelectPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -3544,7 +3652,7 @@ type MultiSelectPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 //
 // It is a union tagged by the member "type". Its variants are
 // StringMultiSelectItems, Titled; a tag this package does not know decodes to
@@ -3554,7 +3662,9 @@ type MultiSelectItems interface {
 	isMultiSelectItems()
 }
 
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3562,7 +3672,8 @@ type UnknownMultiSelectItems struct {
 	Raw json.RawMessage
 }
 
-// String item schema for multi-select enum properties.
+// StringMultiSelectItems is the string item schema for multi-select enum
+// properties.
 type StringMultiSelectItems struct {
 	// Allowed enum values. Must contain at least one value.
 	Enum []string `json:"enum"`
@@ -3579,7 +3690,8 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items definition for titled multi-select enum properties.
+// TitledMultiSelectItems is the items definition for titled multi-select enum
+// properties.
 type TitledMultiSelectItems struct {
 	// Titled enum options. Must contain at least one option.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -3601,7 +3713,7 @@ type TitledMultiSelectItems struct {
 // As in MCP, titled items omit `type` and are identified by `anyOf`.
 type Titled TitledMultiSelectItems
 
-// URL-based elicitation where the client directs the user to a URL.
+// URL is an URL-based elicitation where the client directs the user to a URL.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
@@ -3624,7 +3736,8 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
+// ElicitationSessionScope is a session-scoped elicitation, optionally tied to
+// a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
 // This is useful when an agent receives an elicitation from an MCP server
@@ -3642,8 +3755,8 @@ type ElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
-// session
+// ElicitationRequestScope is a request-scoped elicitation, tied to a specific
+// JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
@@ -3652,8 +3765,8 @@ type ElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation mode where the client renders a form from the
-// provided schema.
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
@@ -3666,7 +3779,8 @@ type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
 type Session struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -3680,7 +3794,8 @@ type Session struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
@@ -3689,7 +3804,8 @@ type ElicitationFormModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
@@ -3702,7 +3818,8 @@ type ElicitationURLMode interface {
 	isElicitationURLMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
 type ElicitationURLModeSession struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -3716,7 +3833,8 @@ type ElicitationURLModeSession struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
@@ -3725,7 +3843,7 @@ type ElicitationURLModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// AgentResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -3735,7 +3853,7 @@ type AgentResponse interface {
 	isAgentResponse()
 }
 
-// A successful JSON-RPC response.
+// Result is a successful JSON-RPC response.
 type Result struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -3745,7 +3863,7 @@ type Result struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -3755,7 +3873,7 @@ type Result struct {
 // const (a tag)).
 type ResultResult json.RawMessage
 
-// Response to the `initialize` method.
+// InitializeResponse is the response to the `initialize` method.
 //
 // Contains the negotiated protocol version and agent capabilities.
 //
@@ -3792,7 +3910,7 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -3830,7 +3948,7 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // Supplying `{}` means the agent supports the baseline session methods:
 // `session/new`, `session/list`, `session/resume`, `session/close`,
@@ -3887,7 +4005,8 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in
+// `session/prompt` requests.
 //
 // Baseline agent functionality requires support for `text`
 // and `resource_link` content blocks in prompt requests.
@@ -3935,7 +4054,8 @@ type PromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for image content in prompt requests.
+// PromptImageCapabilities holds the capabilities for image content in prompt
+// requests.
 //
 // Supplying `{}` means the agent supports image content in prompts.
 type PromptImageCapabilities struct {
@@ -3952,7 +4072,8 @@ type PromptImageCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for audio content in prompt requests.
+// PromptAudioCapabilities holds the capabilities for audio content in prompt
+// requests.
 //
 // Supplying `{}` means the agent supports audio content in prompts.
 type PromptAudioCapabilities struct {
@@ -3969,7 +4090,8 @@ type PromptAudioCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for embedded context in prompt requests.
+// PromptEmbeddedContextCapabilities holds the capabilities for embedded
+// context in prompt requests.
 //
 // Supplying `{}` means the agent supports embedded context in prompts.
 type PromptEmbeddedContextCapabilities struct {
@@ -3986,7 +4108,8 @@ type PromptEmbeddedContextCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP capabilities supported by the agent for session lifecycle requests.
+// MCPCapabilities holds the MCP capabilities supported by the agent for
+// session lifecycle requests.
 type MCPCapabilities struct {
 	// Agent supports `stdio` MCP servers.
 	//
@@ -4013,7 +4136,7 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for stdio MCP server transports.
+// MCPStdioCapabilities holds the capabilities for stdio MCP server transports.
 //
 // Supplying `{}` means the agent supports stdio MCP server transports.
 type MCPStdioCapabilities struct {
@@ -4030,7 +4153,7 @@ type MCPStdioCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for HTTP MCP server transports.
+// MCPHTTPCapabilities holds the capabilities for HTTP MCP server transports.
 //
 // Supplying `{}` means the agent supports HTTP MCP server transports.
 type MCPHTTPCapabilities struct {
@@ -4047,7 +4170,8 @@ type MCPHTTPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/delete` method.
+// SessionDeleteCapabilities holds the capabilities for the `session/delete`
+// method.
 //
 // Supplying `{}` means the agent supports deleting sessions from
 // `session/list`.
@@ -4065,7 +4189,8 @@ type SessionDeleteCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for
+// additional session directories support.
 //
 // Supplying `{}` means the agent supports the `additionalDirectories` field on
 // supported session lifecycle requests. Agents may return
@@ -4085,7 +4210,8 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication-related extension capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related extension
+// capabilities supported by the agent.
 //
 // This object does not advertise support for `auth/login` or `auth/logout`.
 // Those methods are advertised by a non-empty `authMethods` list in the
@@ -4104,7 +4230,7 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Describes an available authentication method.
+// AuthMethod describes an available authentication method.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
 //
@@ -4115,7 +4241,9 @@ type AuthMethod interface {
 	isAuthMethod()
 }
 
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAuthMethod struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -4123,7 +4251,7 @@ type UnknownAuthMethod struct {
 	Raw json.RawMessage
 }
 
-// Terminal-based authentication method.
+// AuthMethodTerminal is a terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
 // process for the user to authenticate via a TUI. Agents MUST advertise this
@@ -4160,7 +4288,8 @@ type AuthMethodTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Agent handles authentication itself through `auth/login`.
+// AuthMethodAgent is an agent handles authentication itself through
+// `auth/login`.
 //
 // The `type` discriminator value is `agent`.
 type AuthMethodAgent struct {
@@ -4185,7 +4314,7 @@ type AuthMethodAgent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to the `auth/login` method.
+// LoginAuthResponse is the response to the `auth/login` method.
 type LoginAuthResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4200,7 +4329,7 @@ type LoginAuthResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to the `auth/logout` method.
+// LogoutAuthResponse is the response to the `auth/logout` method.
 type LogoutAuthResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4215,7 +4344,7 @@ type LogoutAuthResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from creating a new session.
+// NewSessionResponse is a response from creating a new session.
 //
 // New sessions default to `idle` until a state update reports otherwise.
 // Updates may arrive before or after this response. Clients MUST NOT overwrite
@@ -4253,7 +4382,7 @@ type NewSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from listing sessions.
+// ListSessionsResponse is a response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects.
 	Sessions []SessionInfo `json:"sessions"`
@@ -4276,7 +4405,7 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Information about a session returned by session/list
+// SessionInfo is an information about a session returned by session/list
 type SessionInfo struct {
 	// Unique identifier for the session
 	SessionID SessionID `json:"sessionId"`
@@ -4311,7 +4440,7 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from deleting a session.
+// DeleteSessionResponse is a response from deleting a session.
 type DeleteSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4326,7 +4455,7 @@ type DeleteSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from resuming an existing session.
+// ResumeSessionResponse is a response from resuming an existing session.
 //
 // The agent MUST send a current `state_update` after any requested history
 // replay and before this response, even without replay. The update reports
@@ -4360,7 +4489,7 @@ type ResumeSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from closing a session.
+// CloseSessionResponse is a response from closing a session.
 type CloseSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4375,7 +4504,7 @@ type CloseSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from cancelling a tool call.
+// CancelToolCallResponse is a response from cancelling a tool call.
 type CancelToolCallResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4390,7 +4519,7 @@ type CancelToolCallResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from cancelling a terminal.
+// CancelTerminalResponse is a response from cancelling a terminal.
 type CancelTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -4405,7 +4534,8 @@ type CancelTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `session/set_config_option` method.
+// SetSessionConfigOptionResponse is the response to
+// `session/set_config_option` method.
 type SetSessionConfigOptionResponse struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -4422,8 +4552,8 @@ type SetSessionConfigOptionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response acknowledging that a user prompt was inserted into the ACP
-// conversation.
+// PromptResponse is a response acknowledging that a user prompt was inserted
+// into the ACP conversation.
 //
 // This response does not indicate that the prompt was merely received or held,
 // nor that the
@@ -4462,8 +4592,8 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows for sending an arbitrary response to an extension request that is not
-// part of the ACP spec.
+// ExtResponse holds the allows for sending an arbitrary response to an
+// extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -4472,7 +4602,7 @@ type PromptResponse struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 type ExtResponse json.RawMessage
 
-// A failed JSON-RPC response.
+// AgentResponseError is a failed JSON-RPC response.
 type AgentResponseError struct {
 	// The id of the request this response answers.
 	//
@@ -4485,7 +4615,7 @@ type AgentResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The id of the request this response answers.
+// AgentResponseErrorID is the id of the request this response answers.
 //
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
@@ -4497,15 +4627,16 @@ type AgentResponseErrorID interface {
 	isAgentResponseErrorID()
 }
 
+// AgentResponseErrorIDNull has no description in its schema.
 type AgentResponseErrorIDNull struct{}
 
-// A numeric request ID.
+// AgentResponseErrorIDNumber is a numeric request ID.
 type AgentResponseErrorIDNumber int64
 
-// A string request ID.
+// AgentResponseErrorIDStr is a string request ID.
 type AgentResponseErrorIDStr string
 
-// JSON-RPC error object.
+// Error is a JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -4532,7 +4663,8 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
 // JSON-RPC
@@ -4543,7 +4675,8 @@ type Error struct {
 // The set is open: values not listed here are valid and kept as they are.
 type ErrorCode int32
 
-// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
+// ErrorData is the schema for [`Error::data`]: the shapes ACP defines, or any
+// other value.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -4554,8 +4687,10 @@ type ErrorData interface {
 	isErrorData()
 }
 
+// ErrorDataOther has no description in its schema.
 type ErrorDataOther json.RawMessage
 
+// UnsupportedProtocolVersion has no description in its schema.
 type UnsupportedProtocolVersion struct {
 	// The protocol version the Client requested.
 	Requested ProtocolVersion `json:"requested"`
@@ -4574,6 +4709,7 @@ type UnsupportedProtocolVersion struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// SessionNotFound has no description in its schema.
 type SessionNotFound struct {
 	// The session ID from the request.
 	SessionID SessionID `json:"sessionId"`
@@ -4590,7 +4726,8 @@ type SessionNotFound struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A single-value selector (dropdown) session configuration option payload.
+// SessionConfigSelect is a single-value selector (dropdown) session
+// configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value. MUST be one of the `value`s in `options`.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
@@ -4602,7 +4739,8 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A boolean on/off toggle session configuration option payload.
+// SessionConfigBoolean is a boolean on/off toggle session configuration option
+// payload.
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
@@ -4610,7 +4748,8 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Data for the `-32022` (Unsupported protocol version) error.
+// UnsupportedProtocolVersionErrorData is the data for the `-32022`
+// (Unsupported protocol version) error.
 //
 // See protocol docs: [Version
 // Negotiation](https://agentclientprotocol.com/protocol/v2/initialization#version-negotiation)
@@ -4632,8 +4771,8 @@ type UnsupportedProtocolVersionErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Data for the `-32002` (Resource not found) error when a session-scoped
-// request names a
+// SessionNotFoundErrorData is the data for the `-32002` (Resource not found)
+// error when a session-scoped request names a
 // session that does not exist or is not active.
 //
 // See protocol docs: [Unknown
@@ -4654,7 +4793,7 @@ type SessionNotFoundErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// AgentNotification is a JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4664,7 +4803,8 @@ type AgentNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification containing a session update from the agent.
+// UpdateSessionNotification is a notification containing a session update from
+// the agent.
 //
 // Agents can send session updates at any point while the session exists.
 //
@@ -4688,7 +4828,8 @@ type UpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One piece of work running independently of the session's foreground work.
+// BackgroundWork is one piece of work running independently of the session's
+// foreground work.
 //
 // Items reference entities the Client already tracks. The Agent MUST announce
 // each item
@@ -4709,7 +4850,9 @@ type BackgroundWork interface {
 	isBackgroundWork()
 }
 
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownBackgroundWork struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -4717,7 +4860,7 @@ type UnknownBackgroundWork struct {
 	Raw json.RawMessage
 }
 
-// A listed terminal running in the background.
+// BackgroundTerminal is a listed terminal running in the background.
 type BackgroundTerminal struct {
 	// The ID of the listed terminal.
 	TerminalID TerminalID `json:"terminalId"`
@@ -4734,7 +4877,8 @@ type BackgroundTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A listed tool call whose work continues in the background.
+// BackgroundToolCall is a listed tool call whose work continues in the
+// background.
 type BackgroundToolCall struct {
 	// The ID of the listed tool call.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -4751,7 +4895,7 @@ type BackgroundToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Foreground work is in progress.
+// RunningStateUpdate is a foreground work is in progress.
 type RunningStateUpdate struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -4779,7 +4923,7 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Details of a failure that ended active work.
+// ErrorStopReason holds the details of a failure that ended active work.
 type ErrorStopReason struct {
 	// The failure, as a JSON-RPC error object.
 	//
@@ -4791,7 +4935,8 @@ type ErrorStopReason struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No foreground work is active. Background activity may continue.
+// IdleStateUpdate is no foreground work is active. Background activity may
+// continue.
 //
 // Agents SHOULD include a `stopReason` when the idle transition ends
 // foreground
@@ -4811,7 +4956,9 @@ type IdleStateUpdate interface {
 	isIdleStateUpdate()
 }
 
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownIdleStateUpdate struct {
 	// Tag is the value of the member "stopReason".
 	Tag string
@@ -4819,7 +4966,7 @@ type UnknownIdleStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// The active work ended successfully.
+// EndTurn means the active work ended successfully.
 // Includes locally handled commands that required no model call.
 type EndTurn struct {
 	// Work running independently of foreground work, as a complete snapshot.
@@ -4848,8 +4995,8 @@ type EndTurn struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because the agent reached the maximum number of
-// tokens.
+// MaxTokens means the active work ended because the agent reached the maximum
+// number of tokens.
 type MaxTokens struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -4877,7 +5024,8 @@ type MaxTokens struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because the agent reached the maximum number of
+// MaxTurnRequests means the active work ended because the agent reached the
+// maximum number of
 // model requests for the foreground work.
 type MaxTurnRequests struct {
 	// Work running independently of foreground work, as a complete snapshot.
@@ -4906,7 +5054,7 @@ type MaxTurnRequests struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because the agent refused to continue.
+// Refusal means the active work ended because the agent refused to continue.
 type Refusal struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -4934,7 +5082,8 @@ type Refusal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user or client chose to stop the work: via `session/cancel`, by
+// Cancelled is the user or client chose to stop the work: via
+// `session/cancel`, by
 // closing the session, or through an interaction the agent offers, such
 // as a permission option that tells the agent to stop. Work the agent
 // stops for its own reasons uses another reason, such as `error` for an
@@ -4971,7 +5120,7 @@ type Cancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because something failed.
+// IdleStateUpdateError means the active work ended because something failed.
 //
 // This includes pre-insertion foreground work. A prompt failure before
 // insertion also requires an error response to `session/prompt`. After
@@ -5009,7 +5158,7 @@ type IdleStateUpdateError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No stop reason: `stopReason` is omitted or `null`.
+// None is no stop reason: `stopReason` is omitted or `null`.
 type None struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -5037,7 +5186,8 @@ type None struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The foreground workflow as a whole is blocked on user action.
+// RequiresActionStateUpdate is the foreground workflow as a whole is blocked
+// on user action.
 //
 // Agents SHOULD report this state when foreground work cannot progress without
 // user action. Pending permissions or elicitations alone do not imply this
@@ -5073,7 +5223,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of the session's aggregate foreground activity.
+// StateUpdate is a snapshot of the session's aggregate foreground activity.
 //
 // Foreground work is the agent's active response or workflow in the session,
 // including model processing, tool execution, and waiting for user action
@@ -5135,7 +5285,9 @@ type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -5143,7 +5295,7 @@ type UnknownStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// No foreground work is active. Background activity may continue.
+// Idle is no foreground work is active. Background activity may continue.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
@@ -5182,7 +5334,8 @@ type Idle struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
+// CompleteElicitationNotification is a notification sent by the agent when a
+// URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
 type CompleteElicitationNotification struct {
@@ -5201,8 +5354,8 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows either side to send an arbitrary notification that is not part of the
-// ACP spec.
+// ExtNotification is the allows either side to send an arbitrary notification
+// that is not part of the ACP spec.
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
 // while maintaining protocol compatibility.
@@ -5211,7 +5364,7 @@ type CompleteElicitationNotification struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 type ExtNotification json.RawMessage
 
-// A JSON-RPC request object.
+// ClientRequest is a JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -5223,7 +5376,7 @@ type ClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// ClientResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -5233,7 +5386,7 @@ type ClientResponse interface {
 	isClientResponse()
 }
 
-// A successful JSON-RPC response.
+// ClientResponseResult is a successful JSON-RPC response.
 type ClientResponseResult struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -5243,7 +5396,7 @@ type ClientResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ClientResponseResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -5253,7 +5406,7 @@ type ClientResponseResult struct {
 // const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
-// Response to a permission request.
+// RequestPermissionResponse is the response to a permission request.
 type RequestPermissionResponse struct {
 	// The user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
@@ -5270,7 +5423,7 @@ type RequestPermissionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome of a permission request.
+// RequestPermissionOutcome is the outcome of a permission request.
 //
 // It is a union tagged by the member "outcome". Its variants are
 // CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
@@ -5280,7 +5433,9 @@ type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
 
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionOutcome struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -5288,7 +5443,8 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// The request was not approved and no option was selected.
+// CancelledPermissionOutcome means the request was not approved and no option
+// was selected.
 type CancelledPermissionOutcome struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5303,7 +5459,8 @@ type CancelledPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user selected one of the provided options.
+// SelectedPermissionOutcome means the user selected one of the provided
+// options.
 type SelectedPermissionOutcome struct {
 	// The ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -5320,7 +5477,8 @@ type SelectedPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from the client to an elicitation request.
+// CreateElicitationResponse is a response from the client to an elicitation
+// request.
 //
 // It is a union tagged by the member "action". Its variants are Accept,
 // Decline, Cancel; a tag this package does not know decodes to
@@ -5329,7 +5487,9 @@ type CreateElicitationResponse interface {
 	isCreateElicitationResponse()
 }
 
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationResponse struct {
 	// Tag is the value of the member "action".
 	Tag string
@@ -5337,7 +5497,7 @@ type UnknownCreateElicitationResponse struct {
 	Raw json.RawMessage
 }
 
-// The user accepted and provided content.
+// Accept means the user accepted and provided content.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5357,7 +5517,8 @@ type Accept struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
+// ElicitationContentValue holds the allowed wire representations for
+// `ElicitationContentValue`.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // ElicitationContentValueBoolean, ElicitationContentValueInteger,
@@ -5368,28 +5529,34 @@ type ElicitationContentValue interface {
 	isElicitationContentValue()
 }
 
-// Any other JSON value, such as the value of a custom or future property type.
+// ElicitationContentValueOther is any other JSON value, such as the value of a
+// custom or future property type.
 //
 // Preserved as sent. Agents validate it against the requested schema like any
 // other value.
 type ElicitationContentValueOther json.RawMessage
 
-// Boolean value accepted in elicitation response content.
+// ElicitationContentValueBoolean is a boolean value accepted in elicitation
+// response content.
 type ElicitationContentValueBoolean bool
 
-// Integer value accepted in elicitation response content.
+// ElicitationContentValueInteger is an integer value accepted in elicitation
+// response content.
 type ElicitationContentValueInteger int64
 
-// Number value accepted in elicitation response content.
+// ElicitationContentValueNumber is a number value accepted in elicitation
+// response content.
 type ElicitationContentValueNumber float64
 
-// String value accepted in elicitation response content.
+// ElicitationContentValueString is a string value accepted in elicitation
+// response content.
 type ElicitationContentValueString string
 
-// String array value accepted in elicitation response content.
+// ElicitationContentValueStringArray is a string array value accepted in
+// elicitation response content.
 type ElicitationContentValueStringArray []string
 
-// The user declined the elicitation.
+// Decline means the user declined the elicitation.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5404,7 +5571,7 @@ type Decline struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The elicitation was cancelled.
+// Cancel means the elicitation was cancelled.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -5419,7 +5586,7 @@ type Cancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A failed JSON-RPC response.
+// ClientResponseError is a failed JSON-RPC response.
 type ClientResponseError struct {
 	// The id of the request this response answers.
 	//
@@ -5432,7 +5599,7 @@ type ClientResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The id of the request this response answers.
+// ClientResponseErrorID is the id of the request this response answers.
 //
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
@@ -5444,15 +5611,17 @@ type ClientResponseErrorID interface {
 	isClientResponseErrorID()
 }
 
+// ClientResponseErrorIDNull has no description in its schema.
 type ClientResponseErrorIDNull struct{}
 
-// A numeric request ID.
+// ClientResponseErrorIDNumber is a numeric request ID.
 type ClientResponseErrorIDNumber int64
 
-// A string request ID.
+// ClientResponseErrorIDStr is a string request ID.
 type ClientResponseErrorIDStr string
 
-// The user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided
+// content.
 type ElicitationAcceptAction struct {
 	// The user-provided content, if any, as an object matching the requested
 	// schema.
@@ -5463,7 +5632,7 @@ type ElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// ClientNotification is a JSON-RPC notification object.
 type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -5473,8 +5642,8 @@ type ClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel a session's foreground work and its prompts not yet
-// inserted.
+// CancelSessionNotification is the notification to cancel a session's
+// foreground work and its prompts not yet inserted.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v2/prompt-lifecycle#cancellation)

@@ -11,14 +11,14 @@ import (
 	"unicode/utf8"
 )
 
-// It is kept as raw JSON, with an accessor per alternative (As…, From…):
-// the alternatives cannot be told apart from the JSON alone (variants /anyOf/0
-// and /anyOf/1 have no tag and require the same members; give every variant a
-// property with a distinct const (a tag)).
+// AgentClientProtocol is an it is kept as raw JSON, with an accessor per
+// alternative (As…, From…): the alternatives cannot be told apart from the
+// JSON alone (variants /anyOf/0 and /anyOf/1 have no tag and require the same
+// members; give every variant a property with a distinct const (a tag)).
 type AgentClientProtocol json.RawMessage
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolAgent is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -31,6 +31,7 @@ type AgentClientProtocolAgent interface {
 	isAgentClientProtocolAgent()
 }
 
+// Request has no description in its schema.
 type Request struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -42,8 +43,8 @@ type Request struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request ID: a string or an integer. Unlike base JSON-RPC, it MUST
-// NOT be `null`.
+// RequestID is a JSON-RPC request ID: a string or an integer. Unlike base
+// JSON-RPC, it MUST NOT be `null`.
 //
 // The receiver MUST reply with the same value in the response. Each side
 // chooses IDs for its own
@@ -57,13 +58,14 @@ type RequestID interface {
 	isRequestID()
 }
 
-// A numeric request ID.
+// RequestIDNumber is a numeric request ID.
 type RequestIDNumber int64
 
-// A string request ID.
+// RequestIDStr is a string request ID.
 type RequestIDStr string
 
-// All possible requests that an agent can send to a client.
+// AgentRequestParams is all possible requests that an agent can send to a
+// client.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -81,7 +83,8 @@ type AgentRequestParams interface {
 	isAgentRequestParams()
 }
 
-// Requests permission from the user for an operation.
+// AgentRequestParamsRequestPermissionRequest requests permission from the user
+// for an operation.
 //
 // Called by the agent when it needs user authorization before executing
 // a potentially sensitive operation. The client should present the options
@@ -130,7 +133,8 @@ type AgentRequestParamsRequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A unique identifier for a conversation session between a client and agent.
+// SessionID is a unique identifier for a conversation session between a client
+// and agent.
 //
 // Each session has its own context, conversation history, and state, so one
 // agent can run several independent sessions.
@@ -139,7 +143,7 @@ type AgentRequestParamsRequestPermissionRequest struct {
 // ID](https://agentclientprotocol.com/protocol/v2/draft/session-setup#session-id)
 type SessionID string
 
-// The operation requiring permission.
+// RequestPermissionSubject is the operation requiring permission.
 //
 // It is a union tagged by the member "type". Its variants are
 // ToolCallPermissionSubject, CommandPermissionSubject; a tag this package does
@@ -149,7 +153,9 @@ type RequestPermissionSubject interface {
 	isRequestPermissionSubject()
 }
 
-// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionSubject is a variant of RequestPermissionSubject
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionSubject struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -157,7 +163,8 @@ type UnknownRequestPermissionSubject struct {
 	Raw json.RawMessage
 }
 
-// Permission request details for a tool call.
+// ToolCallPermissionSubject holds the permission request details for a tool
+// call.
 type ToolCallPermissionSubject struct {
 	// Details about the tool call requiring permission.
 	//
@@ -180,7 +187,8 @@ type ToolCallPermissionSubject struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Represents an upsert for a tool call that the language model has requested.
+// ToolCallUpdate represents an upsert for a tool call that the language model
+// has requested.
 //
 // Tool calls are actions that the agent executes on behalf of the language
 // model,
@@ -263,10 +271,10 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a tool call within a session.
+// ToolCallID is the unique identifier for a tool call within a session.
 type ToolCallID string
 
-// Categories of tools that can be invoked.
+// ToolKind holds the categories of tools that can be invoked.
 //
 // Tool kinds help clients choose appropriate icons and optimize how they
 // display tool execution progress.
@@ -277,7 +285,7 @@ type ToolCallID string
 // The set is open: values not listed here are valid and kept as they are.
 type ToolKind string
 
-// Execution status of a tool call.
+// ToolCallStatus is the execution status of a tool call.
 //
 // Tool calls progress through different statuses during their lifecycle.
 //
@@ -287,7 +295,7 @@ type ToolKind string
 // The set is open: values not listed here are valid and kept as they are.
 type ToolCallStatus string
 
-// Content produced by a tool call.
+// ToolCallContent is a content produced by a tool call.
 //
 // Tool calls can produce different types of content including standard
 // content blocks (text, images), file diffs, or display-only terminals.
@@ -302,7 +310,9 @@ type ToolCallContent interface {
 	isToolCallContent()
 }
 
-// UnknownToolCallContent is a variant of ToolCallContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownToolCallContent is a variant of ToolCallContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownToolCallContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -310,7 +320,7 @@ type UnknownToolCallContent struct {
 	Raw json.RawMessage
 }
 
-// Standard content block (text, images, resources).
+// Content is a standard content block (text, images, resources).
 type Content struct {
 	// The actual content block.
 	Content ContentBlock `json:"content"`
@@ -327,8 +337,8 @@ type Content struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Content blocks represent displayable information in the Agent Client
-// Protocol.
+// ContentBlock is a content blocks represent displayable information in the
+// Agent Client Protocol.
 //
 // Content blocks appear in:
 //   - User prompts sent via `session/prompt`
@@ -351,7 +361,9 @@ type ContentBlock interface {
 	isContentBlock()
 }
 
-// UnknownContentBlock is a variant of ContentBlock whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownContentBlock is a variant of ContentBlock whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownContentBlock struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -359,7 +371,7 @@ type UnknownContentBlock struct {
 	Raw json.RawMessage
 }
 
-// Text provided to or from an LLM.
+// TextContent is the text provided to or from an LLM.
 type TextContent struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -381,8 +393,8 @@ type TextContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional annotations for the client. The client can use annotations to
-// inform how objects are used or displayed
+// Annotations holds the optional annotations for the client. The client can
+// use annotations to inform how objects are used or displayed
 type Annotations struct {
 	// Intended recipients for this content, such as the user or assistant.
 	//
@@ -415,12 +427,12 @@ type Annotations struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The sender or recipient of messages and data in a conversation.
+// Role is the sender or recipient of messages and data in a conversation.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type Role string
 
-// An image provided to or from an LLM.
+// ImageContent is an image provided to or from an LLM.
 type ImageContent struct {
 	// Base64-encoded media payload.
 	Data string `json:"data"`
@@ -449,10 +461,11 @@ type ImageContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An Internet media type identifying the format of protocol content.
+// MediaType is an Internet media type identifying the format of protocol
+// content.
 type MediaType string
 
-// Audio provided to or from an LLM.
+// AudioContent is the audio provided to or from an LLM.
 type AudioContent struct {
 	// Base64-encoded media payload.
 	Data string `json:"data"`
@@ -476,8 +489,8 @@ type AudioContent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A link to a resource that the receiver may be able to read, included in a
-// prompt or tool call result.
+// ResourceLink is a link to a resource that the receiver may be able to read,
+// included in a prompt or tool call result.
 type ResourceLink struct {
 	// Human-readable name shown for this protocol object.
 	Name string `json:"name"`
@@ -521,7 +534,7 @@ type ResourceLink struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An optionally-sized icon that can be displayed in a user interface.
+// Icon is an optionally-sized icon that can be displayed in a user interface.
 type Icon struct {
 	// A standard URI pointing to an icon resource. MUST be an `https:` or `data:`
 	// URI.
@@ -558,12 +571,13 @@ type Icon struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Theme an icon is designed for.
+// IconTheme asks to theme an icon is designed for.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type IconTheme string
 
-// The contents of a resource, embedded into a prompt or tool call result.
+// EmbeddedResource holds the contents of a resource, embedded into a prompt or
+// tool call result.
 type EmbeddedResource struct {
 	// Embedded resource payload, either text or binary data.
 	Resource EmbeddedResourceResource `json:"resource"`
@@ -585,7 +599,8 @@ type EmbeddedResource struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Resource content that can be embedded in a message.
+// EmbeddedResourceResource is a resource content that can be embedded in a
+// message.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -596,7 +611,8 @@ type EmbeddedResourceResource interface {
 	isEmbeddedResourceResource()
 }
 
-// Text resource contents embedded directly in the message.
+// EmbeddedResourceResourceTextResourceContents holds the text resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceTextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -619,7 +635,8 @@ type EmbeddedResourceResourceTextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents embedded directly in the message.
+// EmbeddedResourceResourceBlobResourceContents holds the binary resource
+// contents embedded directly in the message.
 type EmbeddedResourceResourceBlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -642,7 +659,7 @@ type EmbeddedResourceResourceBlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// File changes produced by a tool call.
+// Diff holds the file changes produced by a tool call.
 //
 // `changes` is authoritative for affected absolute paths and operations.
 // `patch` optionally carries renderable text for some or all of those changes
@@ -676,7 +693,7 @@ type Diff struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One file-level change described by a `Diff`.
+// DiffChange is one file-level change described by a `Diff`.
 //
 // Structured change metadata lets clients identify affected files and
 // operations without parsing the text patch.
@@ -688,7 +705,9 @@ type DiffChange interface {
 	isDiffChange()
 }
 
-// UnknownDiffChange is a variant of DiffChange whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownDiffChange is a variant of DiffChange whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownDiffChange struct {
 	// Tag is the value of the member "operation".
 	Tag string
@@ -696,7 +715,7 @@ type UnknownDiffChange struct {
 	Raw json.RawMessage
 }
 
-// A file was added.
+// Add means a file was added.
 type Add struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -722,19 +741,19 @@ type Add struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Kind of file content represented by a diff change.
+// DiffFileType is the kind of file content represented by a diff change.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type DiffFileType string
 
-// An absolute filesystem path used by the protocol.
+// AbsolutePath is an absolute filesystem path used by the protocol.
 //
 // Uses the native syntax of the machine the Agent runs on, such as
 // `/home/user/project`,
 // `C:\Users\user\project`, or `\\server\share\project`. It is not a URI.
 type AbsolutePath string
 
-// A file was deleted.
+// Delete means a file was deleted.
 type Delete struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -760,7 +779,7 @@ type Delete struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file was modified in place.
+// Modify means a file was modified in place.
 type Modify struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -786,7 +805,7 @@ type Modify struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file was moved or renamed.
+// Move means a file was moved or renamed.
 type Move struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -814,7 +833,7 @@ type Move struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A file was copied.
+// Copy means a file was copied.
 type Copy struct {
 	// File content kind after the operation (for `delete`, of the deleted file).
 	//
@@ -842,7 +861,7 @@ type Copy struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Renderable patch text and its format.
+// DiffPatch is a renderable patch text and its format.
 type DiffPatch struct {
 	// Patch format. The only ACP-defined value is `git_patch`.
 	Format DiffPatchFormat `json:"format"`
@@ -861,12 +880,12 @@ type DiffPatch struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Text patch format used by `DiffPatch`.
+// DiffPatchFormat is a text patch format used by `DiffPatch`.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type DiffPatchFormat string
 
-// A display-only reference to an agent-owned terminal.
+// Terminal is a display-only reference to an agent-owned terminal.
 //
 // Terminal state and output are delivered separately through
 // `terminal_update` and `terminal_output_chunk` session updates.
@@ -886,10 +905,11 @@ type Terminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for an agent-owned terminal within a session.
+// TerminalID is the unique identifier for an agent-owned terminal within a
+// session.
 type TerminalID string
 
-// A file location being accessed or modified by a tool.
+// ToolCallLocation means a file location being accessed or modified by a tool.
 //
 // Enables clients to implement "follow-along" features that track
 // which files the agent is working with in real-time.
@@ -916,7 +936,8 @@ type ToolCallLocation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client-initiated controls a tool call currently supports.
+// ToolCallCapabilities holds the client-initiated controls a tool call
+// currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a
 // request the
@@ -945,7 +966,8 @@ type ToolCallCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capability to cancel a tool call with `tool_call/cancel`.
+// ToolCallCancelCapabilities is the capability to cancel a tool call with
+// `tool_call/cancel`.
 //
 // Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
 type ToolCallCancelCapabilities struct {
@@ -962,7 +984,7 @@ type ToolCallCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Permission request details for a command.
+// CommandPermissionSubject holds the permission request details for a command.
 type CommandPermissionSubject struct {
 	// The command that would be run if permission is granted.
 	Command string `json:"command"`
@@ -986,7 +1008,8 @@ type CommandPermissionSubject struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An option presented to the user when requesting permission.
+// PermissionOption is an option presented to the user when requesting
+// permission.
 type PermissionOption struct {
 	// Identifier for this permission option. MUST be unique within the request.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -1007,17 +1030,19 @@ type PermissionOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a permission option.
+// PermissionOptionID is the unique identifier for a permission option.
 type PermissionOptionID string
 
-// The type of permission option being presented to the user.
+// PermissionOptionKind is the type of permission option being presented to the
+// user.
 //
 // Helps clients choose appropriate icons and UI treatment.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type PermissionOptionKind string
 
-// Requests structured user input via a form or URL.
+// AgentRequestParamsCreateElicitationRequest requests structured user input
+// via a form or URL.
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation)
@@ -1039,7 +1064,7 @@ type AgentRequestParamsCreateElicitationRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AgentRequestParamsMessageMCPRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1068,7 +1093,7 @@ type AgentRequestParamsMessageMCPRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPServerACPID is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1081,7 +1106,7 @@ type AgentRequestParamsMessageMCPRequest struct {
 // server.
 type MCPServerACPID string
 
-// **UNSTABLE**
+// MCPRequestID is **UNSTABLE**
 //
 // Identifies an inner MCP request active against a server on this ACP
 // connection.
@@ -1089,7 +1114,7 @@ type MCPServerACPID string
 // the outer ACP JSON-RPC request ID.
 type MCPRequestID string
 
-// Handles extension method requests from the agent.
+// ExtMethodRequest holds the handles extension method requests from the agent.
 //
 // Allows the Agent to send an arbitrary request that is not part of the ACP
 // spec.
@@ -1104,12 +1129,13 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// Response is a validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// Notification has no description in its schema.
 type Notification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -1119,7 +1145,8 @@ type Notification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that an agent can send to a client.
+// AgentNotificationParams is all possible notifications that an agent can send
+// to a client.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -1138,7 +1165,8 @@ type AgentNotificationParams interface {
 	isAgentNotificationParams()
 }
 
-// Handles session update notifications from the agent.
+// AgentNotificationParamsUpdateSessionNotification holds the handles session
+// update notifications from the agent.
 //
 // This is a notification endpoint (no response expected) that receives
 // updates about session activity, including message updates, message chunks,
@@ -1169,7 +1197,8 @@ type AgentNotificationParamsUpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Different types of updates that can be sent while a session exists.
+// SessionUpdate holds the different types of updates that can be sent while a
+// session exists.
 //
 // These updates report messages, progress, and other session activity.
 //
@@ -1189,7 +1218,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -1197,7 +1228,7 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// A streamed item of message content.
+// ContentChunk is a streamed item of message content.
 type ContentChunk struct {
 	// A unique identifier for the message this chunk belongs to.
 	//
@@ -1220,8 +1251,8 @@ type ContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier for a message, unique among messages of the same type within a
-// session.
+// MessageID is the identifier for a message, unique among messages of the same
+// type within a session.
 //
 // Each message type, such as user messages, agent messages, and agent
 // thoughts,
@@ -1229,10 +1260,10 @@ type ContentChunk struct {
 // distinct messages.
 type MessageID string
 
-// A chunk of the user's message being streamed.
+// UserMessageChunk is a chunk of the user's message being streamed.
 type UserMessageChunk ContentChunk
 
-// A user message upsert.
+// UserMessage is a user message upsert.
 //
 // Only `messageId` is required. `content` has patch semantics:
 // an omitted field leaves existing message content unchanged, `null` clears
@@ -1270,10 +1301,10 @@ type UserMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of the agent's response being streamed.
+// AgentMessageChunk is a chunk of the agent's response being streamed.
 type AgentMessageChunk ContentChunk
 
-// An agent message upsert.
+// AgentMessage is an agent message upsert.
 //
 // Only `messageId` is required. `content` has patch semantics:
 // an omitted field leaves existing message content unchanged, `null` clears
@@ -1311,10 +1342,11 @@ type AgentMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of the agent's internal reasoning being streamed.
+// AgentThoughtChunk is a chunk of the agent's internal reasoning being
+// streamed.
 type AgentThoughtChunk ContentChunk
 
-// An agent thought or reasoning message upsert.
+// AgentThought is an agent thought or reasoning message upsert.
 //
 // Only `messageId` is required. `content` has patch semantics:
 // an omitted field leaves existing thought content unchanged, `null` clears
@@ -1352,7 +1384,8 @@ type AgentThought struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of the session's aggregate foreground activity.
+// SessionUpdateStateUpdate is a snapshot of the session's aggregate foreground
+// activity.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type SessionUpdateStateUpdate struct {
@@ -1360,7 +1393,7 @@ type SessionUpdateStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A streamed item of tool-call content.
+// ToolCallContentChunk is a streamed item of tool-call content.
 //
 // Tool-call content chunks append one `ToolCallContent` item to the current
 // content for the matching `toolCallId`. Agents can send a `tool_call_update`
@@ -1385,7 +1418,7 @@ type ToolCallContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An upsert for the stored state of an agent-owned terminal.
+// TerminalUpdate is an upsert for the stored state of an agent-owned terminal.
 //
 // Only `terminalId` is required. Other fields have patch
 // semantics: omitted fields leave the stored value unchanged, `null` clears
@@ -1435,7 +1468,8 @@ type TerminalUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An authoritative replacement snapshot of terminal output bytes.
+// TerminalOutput is an authoritative replacement snapshot of terminal output
+// bytes.
 type TerminalOutput struct {
 	// Base64-encoded replacement terminal output bytes.
 	Data string `json:"data"`
@@ -1452,7 +1486,7 @@ type TerminalOutput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Exit information for an agent-owned terminal.
+// TerminalExitStatus is the exit information for an agent-owned terminal.
 //
 // The presence of this object marks the terminal as exited, even when neither
 // an exit code nor a signal is known.
@@ -1481,7 +1515,7 @@ type TerminalExitStatus struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The size of an agent-owned terminal in character cells.
+// TerminalSize is the size of an agent-owned terminal in character cells.
 type TerminalSize struct {
 	// Number of columns.
 	Cols uint16 `json:"cols"`
@@ -1500,7 +1534,8 @@ type TerminalSize struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Client-initiated controls a terminal currently supports.
+// TerminalCapabilities holds the client-initiated controls a terminal
+// currently supports.
 //
 // A malformed value falls back to no controls, so the Client never sends a
 // request the
@@ -1529,7 +1564,8 @@ type TerminalCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capability to cancel a terminal with `terminal/cancel`.
+// TerminalCancelCapabilities is the capability to cancel a terminal with
+// `terminal/cancel`.
 //
 // Supplying `{}` advertises support. An omitted or `null` `cancel` does not.
 type TerminalCancelCapabilities struct {
@@ -1546,7 +1582,8 @@ type TerminalCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of bytes appended to an agent-owned terminal's output.
+// TerminalOutputChunk is a chunk of bytes appended to an agent-owned
+// terminal's output.
 type TerminalOutputChunk struct {
 	// The terminal receiving these bytes.
 	TerminalID TerminalID `json:"terminalId"`
@@ -1566,7 +1603,7 @@ type TerminalOutputChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A content update for a plan identified by ID.
+// PlanUpdate is a content update for a plan identified by ID.
 type PlanUpdate struct {
 	// The updated plan content.
 	Plan PlanUpdateContent `json:"plan"`
@@ -1583,7 +1620,7 @@ type PlanUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Updated content for a plan.
+// PlanUpdateContent is the updated content for a plan.
 //
 // It is a union tagged by the member "type". Its variants are PlanItems,
 // PlanFile, PlanMarkdown; a tag this package does not know decodes to
@@ -1592,7 +1629,9 @@ type PlanUpdateContent interface {
 	isPlanUpdateContent()
 }
 
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownPlanUpdateContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1600,7 +1639,7 @@ type UnknownPlanUpdateContent struct {
 	Raw json.RawMessage
 }
 
-// A plan represented as structured entries.
+// PlanItems is a plan represented as structured entries.
 type PlanItems struct {
 	// The plan ID to update.
 	PlanID PlanID `json:"planId"`
@@ -1623,10 +1662,10 @@ type PlanItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a plan within a session.
+// PlanID is the unique identifier for a plan within a session.
 type PlanID string
 
-// A single entry in the execution plan.
+// PlanEntry is a single entry in the execution plan.
 //
 // Represents a task or goal that the assistant intends to accomplish
 // as part of fulfilling the user's request.
@@ -1653,7 +1692,7 @@ type PlanEntry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Priority levels for plan entries.
+// PlanEntryPriority holds the priority levels for plan entries.
 //
 // Used to indicate the relative importance or urgency of different
 // tasks in the execution plan.
@@ -1663,7 +1702,7 @@ type PlanEntry struct {
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryPriority string
 
-// Status of a plan entry in the execution flow.
+// PlanEntryStatus is the status of a plan entry in the execution flow.
 //
 // Tracks the lifecycle of each task from planning through completion.
 // See protocol docs: [Plan
@@ -1672,7 +1711,7 @@ type PlanEntryPriority string
 // The set is open: values not listed here are valid and kept as they are.
 type PlanEntryStatus string
 
-// **UNSTABLE**
+// PlanFile is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1696,7 +1735,7 @@ type PlanFile struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanMarkdown is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1720,7 +1759,7 @@ type PlanMarkdown struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// PlanRemoved is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -1742,7 +1781,8 @@ type PlanRemoved struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Available commands are ready or have changed
+// AvailableCommandsUpdate holds the available commands are ready or have
+// changed
 type AvailableCommandsUpdate struct {
 	// Commands the agent can execute.
 	AvailableCommands []AvailableCommand `json:"availableCommands"`
@@ -1759,7 +1799,7 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A command the agent advertises to the client.
+// AvailableCommand is a command the agent advertises to the client.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
 //
@@ -1770,7 +1810,9 @@ type AvailableCommand interface {
 	isAvailableCommand()
 }
 
-// UnknownAvailableCommand is a variant of AvailableCommand whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAvailableCommand is a variant of AvailableCommand whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownAvailableCommand struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1778,7 +1820,7 @@ type UnknownAvailableCommand struct {
 	Raw json.RawMessage
 }
 
-// A slash command the user can invoke by including it in a prompt.
+// Command is a slash command the user can invoke by including it in a prompt.
 //
 // The `type` discriminator value is `command`.
 type Command struct {
@@ -1806,7 +1848,7 @@ type Command struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The input specification for a command.
+// AvailableCommandInput is the input specification for a command.
 //
 // It is a union tagged by the member "type". Its variants are
 // TextCommandInput; a tag this package does not know decodes to
@@ -1815,7 +1857,9 @@ type AvailableCommandInput interface {
 	isAvailableCommandInput()
 }
 
-// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAvailableCommandInput is a variant of AvailableCommandInput whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownAvailableCommandInput struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1823,7 +1867,8 @@ type UnknownAvailableCommandInput struct {
 	Raw json.RawMessage
 }
 
-// All text that was typed after the command name is provided as input.
+// TextCommandInput is all text that was typed after the command name is
+// provided as input.
 type TextCommandInput struct {
 	// A hint to display when the input hasn't been provided yet
 	Hint string `json:"hint"`
@@ -1840,7 +1885,8 @@ type TextCommandInput struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session configuration options have been updated.
+// ConfigOptionUpdate holds the session configuration options have been
+// updated.
 type ConfigOptionUpdate struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -1857,7 +1903,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A session configuration option selector and its current state.
+// SessionConfigOption is a session configuration option selector and its
+// current state.
 //
 // It is a union tagged by the member "type". Its variants are Select, Boolean;
 // a tag this package does not know decodes to UnknownSessionConfigOption,
@@ -1866,7 +1913,9 @@ type SessionConfigOption interface {
 	isSessionConfigOption()
 }
 
-// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionConfigOption is a variant of SessionConfigOption whose tag
+// this package does not know. Raw holds the whole object as it was received,
+// and encoding writes it back unchanged.
 type UnknownSessionConfigOption struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -1874,7 +1923,7 @@ type UnknownSessionConfigOption struct {
 	Raw json.RawMessage
 }
 
-// Single-value selector (dropdown).
+// Select is a single-value selector (dropdown).
 type Select struct {
 	// Unique identifier for the configuration option.
 	ConfigID SessionConfigID `json:"configId"`
@@ -1907,10 +1956,11 @@ type Select struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option.
+// SessionConfigID is the unique identifier for a session configuration option.
 type SessionConfigID string
 
-// Semantic category for a session configuration option.
+// SessionConfigOptionCategory is the semantic category for a session
+// configuration option.
 //
 // This is intended to help Clients distinguish broadly common selectors (e.g.
 // model selector vs
@@ -1927,10 +1977,12 @@ type SessionConfigID string
 // The set is open: values not listed here are valid and kept as they are.
 type SessionConfigOptionCategory string
 
-// Unique identifier for a session configuration option value.
+// SessionConfigValueID is the unique identifier for a session configuration
+// option value.
 type SessionConfigValueID string
 
-// Possible values for a session configuration option.
+// SessionConfigSelectOptions holds the possible values for a session
+// configuration option.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // SessionConfigSelectOptionsUngrouped, SessionConfigSelectOptionsGrouped.
@@ -1938,7 +1990,8 @@ type SessionConfigSelectOptions interface {
 	isSessionConfigSelectOptions()
 }
 
-// A possible value for a session configuration option.
+// SessionConfigSelectOption is a possible value for a session configuration
+// option.
 type SessionConfigSelectOption struct {
 	// Unique identifier for this option value.
 	Value SessionConfigValueID `json:"value"`
@@ -1961,10 +2014,12 @@ type SessionConfigSelectOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A flat list of options with no grouping.
+// SessionConfigSelectOptionsUngrouped is a flat list of options with no
+// grouping.
 type SessionConfigSelectOptionsUngrouped []SessionConfigSelectOption
 
-// A group of possible values for a session configuration option.
+// SessionConfigSelectGroup is a group of possible values for a session
+// configuration option.
 type SessionConfigSelectGroup struct {
 	// Unique identifier for this group.
 	GroupID SessionConfigGroupID `json:"groupId"`
@@ -1985,10 +2040,12 @@ type SessionConfigSelectGroup struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a session configuration option value group.
+// SessionConfigGroupID is the unique identifier for a session configuration
+// option value group.
 type SessionConfigGroupID string
 
-// A list of options grouped under headers.
+// SessionConfigSelectOptionsGrouped is a list of options grouped under
+// headers.
 type SessionConfigSelectOptionsGrouped []SessionConfigSelectGroup
 
 // Boolean on/off toggle.
@@ -2020,8 +2077,8 @@ type Boolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Update to session metadata. All fields are optional to support partial
-// updates.
+// SessionInfoUpdate is the update to session metadata. All fields are optional
+// to support partial updates.
 //
 // Agents send this notification to update session information like title or
 // custom metadata.
@@ -2055,7 +2112,7 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Context window and cost update for a session.
+// UsageUpdate is a context window and cost update for a session.
 type UsageUpdate struct {
 	// Tokens currently in context.
 	Used uint64 `json:"used"`
@@ -2100,7 +2157,7 @@ type Cost struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Fire-and-forget information for the user.
+// Notice is the fire-and-forget information for the user.
 //
 // Notices are live events rather than session history. Agents must not rely on
 // a notice being received, displayed, or seen by the user.
@@ -2131,12 +2188,13 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Severity hint for a session notice.
+// NoticeSeverity is the severity hint for a session notice.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type NoticeSeverity string
 
-// A context compaction upsert. The first notification fixes the compaction's
+// CompactionUpdate is a context compaction upsert. The first notification
+// fixes the compaction's
 // timeline position. Later updates with the same ID patch that entity in
 // place.
 //
@@ -2172,15 +2230,17 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for a context compaction within a session.
+// CompactionID is the unique identifier for a context compaction within a
+// session.
 type CompactionID string
 
-// Lifecycle state of a context compaction.
+// CompactionStatus is the lifecycle state of a context compaction.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type CompactionStatus string
 
-// A content block appended to a compaction's summary. A first-seen ID creates
+// CompactionSummaryChunk is a content block appended to a compaction's
+// summary. A first-seen ID creates
 // an in-progress compaction. Chunks append in receive order.
 type CompactionSummaryChunk struct {
 	// ID of the compaction whose summary receives this content.
@@ -2201,7 +2261,7 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SubagentUpdate is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2298,7 +2358,7 @@ type SubagentUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SubagentSessionCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2327,7 +2387,7 @@ type SubagentSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionCancelCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2349,7 +2409,7 @@ type SessionCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of the session's aggregate foreground activity.
+// StateUpdate is a snapshot of the session's aggregate foreground activity.
 //
 // Foreground work is the agent's active response or workflow in the session,
 // including model processing, tool execution, and waiting for user action
@@ -2412,7 +2472,9 @@ type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownStateUpdate2 struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -2420,7 +2482,7 @@ type UnknownStateUpdate2 struct {
 	Raw json.RawMessage
 }
 
-// Foreground work is in progress.
+// RunningStateUpdate is a foreground work is in progress.
 type RunningStateUpdate struct {
 	// Work running independently of foreground work, as a complete snapshot.
 	//
@@ -2448,7 +2510,8 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One piece of work running independently of the session's foreground work.
+// BackgroundWork is one piece of work running independently of the session's
+// foreground work.
 //
 // Items reference entities the Client already tracks. The Agent MUST announce
 // each item
@@ -2470,7 +2533,9 @@ type BackgroundWork interface {
 	isBackgroundWork()
 }
 
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownBackgroundWork struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -2478,7 +2543,7 @@ type UnknownBackgroundWork struct {
 	Raw json.RawMessage
 }
 
-// A listed terminal running in the background.
+// BackgroundTerminal is a listed terminal running in the background.
 type BackgroundTerminal struct {
 	// The ID of the listed terminal.
 	TerminalID TerminalID `json:"terminalId"`
@@ -2495,7 +2560,8 @@ type BackgroundTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A listed tool call whose work continues in the background.
+// BackgroundToolCall is a listed tool call whose work continues in the
+// background.
 type BackgroundToolCall struct {
 	// The ID of the listed tool call.
 	ToolCallID ToolCallID `json:"toolCallId"`
@@ -2512,7 +2578,7 @@ type BackgroundToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// BackgroundSubagent is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2535,7 +2601,7 @@ type BackgroundSubagent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No foreground work is active. Background activity may continue.
+// Idle is no foreground work is active. Background activity may continue.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Idle struct {
@@ -2585,7 +2651,7 @@ type Idle struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// Usage is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2624,7 +2690,8 @@ type Usage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The foreground workflow as a whole is blocked on user action.
+// RequiresActionStateUpdate is the foreground workflow as a whole is blocked
+// on user action.
 //
 // Agents SHOULD report this state when foreground work cannot progress without
 // user action. Pending permissions or elicitations alone do not imply this
@@ -2660,7 +2727,7 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// UnknownStateUpdate is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2706,7 +2773,7 @@ type UnknownStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionMessage is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2763,7 +2830,7 @@ type SessionMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionMessageChunk is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2793,7 +2860,8 @@ type SessionMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification that a URL-based elicitation has completed.
+// AgentNotificationParamsCompleteElicitationNotification is a notification
+// that a URL-based elicitation has completed.
 //
 // See protocol docs:
 // [Elicitation](https://agentclientprotocol.com/protocol/v2/draft/elicitation#url-completion)
@@ -2813,10 +2881,10 @@ type AgentNotificationParamsCompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Unique identifier for an elicitation.
+// ElicitationID is the unique identifier for an elicitation.
 type ElicitationID string
 
-// **UNSTABLE**
+// AgentNotificationParamsAuthStatusUpdateNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2851,7 +2919,7 @@ type AgentNotificationParamsAuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthState is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2861,7 +2929,7 @@ type AgentNotificationParamsAuthStatusUpdateNotification struct {
 // The set is open: values not listed here are valid and kept as they are.
 type AuthState string
 
-// **UNSTABLE**
+// AuthAccount is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -2910,7 +2978,8 @@ type AuthAccount struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the agent.
+// AgentNotificationParamsExtNotification holds the handles extension
+// notifications from the agent.
 //
 // Allows the Agent to send an arbitrary notification that is not part of the
 // ACP spec.
@@ -2925,8 +2994,8 @@ type AgentNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolClient is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -2940,6 +3009,7 @@ type AgentClientProtocolClient interface {
 	isAgentClientProtocolClient()
 }
 
+// AgentClientProtocolClientRequest has no description in its schema.
 type AgentClientProtocolClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -2951,7 +3021,8 @@ type AgentClientProtocolClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible requests that a client can send to an agent.
+// ClientRequestParams is all possible requests that a client can send to an
+// agent.
 //
 // This enum is used internally for routing RPC requests. You typically won't
 // need
@@ -2967,7 +3038,7 @@ type AgentClientProtocolClientRequest struct {
 // const (a tag)).
 type ClientRequestParams json.RawMessage
 
-// Request parameters for the initialize method.
+// InitializeRequest holds the request parameters for the initialize method.
 //
 // Sent by the client to establish connection and negotiate capabilities.
 //
@@ -2993,13 +3064,14 @@ type InitializeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Protocol version identifier.
+// ProtocolVersion is a protocol version identifier.
 //
 // This version is only bumped for breaking changes.
 // Non-breaking changes should be introduced via capabilities.
 type ProtocolVersion uint16
 
-// Metadata about the implementation of the client or agent.
+// Implementation is a metadata about the implementation of the client or
+// agent.
 // Describes the name and version of an ACP implementation, with an optional
 // title for UI representation.
 type Implementation struct {
@@ -3029,7 +3101,7 @@ type Implementation struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities supported by the client.
+// ClientCapabilities holds the capabilities supported by the client.
 //
 // Advertised during initialization to inform the agent about
 // available features and methods.
@@ -3065,7 +3137,8 @@ type ClientCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication capabilities supported by the client.
+// ClientAuthCapabilities holds the authentication capabilities supported by
+// the client.
 //
 // Advertised during initialization to inform the agent which authentication
 // method types the client can handle. This governs opt-in types that require
@@ -3092,7 +3165,8 @@ type ClientAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for terminal authentication methods.
+// TerminalAuthCapabilities holds the capabilities for terminal authentication
+// methods.
 //
 // Supplying `{}` means the client can reproduce the configured agent
 // invocation in an interactive terminal and supports terminal authentication
@@ -3111,7 +3185,8 @@ type TerminalAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Elicitation capabilities supported by the client.
+// ElicitationCapabilities holds the elicitation capabilities supported by the
+// client.
 type ElicitationCapabilities struct {
 	// Whether the client supports form-based elicitation.
 	//
@@ -3138,7 +3213,7 @@ type ElicitationCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation capabilities.
+// ElicitationFormCapabilities holds the form-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports form-based elicitation.
 type ElicitationFormCapabilities struct {
@@ -3155,7 +3230,7 @@ type ElicitationFormCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation capabilities.
+// ElicitationURLCapabilities holds the URL-based elicitation capabilities.
 //
 // Supplying `{}` means the client supports URL-based elicitation.
 type ElicitationURLCapabilities struct {
@@ -3172,7 +3247,7 @@ type ElicitationURLCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for the `auth/login` method.
+// LoginAuthRequest holds the request parameters for the `auth/login` method.
 //
 // Specifies which authentication method to use.
 //
@@ -3196,10 +3271,11 @@ type LoginAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Typed identifier used for auth method values on the wire.
+// AuthMethodID is the typed identifier used for auth method values on the
+// wire.
 type AuthMethodID string
 
-// **UNSTABLE**
+// ListProvidersRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3219,7 +3295,7 @@ type ListProvidersRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SetProviderRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3250,7 +3326,7 @@ type SetProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProviderID is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3258,7 +3334,7 @@ type SetProviderRequest struct {
 // Unique identifier for a configurable LLM provider.
 type ProviderID string
 
-// **UNSTABLE**
+// LlmProtocol is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3274,7 +3350,7 @@ type ProviderID string
 // The set is open: values not listed here are valid and kept as they are.
 type LlmProtocol string
 
-// **UNSTABLE**
+// DisableProviderRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3296,7 +3372,7 @@ type DisableProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for the `auth/logout` method.
+// LogoutAuthRequest holds the request parameters for the `auth/logout` method.
 //
 // Terminates the current authenticated session.
 //
@@ -3317,7 +3393,7 @@ type LogoutAuthRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3343,7 +3419,7 @@ type AuthStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for creating a new session.
+// NewSessionRequest holds the request parameters for creating a new session.
 //
 // See protocol docs: [Creating a
 // Session](https://agentclientprotocol.com/protocol/v2/draft/session-setup#creating-a-session)
@@ -3382,7 +3458,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Configuration for connecting to an MCP (Model Context Protocol) server.
+// MCPServer is the configuration for connecting to an MCP (Model Context
+// Protocol) server.
 //
 // MCP servers provide tools and context that the agent can use when
 // processing prompts.
@@ -3397,7 +3474,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3405,7 +3484,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// HTTP transport configuration for MCP.
+// MCPServerHTTP is the HTTP transport configuration for MCP.
 type MCPServerHTTP struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -3429,7 +3508,7 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An HTTP header to set when making requests to the MCP server.
+// HTTPHeader is an HTTP header to set when making requests to the MCP server.
 type HTTPHeader struct {
 	// The name of the HTTP header.
 	Name string `json:"name"`
@@ -3448,7 +3527,7 @@ type HTTPHeader struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPServerACP is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3481,7 +3560,7 @@ type MCPServerACP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Stdio transport configuration for MCP.
+// MCPServerStdio is the stdio transport configuration for MCP.
 type MCPServerStdio struct {
 	// Human-readable name identifying this MCP server.
 	Name string `json:"name"`
@@ -3507,7 +3586,7 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An environment variable to set when launching a process.
+// EnvVariable is an environment variable to set when launching a process.
 type EnvVariable struct {
 	// The name of the environment variable.
 	Name string `json:"name"`
@@ -3526,7 +3605,7 @@ type EnvVariable struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SystemPrompt is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3567,7 +3646,7 @@ type SystemPrompt struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SystemPromptMode is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3582,7 +3661,8 @@ type SystemPrompt struct {
 // The set is open: values not listed here are valid and kept as they are.
 type SystemPromptMode string
 
-// Request parameters for listing existing sessions.
+// ListSessionsRequest holds the request parameters for listing existing
+// sessions.
 type ListSessionsRequest struct {
 	// Filter sessions by working directory. Must be an absolute path.
 	//
@@ -3624,10 +3704,11 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An opaque cursor used to paginate `session/list` results.
+// SessionListCursor is an opaque cursor used to paginate `session/list`
+// results.
 type SessionListCursor string
 
-// **UNSTABLE**
+// SessionArchiveFilter is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3642,7 +3723,8 @@ type SessionListCursor string
 // The set is open: values not listed here are valid and kept as they are.
 type SessionArchiveFilter string
 
-// Request parameters for deleting an existing session from `session/list`.
+// DeleteSessionRequest holds the request parameters for deleting an existing
+// session from `session/list`.
 //
 // Only available if the Agent supports the `session.delete` capability.
 type DeleteSessionRequest struct {
@@ -3661,7 +3743,7 @@ type DeleteSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ForkSessionRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3713,7 +3795,7 @@ type ForkSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ArchiveSessionRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3746,7 +3828,7 @@ type ArchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// UnarchiveSessionRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3779,7 +3861,7 @@ type UnarchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatusRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3810,7 +3892,7 @@ type SessionStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SetSessionTitleRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -3852,7 +3934,8 @@ type SetSessionTitleRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for resuming an existing session.
+// ResumeSessionRequest holds the request parameters for resuming an existing
+// session.
 //
 // Resumes an existing session and optionally replays retained conversation
 // history according to `replayFrom`.
@@ -3918,7 +4001,8 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Inclusive cursor describing where replayed session history should begin.
+// ReplayFrom is an inclusive cursor describing where replayed session history
+// should begin.
 //
 // Replay includes the position identified by the cursor.
 //
@@ -3929,7 +4013,9 @@ type ReplayFrom interface {
 	isReplayFrom()
 }
 
-// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownReplayFrom is a variant of ReplayFrom whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownReplayFrom struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -3937,8 +4023,8 @@ type UnknownReplayFrom struct {
 	Raw json.RawMessage
 }
 
-// Inclusive replay cursor requesting replay from the start of retained
-// conversation history.
+// ReplayFromStart is an inclusive replay cursor requesting replay from the
+// start of retained conversation history.
 type ReplayFromStart struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -3953,7 +4039,8 @@ type ReplayFromStart struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for closing an active session.
+// CloseSessionRequest holds the request parameters for closing an active
+// session.
 //
 // The Agent MUST cancel any ongoing work related to the session as if
 // `session/cancel`
@@ -3997,7 +4084,8 @@ type CloseSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for cancelling one tool call.
+// CancelToolCallRequest holds the request parameters for cancelling one tool
+// call.
 //
 // Clients MUST NOT send it unless the tool call currently advertises
 // `capabilities.cancel`.
@@ -4034,7 +4122,8 @@ type CancelToolCallRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for cancelling one terminal.
+// CancelTerminalRequest holds the request parameters for cancelling one
+// terminal.
 //
 // Clients MUST NOT send it unless the terminal currently advertises
 // `capabilities.cancel`.
@@ -4072,7 +4161,8 @@ type CancelTerminalRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for setting a session configuration option.
+// SetSessionConfigOptionRequest holds the request parameters for setting a
+// session configuration option.
 //
 // Agents MUST support this method for any session where they advertise config
 // options.
@@ -4091,7 +4181,10 @@ type SetSessionConfigOptionRequest interface {
 	isSetSessionConfigOptionRequest()
 }
 
-// UnknownSetSessionConfigOptionRequest is a variant of SetSessionConfigOptionRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSetSessionConfigOptionRequest is a variant of
+// SetSessionConfigOptionRequest whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownSetSessionConfigOptionRequest struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -4099,7 +4192,7 @@ type UnknownSetSessionConfigOptionRequest struct {
 	Raw json.RawMessage
 }
 
-// A `SessionConfigValueId` string value (`type: "id"`).
+// ID is a `SessionConfigValueId` string value (`type: "id"`).
 type ID struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -4120,7 +4213,7 @@ type ID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A boolean value (`type: "boolean"`).
+// SetSessionConfigOptionRequestBoolean is a boolean value (`type: "boolean"`).
 type SetSessionConfigOptionRequestBoolean struct {
 	// The ID of the session to set the configuration option for.
 	SessionID SessionID `json:"sessionId"`
@@ -4141,7 +4234,8 @@ type SetSessionConfigOptionRequestBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request parameters for sending a user prompt to the agent.
+// PromptRequest holds the request parameters for sending a user prompt to the
+// agent.
 //
 // Contains the user's message and any additional context.
 //
@@ -4182,7 +4276,8 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows for sending an arbitrary request that is not part of the ACP spec.
+// ExtRequest holds the allows for sending an arbitrary request that is not
+// part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -4191,12 +4286,14 @@ type PromptRequest struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 type ExtRequest json.RawMessage
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
+// of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// AgentClientProtocolClientNotification has no description in its schema.
 type AgentClientProtocolClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4206,7 +4303,8 @@ type AgentClientProtocolClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// All possible notifications that a client can send to an agent.
+// ClientNotificationParams is all possible notifications that a client can
+// send to an agent.
 //
 // This enum is used internally for routing RPC notifications. You typically
 // won't need
@@ -4224,7 +4322,8 @@ type ClientNotificationParams interface {
 	isClientNotificationParams()
 }
 
-// Cancels a session's foreground work and its prompts not yet inserted.
+// ClientNotificationParamsCancelSessionNotification cancels a session's
+// foreground work and its prompts not yet inserted.
 //
 // Work in the latest `background` list is not covered and keeps running. The
 // Agent MAY stop background activity it does not list.
@@ -4274,7 +4373,7 @@ type ClientNotificationParamsCancelSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ClientNotificationParamsMessageMCPNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4303,7 +4402,8 @@ type ClientNotificationParamsMessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Handles extension notifications from the client.
+// ClientNotificationParamsExtNotification holds the handles extension
+// notifications from the client.
 //
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
@@ -4316,8 +4416,8 @@ type ClientNotificationParamsExtNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolProtocolLevel is a message (request, response, or
+// notification) with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // The member "jsonrpc" is always "2.0"; it is written on encoding and checked
@@ -4333,7 +4433,7 @@ type AgentClientProtocolProtocolLevel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel an ongoing request.
+// CancelRequestNotification is the notification to cancel an ongoing request.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/cancellation)
@@ -4355,8 +4455,8 @@ type CancelRequestNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message (request, response, or notification) with `"jsonrpc": "2.0"`
-// specified as
+// AgentClientProtocolProxy is a message (request, response, or notification)
+// with `"jsonrpc": "2.0"` specified as
 // [required by JSON-RPC 2.0 Specification][1].
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
@@ -4370,6 +4470,7 @@ type AgentClientProtocolProxy interface {
 	isAgentClientProtocolProxy()
 }
 
+// AgentClientProtocolProxyRequest has no description in its schema.
 type AgentClientProtocolProxyRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -4381,7 +4482,7 @@ type AgentClientProtocolProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProxyRequestParams is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4401,7 +4502,7 @@ type ProxyRequestParams interface {
 	isProxyRequestParams()
 }
 
-// Initializes a component as a proxy.
+// ProxyRequestParamsInitializeProxyRequest initializes a component as a proxy.
 //
 // Sent by a conductor to each component that has a successor, instead of
 // `initialize`.
@@ -4426,7 +4527,8 @@ type ProxyRequestParamsInitializeProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Forwards a request to or from a proxy's successor.
+// ProxyRequestParamsProxySuccessorRequest forwards a request to or from a
+// proxy's successor.
 //
 // A proxy sends it to its conductor to forward a request downstream. The
 // conductor sends
@@ -4462,12 +4564,14 @@ type ProxyRequestParamsProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Validate does not check: anyOf/oneOf of a merged schema.
+// AgentClientProtocolProxyResponse is a validate does not check: anyOf/oneOf
+// of a merged schema.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
+// AgentClientProtocolProxyNotification has no description in its schema.
 type AgentClientProtocolProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -4477,7 +4581,7 @@ type AgentClientProtocolProxyNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProxySuccessorNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -4521,7 +4625,7 @@ type ProxySuccessorNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request object.
+// AgentRequest is a JSON-RPC request object.
 type AgentRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -4533,7 +4637,8 @@ type AgentRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request for user permission to proceed with an operation.
+// RequestPermissionRequest is the request for user permission to proceed with
+// an operation.
 //
 // Sent when the agent needs authorization before performing a sensitive
 // operation.
@@ -4576,7 +4681,7 @@ type RequestPermissionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Text-based resource contents.
+// TextResourceContents holds the text-based resource contents.
 type TextResourceContents struct {
 	// Text payload carried by this content block.
 	Text string `json:"text"`
@@ -4599,7 +4704,7 @@ type TextResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Binary resource contents.
+// BlobResourceContents holds the binary resource contents.
 type BlobResourceContents struct {
 	// Base64-encoded bytes for a binary resource payload.
 	Blob string `json:"blob"`
@@ -4622,7 +4727,8 @@ type BlobResourceContents struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Operation metadata for add, delete, and modify changes.
+// DiffPathChange is the operation metadata for add, delete, and modify
+// changes.
 type DiffPathChange struct {
 	// Absolute path for the operation.
 	Path AbsolutePath `json:"path"`
@@ -4630,7 +4736,7 @@ type DiffPathChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Operation metadata for move and copy changes.
+// DiffPathPairChange is the operation metadata for move and copy changes.
 type DiffPathPairChange struct {
 	// Absolute path before the operation.
 	OldPath AbsolutePath `json:"oldPath"`
@@ -4640,7 +4746,8 @@ type DiffPathPairChange struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request from the agent to elicit structured user input.
+// CreateElicitationRequest is the request from the agent to elicit structured
+// user input.
 //
 // The agent sends this to the client to request information from the user,
 // either via a form or by directing them to a URL.
@@ -4669,7 +4776,9 @@ type CreateElicitationRequest interface {
 	isCreateElicitationRequest()
 }
 
-// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationRequest is a variant of CreateElicitationRequest
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationRequest struct {
 	// Tag is the value of the member "mode".
 	Tag string
@@ -4677,8 +4786,8 @@ type UnknownCreateElicitationRequest struct {
 	Raw json.RawMessage
 }
 
-// Form-based elicitation where the client renders a form from the provided
-// schema.
+// Form is a form-based elicitation where the client renders a form from the
+// provided schema.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type Form struct {
@@ -4699,7 +4808,8 @@ type Form struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type-safe elicitation schema for requesting structured user input.
+// ElicitationSchema is the type-safe elicitation schema for requesting
+// structured user input.
 //
 // This represents a JSON Schema object with primitive-typed properties,
 // as required by the elicitation specification.
@@ -4735,10 +4845,11 @@ type ElicitationSchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Type discriminator for elicitation schemas.
+// ElicitationSchemaType is the type discriminator for elicitation schemas.
 type ElicitationSchemaType string
 
-// Property schema for elicitation form fields.
+// ElicitationPropertySchema is the property schema for elicitation form
+// fields.
 //
 // Each variant corresponds to a JSON Schema `"type"` value.
 // Single-select enums use `type: "string"` with `enum` or `oneOf` set.
@@ -4753,7 +4864,9 @@ type ElicitationPropertySchema interface {
 	isElicitationPropertySchema()
 }
 
-// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownElicitationPropertySchema is a variant of ElicitationPropertySchema
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownElicitationPropertySchema struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -4761,7 +4874,8 @@ type UnknownElicitationPropertySchema struct {
 	Raw json.RawMessage
 }
 
-// Schema for string properties in an elicitation form.
+// StringPropertySchema is the schema for string properties in an elicitation
+// form.
 //
 // When `enum` or `oneOf` is set, this represents a single-select enum
 // with `"type": "string"`.
@@ -4827,13 +4941,14 @@ type StringPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// String format types for string properties in elicitation schemas.
+// StringFormat holds the string format types for string properties in
+// elicitation schemas.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type StringFormat string
 
-// A titled enum option with a const value, human-readable title, and optional
-// description.
+// EnumOption is a titled enum option with a const value, human-readable title,
+// and optional description.
 type EnumOption struct {
 	// The constant value for this option.
 	Const string `json:"const"`
@@ -4857,7 +4972,8 @@ type EnumOption struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for number (floating-point) properties in an elicitation form.
+// NumberPropertySchema is the schema for number (floating-point) properties in
+// an elicitation form.
 type NumberPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -4896,7 +5012,8 @@ type NumberPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for integer properties in an elicitation form.
+// IntegerPropertySchema is the schema for integer properties in an elicitation
+// form.
 type IntegerPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -4935,7 +5052,8 @@ type IntegerPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for boolean properties in an elicitation form.
+// BooleanPropertySchema is the schema for boolean properties in an elicitation
+// form.
 type BooleanPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -4964,7 +5082,8 @@ type BooleanPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Schema for multi-select (array) properties in an elicitation form.
+// MultiSelectPropertySchema is the schema for multi-select (array) properties
+// in an elicitation form.
 type MultiSelectPropertySchema struct {
 	// Optional title for the property.
 	//
@@ -5005,7 +5124,7 @@ type MultiSelectPropertySchema struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items for a multi-select (array) property schema.
+// MultiSelectItems holds the items for a multi-select (array) property schema.
 //
 // It is a union tagged by the member "type". Its variants are
 // StringMultiSelectItems, Titled; a tag this package does not know decodes to
@@ -5015,7 +5134,9 @@ type MultiSelectItems interface {
 	isMultiSelectItems()
 }
 
-// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMultiSelectItems is a variant of MultiSelectItems whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownMultiSelectItems struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -5023,7 +5144,8 @@ type UnknownMultiSelectItems struct {
 	Raw json.RawMessage
 }
 
-// String item schema for multi-select enum properties.
+// StringMultiSelectItems is the string item schema for multi-select enum
+// properties.
 type StringMultiSelectItems struct {
 	// Allowed enum values. Must contain at least one value.
 	Enum []string `json:"enum"`
@@ -5040,7 +5162,8 @@ type StringMultiSelectItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Items definition for titled multi-select enum properties.
+// TitledMultiSelectItems is the items definition for titled multi-select enum
+// properties.
 type TitledMultiSelectItems struct {
 	// Titled enum options. Must contain at least one option.
 	AnyOf []EnumOption `json:"anyOf"`
@@ -5062,7 +5185,7 @@ type TitledMultiSelectItems struct {
 // As in MCP, titled items omit `type` and are identified by `anyOf`.
 type Titled TitledMultiSelectItems
 
-// URL-based elicitation where the client directs the user to a URL.
+// URL is an URL-based elicitation where the client directs the user to a URL.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type URL struct {
@@ -5085,7 +5208,8 @@ type URL struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session-scoped elicitation, optionally tied to a specific tool call.
+// ElicitationSessionScope is a session-scoped elicitation, optionally tied to
+// a specific tool call.
 //
 // When `toolCallId` is set, the elicitation is tied to a specific tool call.
 // This is useful when an agent receives an elicitation from an MCP server
@@ -5103,8 +5227,8 @@ type ElicitationSessionScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Request-scoped elicitation, tied to a specific JSON-RPC request outside of a
-// session
+// ElicitationRequestScope is a request-scoped elicitation, tied to a specific
+// JSON-RPC request outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationRequestScope struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
@@ -5113,8 +5237,8 @@ type ElicitationRequestScope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Form-based elicitation mode where the client renders a form from the
-// provided schema.
+// ElicitationFormMode is a form-based elicitation mode where the client
+// renders a form from the provided schema.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
@@ -5127,7 +5251,8 @@ type ElicitationFormMode interface {
 	isElicitationFormMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// Session is the tied to a session, optionally to a specific tool call within
+// that session.
 type Session struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -5141,7 +5266,8 @@ type Session struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationFormModeRequest is the tied to a specific JSON-RPC request
+// outside of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationFormModeRequest struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
@@ -5150,7 +5276,8 @@ type ElicitationFormModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// URL-based elicitation mode where the client directs the user to a URL.
+// ElicitationURLMode is an URL-based elicitation mode where the client directs
+// the user to a URL.
 //
 // Validate does not check: oneOf: an object may fit both
 // /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
@@ -5163,7 +5290,8 @@ type ElicitationURLMode interface {
 	isElicitationURLMode()
 }
 
-// Tied to a session, optionally to a specific tool call within that session.
+// ElicitationURLModeSession is the tied to a session, optionally to a specific
+// tool call within that session.
 type ElicitationURLModeSession struct {
 	// The session this elicitation is tied to.
 	SessionID SessionID `json:"sessionId"`
@@ -5177,7 +5305,8 @@ type ElicitationURLModeSession struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tied to a specific JSON-RPC request outside of a session
+// ElicitationURLModeRequest is the tied to a specific JSON-RPC request outside
+// of a session
 // (e.g., during auth/configuration phases before any session is started).
 type ElicitationURLModeRequest struct {
 	// The pending Client-to-Agent request this elicitation is tied to.
@@ -5186,7 +5315,7 @@ type ElicitationURLModeRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MessageMCPRequest is **UNSTABLE**
 //
 // Request parameters for `mcp/message`, sent from consumer to provider.
 type MessageMCPRequest struct {
@@ -5212,7 +5341,7 @@ type MessageMCPRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// AgentResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -5222,7 +5351,7 @@ type AgentResponse interface {
 	isAgentResponse()
 }
 
-// A successful JSON-RPC response.
+// Result is a successful JSON-RPC response.
 type Result struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -5232,7 +5361,7 @@ type Result struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -5242,7 +5371,7 @@ type Result struct {
 // const (a tag)).
 type ResultResult json.RawMessage
 
-// Response to the `initialize` method.
+// InitializeResponse is the response to the `initialize` method.
 //
 // Contains the negotiated protocol version and agent capabilities.
 //
@@ -5279,7 +5408,7 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities supported by the agent.
+// AgentCapabilities holds the capabilities supported by the agent.
 //
 // Advertised during initialization to inform the client about
 // available features and content types.
@@ -5328,7 +5457,7 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Session capabilities supported by the agent.
+// SessionCapabilities holds the session capabilities supported by the agent.
 //
 // Supplying `{}` means the agent supports the baseline session methods:
 // `session/new`, `session/list`, `session/resume`, `session/close`,
@@ -5446,7 +5575,8 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Prompt capabilities supported by the agent in `session/prompt` requests.
+// PromptCapabilities holds the prompt capabilities supported by the agent in
+// `session/prompt` requests.
 //
 // Baseline agent functionality requires support for `text`
 // and `resource_link` content blocks in prompt requests.
@@ -5494,7 +5624,8 @@ type PromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for image content in prompt requests.
+// PromptImageCapabilities holds the capabilities for image content in prompt
+// requests.
 //
 // Supplying `{}` means the agent supports image content in prompts.
 type PromptImageCapabilities struct {
@@ -5511,7 +5642,8 @@ type PromptImageCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for audio content in prompt requests.
+// PromptAudioCapabilities holds the capabilities for audio content in prompt
+// requests.
 //
 // Supplying `{}` means the agent supports audio content in prompts.
 type PromptAudioCapabilities struct {
@@ -5528,7 +5660,8 @@ type PromptAudioCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for embedded context in prompt requests.
+// PromptEmbeddedContextCapabilities holds the capabilities for embedded
+// context in prompt requests.
 //
 // Supplying `{}` means the agent supports embedded context in prompts.
 type PromptEmbeddedContextCapabilities struct {
@@ -5545,7 +5678,8 @@ type PromptEmbeddedContextCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP capabilities supported by the agent for session lifecycle requests.
+// MCPCapabilities holds the MCP capabilities supported by the agent for
+// session lifecycle requests.
 type MCPCapabilities struct {
 	// Agent supports `stdio` MCP servers.
 	//
@@ -5583,7 +5717,7 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for stdio MCP server transports.
+// MCPStdioCapabilities holds the capabilities for stdio MCP server transports.
 //
 // Supplying `{}` means the agent supports stdio MCP server transports.
 type MCPStdioCapabilities struct {
@@ -5600,7 +5734,7 @@ type MCPStdioCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for HTTP MCP server transports.
+// MCPHTTPCapabilities holds the capabilities for HTTP MCP server transports.
 //
 // Supplying `{}` means the agent supports HTTP MCP server transports.
 type MCPHTTPCapabilities struct {
@@ -5617,7 +5751,7 @@ type MCPHTTPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPACPCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5639,7 +5773,8 @@ type MCPACPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for the `session/delete` method.
+// SessionDeleteCapabilities holds the capabilities for the `session/delete`
+// method.
 //
 // Supplying `{}` means the agent supports deleting sessions from
 // `session/list`.
@@ -5657,7 +5792,8 @@ type SessionDeleteCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Capabilities for additional session directories support.
+// SessionAdditionalDirectoriesCapabilities holds the capabilities for
+// additional session directories support.
 //
 // Supplying `{}` means the agent supports the `additionalDirectories` field on
 // supported session lifecycle requests. Agents may return
@@ -5677,7 +5813,7 @@ type SessionAdditionalDirectoriesCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionSystemPromptCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5705,7 +5841,7 @@ type SessionSystemPromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionSystemPromptModeCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5735,7 +5871,7 @@ type SessionSystemPromptModeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionSystemPromptOverrideCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5758,7 +5894,7 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionForkCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5780,7 +5916,7 @@ type SessionForkCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionArchiveCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5804,7 +5940,7 @@ type SessionArchiveCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatusCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5826,7 +5962,7 @@ type SessionStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionTitleCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5850,7 +5986,8 @@ type SessionTitleCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Authentication-related extension capabilities supported by the agent.
+// AgentAuthCapabilities holds the authentication-related extension
+// capabilities supported by the agent.
 //
 // This object does not advertise support for `auth/login` or `auth/logout`.
 // Those methods are advertised by a non-empty `authMethods` list in the
@@ -5880,7 +6017,7 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5902,7 +6039,7 @@ type AuthStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProvidersCapabilities is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -5924,7 +6061,7 @@ type ProvidersCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Describes an available authentication method.
+// AuthMethod describes an available authentication method.
 //
 // The `type` field acts as the discriminator in the serialized JSON form.
 //
@@ -5935,7 +6072,9 @@ type AuthMethod interface {
 	isAuthMethod()
 }
 
-// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownAuthMethod is a variant of AuthMethod whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownAuthMethod struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -5943,7 +6082,7 @@ type UnknownAuthMethod struct {
 	Raw json.RawMessage
 }
 
-// Terminal-based authentication method.
+// AuthMethodTerminal is a terminal-based authentication method.
 //
 // The client runs the configured agent program as a separate interactive
 // process for the user to authenticate via a TUI. Agents MUST advertise this
@@ -5980,7 +6119,8 @@ type AuthMethodTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Agent handles authentication itself through `auth/login`.
+// AuthMethodAgent is an agent handles authentication itself through
+// `auth/login`.
 //
 // The `type` discriminator value is `agent`.
 type AuthMethodAgent struct {
@@ -6005,7 +6145,7 @@ type AuthMethodAgent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to the `auth/login` method.
+// LoginAuthResponse is the response to the `auth/login` method.
 type LoginAuthResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6020,7 +6160,7 @@ type LoginAuthResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ListProvidersResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6042,7 +6182,7 @@ type ListProvidersResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProviderInfo is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6073,7 +6213,7 @@ type ProviderInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ProviderCurrentConfig is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6097,7 +6237,7 @@ type ProviderCurrentConfig struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SetProviderResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6117,7 +6257,7 @@ type SetProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// DisableProviderResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6137,7 +6277,7 @@ type DisableProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to the `auth/logout` method.
+// LogoutAuthResponse is the response to the `auth/logout` method.
 type LogoutAuthResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6152,7 +6292,7 @@ type LogoutAuthResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6185,7 +6325,7 @@ type AuthStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from creating a new session.
+// NewSessionResponse is a response from creating a new session.
 //
 // New sessions default to `idle` until a state update reports otherwise.
 // Updates may arrive before or after this response. Clients MUST NOT overwrite
@@ -6223,7 +6363,7 @@ type NewSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from listing sessions.
+// ListSessionsResponse is a response from listing sessions.
 type ListSessionsResponse struct {
 	// Array of session information objects.
 	Sessions []SessionInfo `json:"sessions"`
@@ -6246,7 +6386,7 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Information about a session returned by session/list
+// SessionInfo is an information about a session returned by session/list
 type SessionInfo struct {
 	// Unique identifier for the session
 	SessionID SessionID `json:"sessionId"`
@@ -6293,7 +6433,7 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from deleting a session.
+// DeleteSessionResponse is a response from deleting a session.
 type DeleteSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6308,7 +6448,7 @@ type DeleteSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ForkSessionResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6342,7 +6482,7 @@ type ForkSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// ArchiveSessionResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6362,7 +6502,7 @@ type ArchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// UnarchiveSessionResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6382,7 +6522,7 @@ type UnarchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatusResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6422,7 +6562,7 @@ type SessionStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// SessionStatus is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6432,7 +6572,7 @@ type SessionStatusResponse struct {
 // The set is open: values not listed here are valid and kept as they are.
 type SessionStatus string
 
-// **UNSTABLE**
+// SetSessionTitleResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -6458,7 +6598,7 @@ type SetSessionTitleResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from resuming an existing session.
+// ResumeSessionResponse is a response from resuming an existing session.
 //
 // The agent MUST send a current `state_update` after any requested history
 // replay and before this response, even without replay. The update reports
@@ -6492,7 +6632,7 @@ type ResumeSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from closing a session.
+// CloseSessionResponse is a response from closing a session.
 type CloseSessionResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6507,7 +6647,7 @@ type CloseSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from cancelling a tool call.
+// CancelToolCallResponse is a response from cancelling a tool call.
 type CancelToolCallResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6522,7 +6662,7 @@ type CancelToolCallResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from cancelling a terminal.
+// CancelTerminalResponse is a response from cancelling a terminal.
 type CancelTerminalResponse struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -6537,7 +6677,8 @@ type CancelTerminalResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response to `session/set_config_option` method.
+// SetSessionConfigOptionResponse is the response to
+// `session/set_config_option` method.
 type SetSessionConfigOptionResponse struct {
 	// The full set of configuration options and their current values.
 	ConfigOptions []SessionConfigOption `json:"configOptions"`
@@ -6554,8 +6695,8 @@ type SetSessionConfigOptionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response acknowledging that a user prompt was inserted into the ACP
-// conversation.
+// PromptResponse is a response acknowledging that a user prompt was inserted
+// into the ACP conversation.
 //
 // This response does not indicate that the prompt was merely received or held,
 // nor that the
@@ -6594,8 +6735,8 @@ type PromptResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows for sending an arbitrary response to an extension request that is not
-// part of the ACP spec.
+// ExtResponse holds the allows for sending an arbitrary response to an
+// extension request that is not part of the ACP spec.
 // Extension methods provide a way to add custom functionality while
 // maintaining
 // protocol compatibility.
@@ -6604,7 +6745,7 @@ type PromptResponse struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 type ExtResponse json.RawMessage
 
-// A failed JSON-RPC response.
+// AgentResponseError is a failed JSON-RPC response.
 type AgentResponseError struct {
 	// The id of the request this response answers.
 	//
@@ -6617,7 +6758,7 @@ type AgentResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The id of the request this response answers.
+// AgentResponseErrorID is the id of the request this response answers.
 //
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
@@ -6629,15 +6770,16 @@ type AgentResponseErrorID interface {
 	isAgentResponseErrorID()
 }
 
+// AgentResponseErrorIDNull has no description in its schema.
 type AgentResponseErrorIDNull struct{}
 
-// A numeric request ID.
+// AgentResponseErrorIDNumber is a numeric request ID.
 type AgentResponseErrorIDNumber int64
 
-// A string request ID.
+// AgentResponseErrorIDStr is a string request ID.
 type AgentResponseErrorIDStr string
 
-// JSON-RPC error object.
+// Error is a JSON-RPC error object.
 //
 // Represents an error that occurred during method execution, following the
 // JSON-RPC 2.0 error object specification with optional additional data.
@@ -6664,7 +6806,8 @@ type Error struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Predefined error codes for common JSON-RPC and ACP-specific errors.
+// ErrorCode holds the predefined error codes for common JSON-RPC and
+// ACP-specific errors.
 //
 // Standard errors use the JSON-RPC 2.0 codes. ACP-specific errors use the
 // JSON-RPC
@@ -6675,7 +6818,8 @@ type Error struct {
 // The set is open: values not listed here are valid and kept as they are.
 type ErrorCode int32
 
-// Schema for [`Error::data`]: the shapes ACP defines, or any other value.
+// ErrorData is the schema for [`Error::data`]: the shapes ACP defines, or any
+// other value.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -6686,8 +6830,10 @@ type ErrorData interface {
 	isErrorData()
 }
 
+// ErrorDataOther has no description in its schema.
 type ErrorDataOther json.RawMessage
 
+// UnsupportedProtocolVersion has no description in its schema.
 type UnsupportedProtocolVersion struct {
 	// The protocol version the Client requested.
 	Requested ProtocolVersion `json:"requested"`
@@ -6706,6 +6852,7 @@ type UnsupportedProtocolVersion struct {
 	Unknown wire.Members `json:"-"`
 }
 
+// SessionNotFound has no description in its schema.
 type SessionNotFound struct {
 	// The session ID from the request.
 	SessionID SessionID `json:"sessionId"`
@@ -6722,7 +6869,8 @@ type SessionNotFound struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A single-value selector (dropdown) session configuration option payload.
+// SessionConfigSelect is a single-value selector (dropdown) session
+// configuration option payload.
 type SessionConfigSelect struct {
 	// The currently selected value. MUST be one of the `value`s in `options`.
 	CurrentValue SessionConfigValueID `json:"currentValue"`
@@ -6734,7 +6882,8 @@ type SessionConfigSelect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A boolean on/off toggle session configuration option payload.
+// SessionConfigBoolean is a boolean on/off toggle session configuration option
+// payload.
 type SessionConfigBoolean struct {
 	// The current value of the boolean option.
 	CurrentValue bool `json:"currentValue"`
@@ -6742,7 +6891,8 @@ type SessionConfigBoolean struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Data for the `-32022` (Unsupported protocol version) error.
+// UnsupportedProtocolVersionErrorData is the data for the `-32022`
+// (Unsupported protocol version) error.
 //
 // See protocol docs: [Version
 // Negotiation](https://agentclientprotocol.com/protocol/v2/draft/initialization#version-negotiation)
@@ -6764,8 +6914,8 @@ type UnsupportedProtocolVersionErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Data for the `-32002` (Resource not found) error when a session-scoped
-// request names a
+// SessionNotFoundErrorData is the data for the `-32002` (Resource not found)
+// error when a session-scoped request names a
 // session that does not exist or is not active.
 //
 // See protocol docs: [Unknown
@@ -6786,7 +6936,7 @@ type SessionNotFoundErrorData struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Details of a failure that ended active work.
+// ErrorStopReason holds the details of a failure that ended active work.
 type ErrorStopReason struct {
 	// The failure, as a JSON-RPC error object.
 	//
@@ -6798,7 +6948,8 @@ type ErrorStopReason struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No foreground work is active. Background activity may continue.
+// IdleStateUpdate is no foreground work is active. Background activity may
+// continue.
 //
 // Agents SHOULD include a `stopReason` when the idle transition ends
 // foreground
@@ -6818,7 +6969,9 @@ type IdleStateUpdate interface {
 	isIdleStateUpdate()
 }
 
-// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownIdleStateUpdate is a variant of IdleStateUpdate whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownIdleStateUpdate struct {
 	// Tag is the value of the member "stopReason".
 	Tag string
@@ -6826,7 +6979,7 @@ type UnknownIdleStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// The active work ended successfully.
+// EndTurn means the active work ended successfully.
 // Includes locally handled commands that required no model call.
 type EndTurn struct {
 	// **UNSTABLE**
@@ -6866,8 +7019,8 @@ type EndTurn struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because the agent reached the maximum number of
-// tokens.
+// MaxTokens means the active work ended because the agent reached the maximum
+// number of tokens.
 type MaxTokens struct {
 	// **UNSTABLE**
 	//
@@ -6906,7 +7059,8 @@ type MaxTokens struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because the agent reached the maximum number of
+// MaxTurnRequests means the active work ended because the agent reached the
+// maximum number of
 // model requests for the foreground work.
 type MaxTurnRequests struct {
 	// **UNSTABLE**
@@ -6946,7 +7100,7 @@ type MaxTurnRequests struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because the agent refused to continue.
+// Refusal means the active work ended because the agent refused to continue.
 type Refusal struct {
 	// **UNSTABLE**
 	//
@@ -6985,7 +7139,8 @@ type Refusal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user or client chose to stop the work: via `session/cancel`, by
+// Cancelled is the user or client chose to stop the work: via
+// `session/cancel`, by
 // closing the session, or through an interaction the agent offers, such
 // as a permission option that tells the agent to stop. Work the agent
 // stops for its own reasons uses another reason, such as `error` for an
@@ -7033,7 +7188,7 @@ type Cancelled struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The active work ended because something failed.
+// IdleStateUpdateError means the active work ended because something failed.
 //
 // This includes pre-insertion foreground work. A prompt failure before
 // insertion also requires an error response to `session/prompt`. After
@@ -7082,7 +7237,7 @@ type IdleStateUpdateError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// No stop reason: `stopReason` is omitted or `null`.
+// None is no stop reason: `stopReason` is omitted or `null`.
 type None struct {
 	// **UNSTABLE**
 	//
@@ -7121,7 +7276,7 @@ type None struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// AgentNotification is a JSON-RPC notification object.
 type AgentNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -7131,7 +7286,8 @@ type AgentNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification containing a session update from the agent.
+// UpdateSessionNotification is a notification containing a session update from
+// the agent.
 //
 // Agents can send session updates at any point while the session exists.
 //
@@ -7155,7 +7311,8 @@ type UpdateSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification sent by the agent when a URL-based elicitation is complete.
+// CompleteElicitationNotification is a notification sent by the agent when a
+// URL-based elicitation is complete.
 //
 // This notification is not a foreground state update.
 type CompleteElicitationNotification struct {
@@ -7174,7 +7331,7 @@ type CompleteElicitationNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// AuthStatusUpdateNotification is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -7214,8 +7371,8 @@ type AuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allows either side to send an arbitrary notification that is not part of the
-// ACP spec.
+// ExtNotification is the allows either side to send an arbitrary notification
+// that is not part of the ACP spec.
 // Extension notifications provide a way to send one-way messages for custom
 // functionality
 // while maintaining protocol compatibility.
@@ -7224,7 +7381,7 @@ type AuthStatusUpdateNotification struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 type ExtNotification json.RawMessage
 
-// A JSON-RPC request object.
+// ClientRequest is a JSON-RPC request object.
 type ClientRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -7236,7 +7393,7 @@ type ClientRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// ClientResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -7246,7 +7403,7 @@ type ClientResponse interface {
 	isClientResponse()
 }
 
-// A successful JSON-RPC response.
+// ClientResponseResult is a successful JSON-RPC response.
 type ClientResponseResult struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -7256,7 +7413,7 @@ type ClientResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ClientResponseResultResult is a method-specific response data.
 //
 // It is kept as raw JSON, with an accessor per alternative (As…, From…):
 // the alternatives cannot be told apart from the JSON alone (variants
@@ -7266,7 +7423,7 @@ type ClientResponseResult struct {
 // const (a tag)).
 type ClientResponseResultResult json.RawMessage
 
-// Response to a permission request.
+// RequestPermissionResponse is the response to a permission request.
 type RequestPermissionResponse struct {
 	// The user's decision on the permission request.
 	Outcome RequestPermissionOutcome `json:"outcome"`
@@ -7283,7 +7440,7 @@ type RequestPermissionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome of a permission request.
+// RequestPermissionOutcome is the outcome of a permission request.
 //
 // It is a union tagged by the member "outcome". Its variants are
 // CancelledPermissionOutcome, SelectedPermissionOutcome; a tag this package
@@ -7293,7 +7450,9 @@ type RequestPermissionOutcome interface {
 	isRequestPermissionOutcome()
 }
 
-// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownRequestPermissionOutcome is a variant of RequestPermissionOutcome
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownRequestPermissionOutcome struct {
 	// Tag is the value of the member "outcome".
 	Tag string
@@ -7301,7 +7460,8 @@ type UnknownRequestPermissionOutcome struct {
 	Raw json.RawMessage
 }
 
-// The request was not approved and no option was selected.
+// CancelledPermissionOutcome means the request was not approved and no option
+// was selected.
 type CancelledPermissionOutcome struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -7316,7 +7476,8 @@ type CancelledPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The user selected one of the provided options.
+// SelectedPermissionOutcome means the user selected one of the provided
+// options.
 type SelectedPermissionOutcome struct {
 	// The ID of the option the user selected.
 	OptionID PermissionOptionID `json:"optionId"`
@@ -7333,7 +7494,8 @@ type SelectedPermissionOutcome struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response from the client to an elicitation request.
+// CreateElicitationResponse is a response from the client to an elicitation
+// request.
 //
 // It is a union tagged by the member "action". Its variants are Accept,
 // Decline, Cancel; a tag this package does not know decodes to
@@ -7342,7 +7504,9 @@ type CreateElicitationResponse interface {
 	isCreateElicitationResponse()
 }
 
-// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownCreateElicitationResponse is a variant of CreateElicitationResponse
+// whose tag this package does not know. Raw holds the whole object as it was
+// received, and encoding writes it back unchanged.
 type UnknownCreateElicitationResponse struct {
 	// Tag is the value of the member "action".
 	Tag string
@@ -7350,7 +7514,7 @@ type UnknownCreateElicitationResponse struct {
 	Raw json.RawMessage
 }
 
-// The user accepted and provided content.
+// Accept means the user accepted and provided content.
 type Accept struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -7370,7 +7534,8 @@ type Accept struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Allowed wire representations for `ElicitationContentValue`.
+// ElicitationContentValue holds the allowed wire representations for
+// `ElicitationContentValue`.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // ElicitationContentValueBoolean, ElicitationContentValueInteger,
@@ -7381,28 +7546,34 @@ type ElicitationContentValue interface {
 	isElicitationContentValue()
 }
 
-// Any other JSON value, such as the value of a custom or future property type.
+// ElicitationContentValueOther is any other JSON value, such as the value of a
+// custom or future property type.
 //
 // Preserved as sent. Agents validate it against the requested schema like any
 // other value.
 type ElicitationContentValueOther json.RawMessage
 
-// Boolean value accepted in elicitation response content.
+// ElicitationContentValueBoolean is a boolean value accepted in elicitation
+// response content.
 type ElicitationContentValueBoolean bool
 
-// Integer value accepted in elicitation response content.
+// ElicitationContentValueInteger is an integer value accepted in elicitation
+// response content.
 type ElicitationContentValueInteger int64
 
-// Number value accepted in elicitation response content.
+// ElicitationContentValueNumber is a number value accepted in elicitation
+// response content.
 type ElicitationContentValueNumber float64
 
-// String value accepted in elicitation response content.
+// ElicitationContentValueString is a string value accepted in elicitation
+// response content.
 type ElicitationContentValueString string
 
-// String array value accepted in elicitation response content.
+// ElicitationContentValueStringArray is a string array value accepted in
+// elicitation response content.
 type ElicitationContentValueStringArray []string
 
-// The user declined the elicitation.
+// Decline means the user declined the elicitation.
 type Decline struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -7417,7 +7588,7 @@ type Decline struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The elicitation was cancelled.
+// Cancel means the elicitation was cancelled.
 type Cancel struct {
 	// The _meta property is reserved by ACP to allow clients and agents to attach
 	// additional
@@ -7432,7 +7603,7 @@ type Cancel struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MessageMCPResponse is **UNSTABLE**
 //
 // The successful outer ACP `mcp/message` response carries exactly one
 // inner MCP outcome: an opaque result (including JSON null), or an MCP error.
@@ -7453,7 +7624,7 @@ type MessageMCPResponse interface {
 	isMessageMCPResponse()
 }
 
-// An opaque inner MCP result.
+// MessageMCPResponseResult is an opaque inner MCP result.
 type MessageMCPResponseResult struct {
 	// Required, even if JSON null.
 	Result json.RawMessage `json:"result"`
@@ -7471,7 +7642,7 @@ type MessageMCPResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A structured inner MCP error.
+// MessageMCPResponseError is a structured inner MCP error.
 type MessageMCPResponseError struct {
 	// Required, non-null MCP error object.
 	Error MCPError `json:"error"`
@@ -7489,7 +7660,7 @@ type MessageMCPResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MCPError is **UNSTABLE**
 //
 // An inner MCP error, distinct from an outer ACP binding or runtime error.
 //
@@ -7506,7 +7677,7 @@ type MCPError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A failed JSON-RPC response.
+// ClientResponseError is a failed JSON-RPC response.
 type ClientResponseError struct {
 	// The id of the request this response answers.
 	//
@@ -7519,7 +7690,7 @@ type ClientResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The id of the request this response answers.
+// ClientResponseErrorID is the id of the request this response answers.
 //
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
@@ -7531,15 +7702,17 @@ type ClientResponseErrorID interface {
 	isClientResponseErrorID()
 }
 
+// ClientResponseErrorIDNull has no description in its schema.
 type ClientResponseErrorIDNull struct{}
 
-// A numeric request ID.
+// ClientResponseErrorIDNumber is a numeric request ID.
 type ClientResponseErrorIDNumber int64
 
-// A string request ID.
+// ClientResponseErrorIDStr is a string request ID.
 type ClientResponseErrorIDStr string
 
-// The user accepted the elicitation and provided content.
+// ElicitationAcceptAction means the user accepted the elicitation and provided
+// content.
 type ElicitationAcceptAction struct {
 	// The user-provided content, if any, as an object matching the requested
 	// schema.
@@ -7550,7 +7723,7 @@ type ElicitationAcceptAction struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC notification object.
+// ClientNotification is a JSON-RPC notification object.
 type ClientNotification struct {
 	// The notification method name.
 	Method string `json:"method"`
@@ -7560,8 +7733,8 @@ type ClientNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Notification to cancel a session's foreground work and its prompts not yet
-// inserted.
+// CancelSessionNotification is the notification to cancel a session's
+// foreground work and its prompts not yet inserted.
 //
 // See protocol docs:
 // [Cancellation](https://agentclientprotocol.com/protocol/v2/draft/prompt-lifecycle#cancellation)
@@ -7581,7 +7754,7 @@ type CancelSessionNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// MessageMCPNotification is **UNSTABLE**
 //
 // Notification for an active request, sent from provider to consumer.
 // Includes subscription acknowledgements and updates.
@@ -7608,7 +7781,7 @@ type MessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC request object.
+// ProxyRequest is a JSON-RPC request object.
 type ProxyRequest struct {
 	// The request id used to correlate the matching response.
 	ID RequestID `json:"id"`
@@ -7620,7 +7793,7 @@ type ProxyRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// **UNSTABLE**
+// InitializeProxyRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -7645,7 +7818,7 @@ type ProxyRequest struct {
 // RFD](https://agentclientprotocol.com/rfds/proxy-chains).
 type InitializeProxyRequest = InitializeRequest
 
-// **UNSTABLE**
+// ProxySuccessorRequest is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -7701,7 +7874,7 @@ type ProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A JSON-RPC response object.
+// ProxyResponse is a JSON-RPC response object.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -7711,7 +7884,7 @@ type ProxyResponse interface {
 	isProxyResponse()
 }
 
-// A successful JSON-RPC response.
+// ProxyResponseResult is a successful JSON-RPC response.
 type ProxyResponseResult struct {
 	// The id of the request this response answers.
 	ID RequestID `json:"id"`
@@ -7721,7 +7894,7 @@ type ProxyResponseResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Method-specific response data.
+// ProxyResponseResultResult is a method-specific response data.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -7732,7 +7905,8 @@ type ProxyResponseResultResult interface {
 	isProxyResponseResultResult()
 }
 
-// Successful result returned for a `proxy/initialize` request.
+// ProxyResponseResultResultInitializeProxyResponse is the successful result
+// returned for a `proxy/initialize` request.
 type ProxyResponseResultResultInitializeProxyResponse struct {
 	// The highest protocol version supported by the agent that is at or below
 	// the version requested by the client. If no such version exists,
@@ -7764,13 +7938,14 @@ type ProxyResponseResultResultInitializeProxyResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Successful result returned for a `proxy/successor` request.
+// ProxyResponseResultResultProxySuccessorResponse is the successful result
+// returned for a `proxy/successor` request.
 type ProxyResponseResultResultProxySuccessorResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
-// A failed JSON-RPC response.
+// ProxyResponseError is a failed JSON-RPC response.
 type ProxyResponseError struct {
 	// The id of the request this response answers.
 	//
@@ -7783,7 +7958,7 @@ type ProxyResponseError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The id of the request this response answers.
+// ProxyResponseErrorID is the id of the request this response answers.
 //
 // Required. `null` only when the request's id could not be determined, such as
 // for a parse error or an invalid request.
@@ -7795,15 +7970,16 @@ type ProxyResponseErrorID interface {
 	isProxyResponseErrorID()
 }
 
+// ProxyResponseErrorIDNull has no description in its schema.
 type ProxyResponseErrorIDNull struct{}
 
-// A numeric request ID.
+// ProxyResponseErrorIDNumber is a numeric request ID.
 type ProxyResponseErrorIDNumber int64
 
-// A string request ID.
+// ProxyResponseErrorIDStr is a string request ID.
 type ProxyResponseErrorIDStr string
 
-// **UNSTABLE**
+// InitializeProxyResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -7817,7 +7993,7 @@ type ProxyResponseErrorIDStr string
 // It MUST NOT change `protocolVersion`.
 type InitializeProxyResponse = InitializeResponse
 
-// **UNSTABLE**
+// ProxySuccessorResponse is **UNSTABLE**
 //
 // This capability is not part of the spec yet, and may be removed or changed
 // at any point.
@@ -7826,7 +8002,7 @@ type InitializeProxyResponse = InitializeResponse
 // forwarded unchanged.
 type ProxySuccessorResponse json.RawMessage
 
-// A JSON-RPC notification object.
+// ProxyNotification is a JSON-RPC notification object.
 type ProxyNotification struct {
 	// The notification method name.
 	Method string `json:"method"`

@@ -9,8 +9,8 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// A downstream type that reuses ACP's published definitions by $id: protogen
-// refers to package acp instead of generating copies.
+// Note is a downstream type that reuses ACP's published definitions by $id:
+// protogen refers to package acp instead of generating copies.
 type Note struct {
 	// Who wrote it.
 	Author string `json:"author"`
@@ -24,7 +24,8 @@ type Note struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A text block or a plan, tagged by kind; each variant is only an ACP type.
+// Part is a text block or a plan, tagged by kind; each variant is only an ACP
+// type.
 //
 // It is a union tagged by the member "kind". Its variants are Text, Plan; a
 // tag this package does not know decodes to UnknownPart, which keeps the JSON
@@ -33,7 +34,9 @@ type Part interface {
 	isPart()
 }
 
-// UnknownPart is a variant of Part whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPart is a variant of Part whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownPart struct {
 	// Tag is the value of the member "kind".
 	Tag string
@@ -41,10 +44,10 @@ type UnknownPart struct {
 	Raw json.RawMessage
 }
 
-// ACP text.
+// Text is an ACP text.
 type Text acp.TextContent
 
-// An ACP plan.
+// Plan is an ACP plan.
 type Plan acp.Plan
 
 // DecodeWire decodes the value from d.

@@ -5,7 +5,7 @@ package draft7
 
 import "github.com/agentproto/agentproto/pkg/wire"
 
-// A draft-07 schema with definitions.
+// Legacy is a draft-07 schema with definitions.
 type Legacy struct {
 	// Name.
 	Name string `json:"name"`
@@ -17,7 +17,7 @@ type Legacy struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A child.
+// Child is a child.
 type Child struct {
 	// Age.
 	Age *int32 `json:"age,omitempty"`

@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// The members every message has, merged into each message with allOf.
+// Envelope means the members every message has, merged into each message with
+// allOf.
 type Envelope struct {
 	// Protocol version.
 	V EnvelopeV `json:"v"`
@@ -31,10 +32,10 @@ type Envelope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Protocol version.
+// EnvelopeV is a protocol version.
 type EnvelopeV string
 
-// A message whose allOf adds members in a second schema.
+// Note is a message whose allOf adds members in a second schema.
 //
 // The member "type" is always "note"; it is written on encoding and checked on
 // decoding.
@@ -50,8 +51,8 @@ type Note struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A message that takes the envelope and replaces three of its members: the
-// type becomes a constant, the trace becomes required, the payload gets a
+// Ping is a message that takes the envelope and replaces three of its members:
+// the type becomes a constant, the trace becomes required, the payload gets a
 // shape.
 //
 // The member "type" is always "ping"; it is written on encoding and checked on
@@ -73,7 +74,7 @@ type Ping struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What a ping carries.
+// PingPayload is what a ping carries.
 type PingPayload struct {
 	// Echoed by the answer.
 	Nonce string `json:"nonce"`

@@ -10,10 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// A session identifier.
+// SessionID is a session identifier.
 type SessionID string
 
-// A point.
+// Point is a point.
 type Point struct {
 	// X.
 	X int64 `json:"x"`
@@ -23,7 +23,7 @@ type Point struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Streamed text.
+// Chunk is a streamed text.
 type Chunk struct {
 	// The text.
 	Text string `json:"text"`
@@ -33,11 +33,11 @@ type Chunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A position.
+// Index is a position.
 type Index uint64
 
-// A message carrying one event, used to exercise every construct protogen
-// supports.
+// Envelope is a message carrying one event, used to exercise every construct
+// protogen supports.
 //
 // The member "kind" is always "envelope"; it is written on encoding and
 // checked on decoding.
@@ -80,7 +80,7 @@ type Envelope struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What happened.
+// Event is what happened.
 //
 // It is a union tagged by the member "type". Its variants are Started,
 // EventChunk, ThoughtChunk, Moved; a tag this package does not know decodes to
@@ -89,7 +89,9 @@ type Event interface {
 	isEvent()
 }
 
-// UnknownEvent is a variant of Event whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownEvent is a variant of Event whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownEvent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -97,7 +99,7 @@ type UnknownEvent struct {
 	Raw json.RawMessage
 }
 
-// Work started.
+// Started is a work started.
 type Started struct {
 	// When.
 	At string `json:"at"`
@@ -105,13 +107,13 @@ type Started struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A chunk of text.
+// EventChunk is a chunk of text.
 type EventChunk Chunk
 
-// Another chunk sharing the shape.
+// ThoughtChunk is an another chunk sharing the shape.
 type ThoughtChunk Chunk
 
-// A variant that carries its own tag.
+// Moved is a variant that carries its own tag.
 //
 // The member "type" is always "moved"; it is written on encoding and checked
 // on decoding.
@@ -120,7 +122,7 @@ type Moved struct {
 	To Point `json:"to"`
 }
 
-// An id.
+// RequestID is an id.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // RequestIDNull, RequestIDNumber, RequestIDStr.
@@ -128,24 +130,24 @@ type RequestID interface {
 	isRequestID()
 }
 
-// No id.
+// RequestIDNull is no id.
 type RequestIDNull struct{}
 
-// A numeric id.
+// RequestIDNumber is a numeric id.
 type RequestIDNumber int64
 
-// A string id.
+// RequestIDStr is a string id.
 type RequestIDStr string
 
-// How urgent.
+// Priority is how urgent.
 type Priority string
 
-// An open set of modes.
+// Mode is an open set of modes.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type Mode string
 
-// Integers of every width.
+// Limits holds the integers of every width.
 type Limits struct {
 	// u16.
 	Port *uint16 `json:"port,omitempty"`
@@ -161,7 +163,7 @@ type Limits struct {
 	Percent *uint32 `json:"percent,omitempty"`
 }
 
-// Transport of a server.
+// Server is the transport of a server.
 //
 // It is a union tagged by the member "type". Its variants are HTTPServer,
 // StdioServer; a tag this package does not know decodes to UnknownServer,
@@ -170,7 +172,9 @@ type Server interface {
 	isServer()
 }
 
-// UnknownServer is a variant of Server whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownServer is a variant of Server whose tag this package does not know.
+// Raw holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -178,7 +182,7 @@ type UnknownServer struct {
 	Raw json.RawMessage
 }
 
-// HTTP.
+// HTTPServer is an HTTP.
 type HTTPServer struct {
 	// Where.
 	URL string `json:"url"`
@@ -186,7 +190,7 @@ type HTTPServer struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Default when no type.
+// StdioServer is a default when no type.
 type StdioServer struct {
 	// Program.
 	Command string `json:"command"`
@@ -194,7 +198,7 @@ type StdioServer struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Untagged objects decided by required members.
+// Shape holds the untagged objects decided by required members.
 //
 // Validate does not check: oneOf: an object may fit both /$defs/Shape/oneOf/0
 // and /$defs/Shape/oneOf/1.
@@ -207,7 +211,7 @@ type Shape interface {
 	isShape()
 }
 
-// A circle.
+// Circle is a circle.
 type Circle struct {
 	// r.
 	Radius float64 `json:"radius"`
@@ -215,7 +219,7 @@ type Circle struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A rectangle.
+// Rect is a rectangle.
 type Rect struct {
 	// Width.
 	W float64 `json:"w"`
@@ -225,7 +229,7 @@ type Rect struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A union with an explicit discriminator and a catch-all.
+// Pick is a union with an explicit discriminator and a catch-all.
 //
 // It is a union tagged by the member "op". Its variants are AddOp; a tag this
 // package does not know decodes to UnknownPick, which keeps the JSON as it
@@ -234,7 +238,9 @@ type Pick interface {
 	isPick()
 }
 
-// UnknownPick is a variant of Pick whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPick is a variant of Pick whose tag this package does not know. Raw
+// holds the whole object as it was received, and encoding writes it back
+// unchanged.
 type UnknownPick struct {
 	// Tag is the value of the member "op".
 	Tag string
@@ -242,7 +248,7 @@ type UnknownPick struct {
 	Raw json.RawMessage
 }
 
-// Add.
+// AddOp is an add.
 type AddOp struct {
 	// Amount.
 	N int64 `json:"n"`
@@ -250,7 +256,7 @@ type AddOp struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Arrays told apart by their first element.
+// Inventory is an arrays told apart by their first element.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // InventoryNames, InventoryEntries, InventoryPairs.
@@ -258,10 +264,10 @@ type Inventory interface {
 	isInventory()
 }
 
-// Flat names.
+// InventoryNames holds the flat names.
 type InventoryNames []string
 
-// An entry.
+// Entry is an entry.
 type Entry struct {
 	// N.
 	Name string `json:"name"`
@@ -269,9 +275,10 @@ type Entry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Rich entries.
+// InventoryEntries holds the rich entries.
 type InventoryEntries []Entry
 
+// InventoryPairsItem has no description in its schema.
 type InventoryPairsItem struct {
 	// N.
 	Name string `json:"name"`
@@ -281,10 +288,11 @@ type InventoryPairsItem struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Entries with a version too.
+// InventoryPairs holds the entries with a version too.
 type InventoryPairs []InventoryPairsItem
 
-// An integer variant and a number variant, told apart by the literal.
+// Amount is an integer variant and a number variant, told apart by the
+// literal.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // AmountWhole, AmountFraction.
@@ -292,14 +300,14 @@ type Amount interface {
 	isAmount()
 }
 
-// A plain integer.
+// AmountWhole is a plain integer.
 type AmountWhole int64
 
-// Any other number.
+// AmountFraction is any other number.
 type AmountFraction float64
 
-// Objects whose required members nest: the variant with more required members
-// wins.
+// RPC holds the objects whose required members nest: the variant with more
+// required members wins.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -309,7 +317,7 @@ type RPC interface {
 	isRPC()
 }
 
-// A notification.
+// Call is a notification.
 type Call struct {
 	// M.
 	Method string `json:"method"`
@@ -317,7 +325,7 @@ type Call struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A request.
+// CallWithID is a request.
 type CallWithID struct {
 	// M.
 	Method string `json:"method"`
@@ -327,7 +335,7 @@ type CallWithID struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Known shapes, or any other value as raw JSON.
+// Detail holds the known shapes, or any other value as raw JSON.
 //
 // It is a union decided by the JSON type of the value. Its variants are
 // DetailMessage, Retry. Any other value is a DetailOther, kept as raw JSON.
@@ -335,10 +343,10 @@ type Detail interface {
 	isDetail()
 }
 
-// Anything else.
+// DetailOther is an anything else.
 type DetailOther json.RawMessage
 
-// A message.
+// DetailMessage is a message.
 type DetailMessage string
 
 // Retry later.
@@ -349,7 +357,7 @@ type Retry struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// x-go-name wins over the key.
+// BetterName is a x-go-name wins over the key.
 type BetterName struct {
 	// Initialisms.
 	HTTPURL *string `json:"HTTPUrl,omitempty"`
@@ -359,13 +367,13 @@ type BetterName struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A closed object.
+// Strict is a closed object.
 type Strict struct {
 	// A.
 	A *string `json:"a,omitempty"`
 }
 
-// A closed object that allows vendor members by name pattern.
+// Vendored is a closed object that allows vendor members by name pattern.
 type Vendored struct {
 	// O.
 	Optional *bool `json:"optional,omitempty"`
@@ -373,7 +381,7 @@ type Vendored struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// patternProperties keep members raw.
+// Patterned is a patternProperties keep members raw.
 //
 // Validate does not check: patternProperties.
 type Patterned struct {

@@ -8,8 +8,8 @@ import (
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
-// Refers to kitchen's published types by $id; with -map they come from that Go
-// package.
+// Uses holds the refers to kitchen's published types by $id; with -map they
+// come from that Go package.
 type Uses struct {
 	// A point of kitchen.
 	Point kitchen.Point `json:"point"`

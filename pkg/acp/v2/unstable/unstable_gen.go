@@ -10,9 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// Asks whether the user needs to sign in, without changing anything. Agents
-// never answer it with -32000 (authentication required), since it exists to
-// find that out. Only allowed when the agent advertised `auth.status`.
+// AuthStatusRequest asks whether the user needs to sign in, without changing
+// anything. Agents never answer it with -32000 (authentication required),
+// since it exists to find that out. Only allowed when the agent advertised
+// `auth.status`.
 type AuthStatusRequest struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -21,7 +22,7 @@ type AuthStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `auth/status`.
+// AuthStatusResponse is the agent's answer to `auth/status`.
 type AuthStatusResponse struct {
 	// Whether sessions can start without signing in.
 	State AuthState `json:"state"`
@@ -35,17 +36,18 @@ type AuthStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Whether the agent can start sessions without the user signing in first.
-// Clients act on this value only, and treat a value they do not know as
-// `unknown`. Values starting with `_` are custom; other unknown values belong
-// to later protocol revisions.
+// AuthState is whether the agent can start sessions without the user signing
+// in first. Clients act on this value only, and treat a value they do not know
+// as `unknown`. Values starting with `_` are custom; other unknown values
+// belong to later protocol revisions.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type AuthState string
 
-// An account or credential the agent has configured (a signed-in user, an API
-// key). Every field is for display only: clients must not use them to identify
-// accounts, and should keep them out of logs and telemetry.
+// AuthAccount is an account or credential the agent has configured (a
+// signed-in user, an API key). Every field is for display only: clients must
+// not use them to identify accounts, and should keep them out of logs and
+// telemetry.
 type AuthAccount struct {
 	// A name for the account that can be shown on its own, for example `Team plan`
 	// or `API key`.
@@ -67,10 +69,10 @@ type AuthAccount struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by the agent when its authentication state changes, with the same
-// members as the `auth/status` answer. Agents that advertised `auth.status`
-// may send it at any time after `initialize`, preferably only when the state
-// differs from the last one sent.
+// AuthStatusUpdateNotification is sent by the agent when its authentication
+// state changes, with the same members as the `auth/status` answer. Agents
+// that advertised `auth.status` may send it at any time after `initialize`,
+// preferably only when the state differs from the last one sent.
 type AuthStatusUpdateNotification struct {
 	// Whether sessions can start without signing in.
 	State AuthState `json:"state"`
@@ -84,8 +86,8 @@ type AuthStatusUpdateNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the agent supports, returned in the `initialize` response. Clients must
-// not use a feature the agent has not advertised here.
+// AgentCapabilities is what the agent supports, returned in the `initialize`
+// response. Clients must not use a feature the agent has not advertised here.
 type AgentCapabilities struct {
 	// What the agent supports for sessions. Absent or null: the agent offers none
 	// of the `session/*` methods.
@@ -102,11 +104,12 @@ type AgentCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional session features of the agent. The baseline (`session/new`,
-// `session/prompt`, `session/update` and `session/cancel`) needs no
-// capability; each field here turns on something more. Each is an object:
-// present (even as `{}`) means supported, absent or null means not supported.
-// (`session/load` is advertised separately, by `loadSession`.)
+// SessionCapabilities holds the optional session features of the agent. The
+// baseline (`session/new`, `session/prompt`, `session/update` and
+// `session/cancel`) needs no capability; each field here turns on something
+// more. Each is an object: present (even as `{}`) means supported, absent or
+// null means not supported. (`session/load` is advertised separately, by
+// `loadSession`.)
 type SessionCapabilities struct {
 	// Which content the agent accepts in `session/prompt`. Absent or null: only
 	// the baseline (text and resource links).
@@ -141,8 +144,8 @@ type SessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// MCP server transports the agent supports in addition to stdio, which every
-// agent supports.
+// MCPCapabilities holds the MCP server transports the agent supports in
+// addition to stdio, which every agent supports.
 type MCPCapabilities struct {
 	// Present (an object) when the agent can start stdio MCP servers. Absent or
 	// null: not advertised.
@@ -160,8 +163,8 @@ type MCPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marks support for MCP servers of the `acp` transport; it has no members of
-// its own yet.
+// MCPACPCapabilities marks support for MCP servers of the `acp` transport; it
+// has no members of its own yet.
 type MCPACPCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -170,8 +173,9 @@ type MCPACPCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Support for system prompts supplied by the client. Its presence means the
-// `append` mode is supported; `mode` lists further modes.
+// SessionSystemPromptCapabilities is the support for system prompts supplied
+// by the client. Its presence means the `append` mode is supported; `mode`
+// lists further modes.
 type SessionSystemPromptCapabilities struct {
 	// Modes supported besides `append`. Absent or null: only `append`.
 	Mode wire.Opt[SessionSystemPromptModeCapabilities] `json:"mode,omitzero"`
@@ -182,8 +186,8 @@ type SessionSystemPromptCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// System prompt modes the agent supports in addition to `append`, which needs
-// no entry.
+// SessionSystemPromptModeCapabilities holds the system prompt modes the agent
+// supports in addition to `append`, which needs no entry.
 type SessionSystemPromptModeCapabilities struct {
 	// Present (even as `{}`) when the agent can replace its own default
 	// instructions with the client's system prompt (`override` mode).
@@ -195,8 +199,8 @@ type SessionSystemPromptModeCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent supports the `override` system
-// prompt mode.
+// SessionSystemPromptOverrideCapabilities is a marker object: its presence
+// says the agent supports the `override` system prompt mode.
 type SessionSystemPromptOverrideCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -205,7 +209,8 @@ type SessionSystemPromptOverrideCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/fork`.
+// SessionForkCapabilities is a marker object: its presence says the agent
+// implements `session/fork`.
 type SessionForkCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -214,9 +219,9 @@ type SessionForkCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/archive`,
-// `session/unarchive`, the `archived` filter of `session/list` and
-// `SessionInfo.archived`.
+// SessionArchiveCapabilities is a marker object: its presence says the agent
+// implements `session/archive`, `session/unarchive`, the `archived` filter of
+// `session/list` and `SessionInfo.archived`.
 type SessionArchiveCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -225,7 +230,8 @@ type SessionArchiveCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `session/status`.
+// SessionStatusCapabilities is a marker object: its presence says the agent
+// implements `session/status`.
 type SessionStatusCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -234,8 +240,8 @@ type SessionStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent lets clients set session titles
-// with `session/set_title`.
+// SessionTitleCapabilities is a marker object: its presence says the agent
+// lets clients set session titles with `session/set_title`.
 type SessionTitleCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -244,7 +250,8 @@ type SessionTitleCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Optional authentication features of the agent.
+// AgentAuthCapabilities holds the optional authentication features of the
+// agent.
 type AgentAuthCapabilities struct {
 	// Present (even as `{}`) when the agent implements `auth/status` (and may send
 	// `auth/status_update`). Absent or null: clients must not call it.
@@ -256,7 +263,8 @@ type AgentAuthCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements `auth/status`.
+// AuthStatusCapabilities is a marker object: its presence says the agent
+// implements `auth/status`.
 type AuthStatusCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -265,8 +273,8 @@ type AuthStatusCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the agent implements the `providers/*`
-// methods.
+// ProvidersCapabilities is a marker object: its presence says the agent
+// implements the `providers/*` methods.
 type ProvidersCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -275,7 +283,7 @@ type ProvidersCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Summary of one session in a `session/list` result.
+// SessionInfo is the summary of one session in a `session/list` result.
 type SessionInfo struct {
 	// Identifier of the session.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -298,10 +306,11 @@ type SessionInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP (Model Context Protocol) server the agent should connect to, to get
-// extra tools and context. The `type` field selects the transport; a server
-// without `type` uses stdio, which every agent supports. HTTP, SSE and ACP are
-// only allowed when the agent advertised them in `mcpCapabilities`.
+// MCPServer is an MCP (Model Context Protocol) server the agent should connect
+// to, to get extra tools and context. The `type` field selects the transport;
+// a server without `type` uses stdio, which every agent supports. HTTP, SSE
+// and ACP are only allowed when the agent advertised them in
+// `mcpCapabilities`.
 //
 // It is a union tagged by the member "type". Its variants are MCPServerHTTP,
 // MCPServerStdio, MCPServerACP; a tag this package does not know decodes to
@@ -310,7 +319,9 @@ type MCPServer interface {
 	isMCPServer()
 }
 
-// UnknownMCPServer is a variant of MCPServer whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownMCPServer is a variant of MCPServer whose tag this package does not
+// know. Raw holds the whole object as it was received, and encoding writes it
+// back unchanged.
 type UnknownMCPServer struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -318,7 +329,7 @@ type UnknownMCPServer struct {
 	Raw json.RawMessage
 }
 
-// A server reached over HTTP; needs `session.mcp.http`.
+// MCPServerHTTP is a server reached over HTTP; needs `session.mcp.http`.
 type MCPServerHTTP struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -333,8 +344,8 @@ type MCPServerHTTP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A server the agent starts as a subprocess and talks to over standard input
-// and output; needs `session.mcp.stdio`.
+// MCPServerStdio is a server the agent starts as a subprocess and talks to
+// over standard input and output; needs `session.mcp.stdio`.
 type MCPServerStdio struct {
 	// Name that identifies the server to the user and the model.
 	Name string `json:"name"`
@@ -351,8 +362,8 @@ type MCPServerStdio struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP server provided by an ACP component, whose MCP messages travel over
-// the ACP connection as `mcp/message`.
+// MCPServerACP is an MCP server provided by an ACP component, whose MCP
+// messages travel over the ACP connection as `mcp/message`.
 type MCPServerACP struct {
 	// Name of the server, for people.
 	Name string `json:"name"`
@@ -366,13 +377,13 @@ type MCPServerACP struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of an MCP server of the `acp` transport, chosen by the component
-// that provides it; `mcp/message` uses it to route messages to that component.
-// Opaque to everyone else.
+// MCPServerACPID is the identifier of an MCP server of the `acp` transport,
+// chosen by the component that provides it; `mcp/message` uses it to route
+// messages to that component. Opaque to everyone else.
 type MCPServerACPID string
 
-// One piece of live progress from the agent, sent in `session/update`. The
-// `sessionUpdate` field selects the kind.
+// SessionUpdate is one piece of live progress from the agent, sent in
+// `session/update`. The `sessionUpdate` field selects the kind.
 //
 // It is a union tagged by the member "sessionUpdate". Its variants are
 // UserMessageChunk, UserMessage, AgentMessageChunk, AgentMessage,
@@ -386,7 +397,9 @@ type SessionUpdate interface {
 	isSessionUpdate()
 }
 
-// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownSessionUpdate is a variant of SessionUpdate whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownSessionUpdate struct {
 	// Tag is the value of the member "sessionUpdate".
 	Tag string
@@ -394,8 +407,8 @@ type UnknownSessionUpdate struct {
 	Raw json.RawMessage
 }
 
-// Part of a user message, for example while a loaded session replays its
-// history.
+// UserMessageChunk is the part of a user message, for example while a loaded
+// session replays its history.
 type UserMessageChunk struct {
 	// Optional identifier of the message the chunk is part of. Chunks of one
 	// message carry the same value; a different value starts a new message.
@@ -409,7 +422,8 @@ type UserMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A user message, created or replaced whole (when accepted or replayed).
+// UserMessage is a user message, created or replaced whole (when accepted or
+// replayed).
 type UserMessage struct {
 	// Identifies the message being created or replaced.
 	MessageID v2.MessageID `json:"messageId"`
@@ -422,7 +436,8 @@ type UserMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of the agent's answer, streamed as it is produced.
+// AgentMessageChunk is the part of the agent's answer, streamed as it is
+// produced.
 type AgentMessageChunk struct {
 	// Optional identifier of the message the chunk is part of. Chunks of one
 	// message carry the same value; a different value starts a new message.
@@ -436,7 +451,7 @@ type AgentMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An agent message, created or replaced whole.
+// AgentMessage is an agent message, created or replaced whole.
 type AgentMessage struct {
 	// Identifies the message being created or replaced.
 	MessageID v2.MessageID `json:"messageId"`
@@ -449,7 +464,8 @@ type AgentMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Part of the agent's reasoning, streamed as it is produced.
+// AgentThoughtChunk is the part of the agent's reasoning, streamed as it is
+// produced.
 type AgentThoughtChunk struct {
 	// Optional identifier of the message the chunk is part of. Chunks of one
 	// message carry the same value; a different value starts a new message.
@@ -463,7 +479,7 @@ type AgentThoughtChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A reasoning message of the agent, created or replaced whole.
+// AgentThought is a reasoning message of the agent, created or replaced whole.
 type AgentThought struct {
 	// Identifies the reasoning message being created or replaced.
 	MessageID v2.MessageID `json:"messageId"`
@@ -476,7 +492,7 @@ type AgentThought struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What the session's foreground work is doing now.
+// SessionUpdateStateUpdate is what the session's foreground work is doing now.
 //
 // Validate does not check: anyOf/oneOf of a merged schema.
 type SessionUpdateStateUpdate struct {
@@ -484,7 +500,7 @@ type SessionUpdateStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One more content item of a tool call, streamed.
+// ToolCallContentChunk is one more content item of a tool call, streamed.
 type ToolCallContentChunk struct {
 	// The tool call the item belongs to.
 	ToolCallID v2.ToolCallID `json:"toolCallId"`
@@ -497,7 +513,7 @@ type ToolCallContentChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An existing tool call has progressed or finished.
+// ToolCallUpdate means an existing tool call has progressed or finished.
 type ToolCallUpdate struct {
 	// Identifier of the call to change.
 	ToolCallID v2.ToolCallID `json:"toolCallId"`
@@ -527,7 +543,7 @@ type ToolCallUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An agent-owned terminal was created or changed.
+// TerminalUpdate means an agent-owned terminal was created or changed.
 type TerminalUpdate struct {
 	// The terminal, unique within the session.
 	TerminalID v2.TerminalID `json:"terminalId"`
@@ -552,7 +568,7 @@ type TerminalUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// More output of an agent-owned terminal.
+// TerminalOutputChunk is the more output of an agent-owned terminal.
 type TerminalOutputChunk struct {
 	// The terminal the bytes belong to.
 	TerminalID v2.TerminalID `json:"terminalId"`
@@ -565,7 +581,7 @@ type TerminalOutputChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or replaces the content of one of the session's plans.
+// PlanUpdate creates or replaces the content of one of the session's plans.
 type PlanUpdate struct {
 	// The new content, with the plan's identifier.
 	Plan PlanUpdateContent `json:"plan"`
@@ -576,7 +592,8 @@ type PlanUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The new content of a plan. The `type` field selects its form.
+// PlanUpdateContent is the new content of a plan. The `type` field selects its
+// form.
 //
 // It is a union tagged by the member "type". Its variants are PlanItems,
 // PlanFile, PlanMarkdown; a tag this package does not know decodes to
@@ -585,7 +602,9 @@ type PlanUpdateContent interface {
 	isPlanUpdateContent()
 }
 
-// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownPlanUpdateContent is a variant of PlanUpdateContent whose tag this
+// package does not know. Raw holds the whole object as it was received, and
+// encoding writes it back unchanged.
 type UnknownPlanUpdateContent struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -593,7 +612,7 @@ type UnknownPlanUpdateContent struct {
 	Raw json.RawMessage
 }
 
-// Structured entries, like the `plan` update.
+// PlanItems holds the structured entries, like the `plan` update.
 type PlanItems struct {
 	// The plan to create or replace.
 	PlanID v2.PlanID `json:"planId"`
@@ -607,7 +626,7 @@ type PlanItems struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A plan kept in a file.
+// PlanFile is a plan kept in a file.
 type PlanFile struct {
 	// The plan to create or replace.
 	PlanID v2.PlanID `json:"planId"`
@@ -620,7 +639,7 @@ type PlanFile struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A plan given as Markdown text.
+// PlanMarkdown is a plan given as Markdown text.
 type PlanMarkdown struct {
 	// The plan to create or replace.
 	PlanID v2.PlanID `json:"planId"`
@@ -633,7 +652,8 @@ type PlanMarkdown struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The set of commands the user can invoke has changed.
+// AvailableCommandsUpdate is the set of commands the user can invoke has
+// changed.
 type AvailableCommandsUpdate struct {
 	// The commands.
 	AvailableCommands []v2.AvailableCommand `json:"availableCommands"`
@@ -644,7 +664,8 @@ type AvailableCommandsUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session's configuration options or their values changed.
+// ConfigOptionUpdate holds the session's configuration options or their values
+// changed.
 type ConfigOptionUpdate struct {
 	// Every configuration option with its current value.
 	ConfigOptions []v2.SessionConfigOption `json:"configOptions"`
@@ -655,7 +676,8 @@ type ConfigOptionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Metadata of the session (title, last activity) changed.
+// SessionInfoUpdate is the metadata of the session (title, last activity)
+// changed.
 type SessionInfoUpdate struct {
 	// New title of the session; null clears it.
 	Title wire.Opt[string] `json:"title,omitzero"`
@@ -668,7 +690,8 @@ type SessionInfoUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How full the context window is, and what the session has cost so far.
+// UsageUpdate is how full the context window is, and what the session has cost
+// so far.
 type UsageUpdate struct {
 	// Tokens in the context now.
 	Used uint64 `json:"used"`
@@ -683,8 +706,8 @@ type UsageUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A user-facing message kept out of the session history. Only sent when the
-// client advertised `session.notices`.
+// Notice is a user-facing message kept out of the session history. Only sent
+// when the client advertised `session.notices`.
 type Notice struct {
 	// How prominently to show the notice.
 	Severity v2.NoticeSeverity `json:"severity"`
@@ -699,8 +722,8 @@ type Notice struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A context compaction was created or changed. Only sent when the client
-// advertised `session.compaction`.
+// CompactionUpdate means a context compaction was created or changed. Only
+// sent when the client advertised `session.compaction`.
 type CompactionUpdate struct {
 	// Identifier of the compaction, chosen by the agent.
 	CompactionID v2.CompactionID `json:"compactionId"`
@@ -717,8 +740,8 @@ type CompactionUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Adds one content block to the end of a compaction's summary. Only sent when
-// the client advertised `session.compaction`.
+// CompactionSummaryChunk adds one content block to the end of a compaction's
+// summary. Only sent when the client advertised `session.compaction`.
 type CompactionSummaryChunk struct {
 	// Identifier of the compaction whose summary grows.
 	CompactionID v2.CompactionID `json:"compactionId"`
@@ -731,7 +754,7 @@ type CompactionSummaryChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Removes one of the session's plans.
+// PlanRemoved removes one of the session's plans.
 type PlanRemoved struct {
 	// The plan to remove.
 	PlanID v2.PlanID `json:"planId"`
@@ -742,10 +765,10 @@ type PlanRemoved struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Announces a child session owned by this session, or changes its metadata
-// (never its owner). The first update about a session identifier announces the
-// child and comes before any other traffic of the child. For every other
-// member, absent means unchanged and null clears the value.
+// SubagentUpdate announces a child session owned by this session, or changes
+// its metadata (never its owner). The first update about a session identifier
+// announces the child and comes before any other traffic of the child. For
+// every other member, absent means unchanged and null clears the value.
 type SubagentUpdate struct {
 	// Identifier of the child session.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -774,9 +797,9 @@ type SubagentUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// What a client may do to one child session. Each action needs its own entry
-// here: support for a method on ordinary sessions does not extend to child
-// sessions.
+// SubagentSessionCapabilities is what a client may do to one child session.
+// Each action needs its own entry here: support for a method on ordinary
+// sessions does not extend to child sessions.
 type SubagentSessionCapabilities struct {
 	// Present (even as `{}`) when the client may cancel the child's current work
 	// (without ending the session). Absent or null: not allowed.
@@ -788,8 +811,8 @@ type SubagentSessionCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Marker object: its presence says the client may cancel a child session's
-// work without ending the session.
+// SessionCancelCapabilities is a marker object: its presence says the client
+// may cancel a child session's work without ending the session.
 type SessionCancelCapabilities struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -798,10 +821,10 @@ type SessionCancelCapabilities struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A snapshot of what a child session is doing in the foreground; each snapshot
-// replaces the previous one. The `state` field selects the state; values
-// starting with `_` are custom and other unknown values belong to later
-// protocol revisions.
+// StateUpdate is a snapshot of what a child session is doing in the
+// foreground; each snapshot replaces the previous one. The `state` field
+// selects the state; values starting with `_` are custom and other unknown
+// values belong to later protocol revisions.
 //
 // It is a union tagged by the member "state". Its variants are
 // RunningStateUpdate, IdleStateUpdate, RequiresActionStateUpdate,
@@ -811,7 +834,9 @@ type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate is a variant of StateUpdate whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownStateUpdate is a variant of StateUpdate whose tag this package does
+// not know. Raw holds the whole object as it was received, and encoding writes
+// it back unchanged.
 type UnknownStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
@@ -819,7 +844,7 @@ type UnknownStateUpdate struct {
 	Raw json.RawMessage
 }
 
-// The child session is doing foreground work.
+// RunningStateUpdate means the child session is doing foreground work.
 type RunningStateUpdate struct {
 	// The complete list of work running in the background. Absent or null: not
 	// reported.
@@ -831,9 +856,9 @@ type RunningStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Work of the session that goes on outside its foreground turn. Each item
-// points at a terminal or tool call the client already knows. The `type` field
-// selects the kind.
+// BackgroundWork is the work of the session that goes on outside its
+// foreground turn. Each item points at a terminal or tool call the client
+// already knows. The `type` field selects the kind.
 //
 // It is a union tagged by the member "type". Its variants are
 // BackgroundTerminal, BackgroundToolCall, BackgroundSubagent; a tag this
@@ -843,7 +868,9 @@ type BackgroundWork interface {
 	isBackgroundWork()
 }
 
-// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package does not know. Raw holds the whole object as it was received, and encoding writes it back unchanged.
+// UnknownBackgroundWork is a variant of BackgroundWork whose tag this package
+// does not know. Raw holds the whole object as it was received, and encoding
+// writes it back unchanged.
 type UnknownBackgroundWork struct {
 	// Tag is the value of the member "type".
 	Tag string
@@ -851,8 +878,8 @@ type UnknownBackgroundWork struct {
 	Raw json.RawMessage
 }
 
-// A running terminal process; live until its `terminal_update` reports an exit
-// status.
+// BackgroundTerminal is a running terminal process; live until its
+// `terminal_update` reports an exit status.
 type BackgroundTerminal struct {
 	// The terminal that keeps running.
 	TerminalID v2.TerminalID `json:"terminalId"`
@@ -863,7 +890,7 @@ type BackgroundTerminal struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A tool call that continues in the background.
+// BackgroundToolCall is a tool call that continues in the background.
 type BackgroundToolCall struct {
 	// The tool call whose work goes on.
 	ToolCallID v2.ToolCallID `json:"toolCallId"`
@@ -874,8 +901,9 @@ type BackgroundToolCall struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// A child session (subagent) that goes on working after the parent's
-// foreground turn ended; the client already knows it from a `subagent_update`.
+// BackgroundSubagent is a child session (subagent) that goes on working after
+// the parent's foreground turn ended; the client already knows it from a
+// `subagent_update`.
 type BackgroundSubagent struct {
 	// The child session that keeps running.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -886,8 +914,8 @@ type BackgroundSubagent struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The session's foreground work has stopped and it is ready for another
-// prompt; background work may still go on.
+// IdleStateUpdate means the session's foreground work has stopped and it is
+// ready for another prompt; background work may still go on.
 type IdleStateUpdate struct {
 	// Why the foreground work stopped. Absent or null: not reported.
 	StopReason wire.Opt[v2.IdleStopReason] `json:"stopReason,omitzero"`
@@ -906,7 +934,8 @@ type IdleStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Tokens used by a prompt turn (or by the foreground work of a child session).
+// Usage holds the tokens used by a prompt turn (or by the foreground work of a
+// child session).
 type Usage struct {
 	// All tokens of every kind.
 	TotalTokens uint64 `json:"totalTokens"`
@@ -927,7 +956,8 @@ type Usage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The child session's foreground work waits for the user to act.
+// RequiresActionStateUpdate means the child session's foreground work waits
+// for the user to act.
 type RequiresActionStateUpdate struct {
 	// The complete list of work still running in the background. Absent or null:
 	// not reported.
@@ -939,10 +969,10 @@ type RequiresActionStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent cannot currently observe what the child session is doing (sent
-// when that becomes true, not merely because the child is quiet). The client
-// stops showing the previous state as current; this is neither an outcome nor
-// the end of the session.
+// UndeterminedStateUpdate means the agent cannot currently observe what the
+// child session is doing (sent when that becomes true, not merely because the
+// child is quiet). The client stops showing the previous state as current;
+// this is neither an outcome nor the end of the session.
 type UndeterminedStateUpdate struct {
 	// The complete list of work still running in the background. Absent or null:
 	// not reported.
@@ -954,9 +984,9 @@ type UndeterminedStateUpdate struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates or changes a message sent from one session to another, as seen in
-// this session's transcript. For every member except `messageId`, absent means
-// unchanged and null clears the value.
+// SessionMessage creates or changes a message sent from one session to
+// another, as seen in this session's transcript. For every member except
+// `messageId`, absent means unchanged and null clears the value.
 type SessionMessage struct {
 	// Identifier of the message in this session's transcript.
 	MessageID v2.MessageID `json:"messageId"`
@@ -980,9 +1010,9 @@ type SessionMessage struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One content block appended to a message between sessions. Sender and
-// recipient come from `session_message` updates, which may arrive before,
-// between or after the chunks.
+// SessionMessageChunk is one content block appended to a message between
+// sessions. Sender and recipient come from `session_message` updates, which
+// may arrive before, between or after the chunks.
 type SessionMessageChunk struct {
 	// Identifier of the message in this session's transcript.
 	MessageID v2.MessageID `json:"messageId"`
@@ -995,12 +1025,12 @@ type SessionMessageChunk struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Identifier of a configurable model provider, chosen by the agent (for
-// example `main` or `openai`).
+// ProviderID is the identifier of a configurable model provider, chosen by the
+// agent (for example `main` or `openai`).
 type ProviderID string
 
-// One model provider the client may configure, with its current routing for
-// display.
+// ProviderInfo is one model provider the client may configure, with its
+// current routing for display.
 type ProviderInfo struct {
 	// Identifier of the provider.
 	ProviderID ProviderID `json:"providerId"`
@@ -1018,14 +1048,15 @@ type ProviderInfo struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The API a model provider speaks. Receivers must cope with values they do not
-// know. Values starting with `_` are custom; all others belong to the
-// protocol.
+// LlmProtocol is the API a model provider speaks. Receivers must cope with
+// values they do not know. Values starting with `_` are custom; all others
+// belong to the protocol.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type LlmProtocol string
 
-// Where a provider's requests currently go, without secrets.
+// ProviderCurrentConfig is where a provider's requests currently go, without
+// secrets.
 type ProviderCurrentConfig struct {
 	// The API the provider currently speaks.
 	APIType LlmProtocol `json:"apiType"`
@@ -1038,9 +1069,9 @@ type ProviderCurrentConfig struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// System-level instructions supplied by the client for a session. Only sent
-// when the agent advertised `session.systemPrompt`; an agent that cannot apply
-// them fails the request instead of ignoring them.
+// SystemPrompt holds the system-level instructions supplied by the client for
+// a session. Only sent when the agent advertised `session.systemPrompt`; an
+// agent that cannot apply them fails the request instead of ignoring them.
 type SystemPrompt struct {
 	// How to combine `content` with the agent's own instructions.
 	Mode SystemPromptMode `json:"mode"`
@@ -1054,33 +1085,35 @@ type SystemPrompt struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// How the agent combines a client's system prompt with its own instructions.
-// An agent answers a mode it does not support with an error instead of using
-// another one; unknown modes are kept so they can be stored and forwarded.
+// SystemPromptMode is how the agent combines a client's system prompt with its
+// own instructions. An agent answers a mode it does not support with an error
+// instead of using another one; unknown modes are kept so they can be stored
+// and forwarded.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SystemPromptMode string
 
-// Which sessions `session/list` returns, by archive state. An agent answers a
-// value it does not support with -32602 rather than falling back to `exclude`;
-// values starting with `_` are custom.
+// SessionArchiveFilter is which sessions `session/list` returns, by archive
+// state. An agent answers a value it does not support with -32602 rather than
+// falling back to `exclude`; values starting with `_` are custom.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SessionArchiveFilter string
 
-// Whether the agent holds a session in memory, as `session/status` reports it.
-// Clients treat a value they do not know as `saved`.
+// SessionStatus is whether the agent holds a session in memory, as
+// `session/status` reports it. Clients treat a value they do not know as
+// `saved`.
 //
 // The set is open: values not listed here are valid and kept as they are.
 type SessionStatus string
 
-// Identifier of an MCP request carried by `mcp/message`, chosen by the side
-// that sends the request and kept unchanged by proxies. It is not the JSON-RPC
-// `id` of the ACP message around it.
+// MCPRequestID is the identifier of an MCP request carried by `mcp/message`,
+// chosen by the side that sends the request and kept unchanged by proxies. It
+// is not the JSON-RPC `id` of the ACP message around it.
 type MCPRequestID string
 
-// An error returned by an MCP server inside `mcp/message`; it is not an ACP
-// error. Unknown members are kept.
+// MCPError is an error returned by an MCP server inside `mcp/message`; it is
+// not an ACP error. Unknown members are kept.
 type MCPError struct {
 	// The MCP error code (never an ACP one).
 	Code int32 `json:"code"`
@@ -1092,8 +1125,9 @@ type MCPError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `initialize`: the protocol version both sides will
-// use, what the agent supports and how to authenticate.
+// InitializeResponse is the agent's answer to `initialize`: the protocol
+// version both sides will use, what the agent supports and how to
+// authenticate.
 type InitializeResponse struct {
 	// The version requested by the client if the agent supports it, otherwise the
 	// newest version the agent supports. A client that cannot speak it should
@@ -1112,9 +1146,10 @@ type InitializeResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP message without an answer, sent by the side that provides an `acp`
-// MCP server to the side using it, about an active request (progress,
-// subscription updates). The ACP message around it has no `id`.
+// MessageMCPNotification is an MCP message without an answer, sent by the side
+// that provides an `acp` MCP server to the side using it, about an active
+// request (progress, subscription updates). The ACP message around it has no
+// `id`.
 type MessageMCPNotification struct {
 	// The `acp` MCP server that handles the request.
 	ServerID MCPServerACPID `json:"serverId"`
@@ -1131,8 +1166,8 @@ type MessageMCPNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP request to a server of the `acp` transport, carried over the ACP
-// connection.
+// MessageMCPRequest is an MCP request to a server of the `acp` transport,
+// carried over the ACP connection.
 type MessageMCPRequest struct {
 	// The `acp` MCP server that receives the request.
 	ServerID MCPServerACPID `json:"serverId"`
@@ -1149,10 +1184,10 @@ type MessageMCPRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The outcome of an MCP request carried by `mcp/message`: either the MCP
-// result or an MCP error. ACP errors in the response envelope are kept for
-// failures of the transport itself. Senders include exactly one outcome; a
-// receiver that sees both uses `result`.
+// MessageMCPResponse is the outcome of an MCP request carried by
+// `mcp/message`: either the MCP result or an MCP error. ACP errors in the
+// response envelope are kept for failures of the transport itself. Senders
+// include exactly one outcome; a receiver that sees both uses `result`.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -1162,7 +1197,8 @@ type MessageMCPResponse interface {
 	isMessageMCPResponse()
 }
 
-// The MCP result, which may be any JSON value, null included.
+// MessageMCPResult is the MCP result, which may be any JSON value, null
+// included.
 type MessageMCPResult struct {
 	// The MCP result, passed along unchanged; required even when null.
 	Result json.RawMessage `json:"result"`
@@ -1173,7 +1209,7 @@ type MessageMCPResult struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// An MCP error.
+// MessageMCPError is an MCP error.
 type MessageMCPError struct {
 	// The MCP error.
 	Error MCPError `json:"error"`
@@ -1184,8 +1220,8 @@ type MessageMCPError struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Turns a provider off. Not allowed for a provider marked `required`. Only
-// allowed when the agent advertised `providers`.
+// DisableProviderRequest turns a provider off. Not allowed for a provider
+// marked `required`. Only allowed when the agent advertised `providers`.
 type DisableProviderRequest struct {
 	// The provider to turn off.
 	ProviderID ProviderID `json:"providerId"`
@@ -1196,7 +1232,7 @@ type DisableProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `providers/disable`.
+// DisableProviderResponse is the empty success answer to `providers/disable`.
 type DisableProviderResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1205,8 +1241,8 @@ type DisableProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks for the model providers the client may configure. Only allowed when the
-// agent advertised `providers`.
+// ListProvidersRequest asks for the model providers the client may configure.
+// Only allowed when the agent advertised `providers`.
 type ListProvidersRequest struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1215,7 +1251,7 @@ type ListProvidersRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `providers/list`.
+// ListProvidersResponse is the agent's answer to `providers/list`.
 type ListProvidersResponse struct {
 	// The configurable providers with their current routing, for display.
 	Providers []ProviderInfo `json:"providers"`
@@ -1226,8 +1262,8 @@ type ListProvidersResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Replaces the whole configuration of one provider. Only allowed when the
-// agent advertised `providers`.
+// SetProviderRequest replaces the whole configuration of one provider. Only
+// allowed when the agent advertised `providers`.
 type SetProviderRequest struct {
 	// The provider to configure.
 	ProviderID ProviderID `json:"providerId"`
@@ -1245,7 +1281,7 @@ type SetProviderRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `providers/set`.
+// SetProviderResponse is the empty success answer to `providers/set`.
 type SetProviderResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1254,18 +1290,19 @@ type SetProviderResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by a conductor, instead of `initialize`, to each component of a proxy
-// chain that has a successor, telling it to run as a proxy. The params are
-// those of `initialize`; the final agent gets a plain `initialize`.
+// InitializeProxyRequest is sent by a conductor, instead of `initialize`, to
+// each component of a proxy chain that has a successor, telling it to run as a
+// proxy. The params are those of `initialize`; the final agent gets a plain
+// `initialize`.
 type InitializeProxyRequest = v2.InitializeRequest
 
-// The proxy's answer to `proxy/initialize`, shaped like the `initialize`
-// result: the capabilities of the chain from the proxy onward, built from its
-// successor's answer, with `protocolVersion` unchanged.
+// InitializeProxyResponse is the proxy's answer to `proxy/initialize`, shaped
+// like the `initialize` result: the capabilities of the chain from the proxy
+// onward, built from its successor's answer, with `protocolVersion` unchanged.
 type InitializeProxyResponse = InitializeResponse
 
-// Wraps a notification on its way between a proxy and its successor, in either
-// direction.
+// ProxySuccessorNotification wraps a notification on its way between a proxy
+// and its successor, in either direction.
 type ProxySuccessorNotification struct {
 	// Method of the wrapped notification.
 	Method string `json:"method"`
@@ -1279,10 +1316,11 @@ type ProxySuccessorNotification struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Wraps a request on its way between a proxy and its successor: a proxy sends
-// it to forward a request to its successor, and the conductor sends it to hand
-// the proxy a request from the successor. The wrapped request's result or
-// error comes back unchanged as the result or error of this one.
+// ProxySuccessorRequest wraps a request on its way between a proxy and its
+// successor: a proxy sends it to forward a request to its successor, and the
+// conductor sends it to hand the proxy a request from the successor. The
+// wrapped request's result or error comes back unchanged as the result or
+// error of this one.
 type ProxySuccessorRequest struct {
 	// Method of the wrapped request.
 	Method string `json:"method"`
@@ -1296,14 +1334,14 @@ type ProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The result of the wrapped request, passed along unchanged; it may be any
-// JSON value.
+// ProxySuccessorResponse is the result of the wrapped request, passed along
+// unchanged; it may be any JSON value.
 type ProxySuccessorResponse json.RawMessage
 
-// Archives a session: it disappears from the default `session/list` results
-// but keeps its identifier and history. A running session is first closed as
-// by `session/close`. Only allowed when the agent advertised
-// `session.archive`.
+// ArchiveSessionRequest archives a session: it disappears from the default
+// `session/list` results but keeps its identifier and history. A running
+// session is first closed as by `session/close`. Only allowed when the agent
+// advertised `session.archive`.
 type ArchiveSessionRequest struct {
 	// The session to archive.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1314,7 +1352,7 @@ type ArchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/archive`.
+// ArchiveSessionResponse is the empty success answer to `session/archive`.
 type ArchiveSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1323,9 +1361,9 @@ type ArchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates a new session that starts from the context of an existing one, for
-// example to produce a summary without touching the original's history. Only
-// allowed when the agent advertised `session.fork`.
+// ForkSessionRequest creates a new session that starts from the context of an
+// existing one, for example to produce a summary without touching the
+// original's history. Only allowed when the agent advertised `session.fork`.
 type ForkSessionRequest struct {
 	// The session to fork.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1348,8 +1386,8 @@ type ForkSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/fork`: the identifier of the new session and
-// its initial settings.
+// ForkSessionResponse is the agent's answer to `session/fork`: the identifier
+// of the new session and its initial settings.
 type ForkSessionResponse struct {
 	// Identifier of the new session, the copy; the source session is unchanged.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1365,7 +1403,8 @@ type ForkSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks for the sessions the agent knows, one page at a time.
+// ListSessionsRequest asks for the sessions the agent knows, one page at a
+// time.
 type ListSessionsRequest struct {
 	// Only list sessions with this working directory (an absolute path).
 	Cwd wire.Opt[v2.AbsolutePath] `json:"cwd,omitzero"`
@@ -1382,7 +1421,7 @@ type ListSessionsRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// One page of sessions.
+// ListSessionsResponse is one page of sessions.
 type ListSessionsResponse struct {
 	// The sessions on this page.
 	Sessions []SessionInfo `json:"sessions"`
@@ -1395,7 +1434,7 @@ type ListSessionsResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Creates a new conversation session.
+// NewSessionRequest creates a new conversation session.
 type NewSessionRequest struct {
 	// Working directory of the session, as an absolute path; the base for relative
 	// paths.
@@ -1417,8 +1456,8 @@ type NewSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Continues an earlier session, replaying as much of its retained history as
-// `replayFrom` asks for.
+// ResumeSessionRequest continues an earlier session, replaying as much of its
+// retained history as `replayFrom` asks for.
 type ResumeSessionRequest struct {
 	// The session to resume.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1446,9 +1485,10 @@ type ResumeSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Renames a session. Any session the agent would list may be renamed, active
-// or not; an unknown one gets -32002. The agent answers once the title is
-// stored. Only allowed when the agent advertised `session.title`.
+// SetSessionTitleRequest renames a session. Any session the agent would list
+// may be renamed, active or not; an unknown one gets -32002. The agent answers
+// once the title is stored. Only allowed when the agent advertised
+// `session.title`.
 type SetSessionTitleRequest struct {
 	// The session to rename.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1462,7 +1502,7 @@ type SetSessionTitleRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/set_title`.
+// SetSessionTitleResponse is the agent's answer to `session/set_title`.
 type SetSessionTitleResponse struct {
 	// The title as stored, after any normalization; clients show this one rather
 	// than the one they sent.
@@ -1474,10 +1514,10 @@ type SetSessionTitleResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Asks whether the agent holds a session in memory, without side effects: the
-// session is not loaded, resumed, closed or attached to the connection. An
-// unknown session gets -32002 with the `sessionId` in the error data. Only
-// allowed when the agent advertised `session.status`.
+// SessionStatusRequest asks whether the agent holds a session in memory,
+// without side effects: the session is not loaded, resumed, closed or attached
+// to the connection. An unknown session gets -32002 with the `sessionId` in
+// the error data. Only allowed when the agent advertised `session.status`.
 type SessionStatusRequest struct {
 	// The session to ask about.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1488,8 +1528,8 @@ type SessionStatusRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// The agent's answer to `session/status`, a snapshot that may be out of date
-// by the next request.
+// SessionStatusResponse is the agent's answer to `session/status`, a snapshot
+// that may be out of date by the next request.
 type SessionStatusResponse struct {
 	// Whether the session is in memory.
 	Status SessionStatus `json:"status"`
@@ -1503,9 +1543,10 @@ type SessionStatusResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Brings an archived session back into the default `session/list` results,
-// with the same identifier and history. It does not load or resume the
-// session. Only allowed when the agent advertised `session.archive`.
+// UnarchiveSessionRequest brings an archived session back into the default
+// `session/list` results, with the same identifier and history. It does not
+// load or resume the session. Only allowed when the agent advertised
+// `session.archive`.
 type UnarchiveSessionRequest struct {
 	// The session to unarchive.
 	SessionID v2.SessionID `json:"sessionId"`
@@ -1516,7 +1557,7 @@ type UnarchiveSessionRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Empty success answer to `session/unarchive`.
+// UnarchiveSessionResponse is the empty success answer to `session/unarchive`.
 type UnarchiveSessionResponse struct {
 	// Extension metadata for this object (see Meta). Absent and null both mean
 	// none.
@@ -1525,8 +1566,8 @@ type UnarchiveSessionResponse struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Sent by the agent to report a change in a session; it may come at any time
-// while the session exists.
+// UpdateSessionNotification is sent by the agent to report a change in a
+// session; it may come at any time while the session exists.
 type UpdateSessionNotification struct {
 	// The session that changed.
 	SessionID v2.SessionID `json:"sessionId"`
