@@ -1597,6 +1597,48 @@ func decodeFallback(f *model.Variant) []jen.Code {
 	}
 }
 
+// trial adds decodeXByTrial, which decodes an object that has the
+// required members of several object variants of an untagged union, as
+// oneOf and anyOf read it: the first of them (in the order the decoder
+// tries them) that the object decodes into and passes Validate as, or
+// failing that the first it decodes into, so that Validate reports what
+// is wrong with it; failing that, the first variant's decoding error.
+func (g *gen) trial(t *model.Type, objects []*model.Variant, ks keySet) {
+	body := []jen.Code{
+		jen.Id("start").Op(":=").Id("d").Dot("Offset").Call(),
+		jen.List(jen.Id("raw"), jen.Err()).Op(":=").Id("d").Dot("Raw").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Var().Id("decoded").Id(t.Name),
+		jen.Var().Id("first").Error(),
+	}
+	for _, v := range objects {
+		mask := ks.mask(v.Keys)
+		body = append(body, jen.If(jen.Id("set").Op("&").Lit(mask).Op("==").Lit(mask)).Block(
+			jen.Id("v").Op(":=").New(typeName(v.Type)),
+			jen.If(jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.Id("first").Op("==").Nil()).Block(jen.Id("first").Op("=").Err()),
+			).Else().Block(
+				jen.Var().Id("c").Add(wire("Checker")),
+				jen.Id("v").Dot("CheckWire").Call(jen.Op("&").Id("c"), jen.Lit("")),
+				jen.If(jen.Id("c").Dot("Err").Call().Op("==").Nil()).Block(jen.Return(jen.Id("v"), jen.Nil())),
+				jen.If(jen.Id("decoded").Op("==").Nil()).Block(jen.Id("decoded").Op("=").Id("v")),
+			),
+		))
+	}
+	body = append(body,
+		jen.If(jen.Id("decoded").Op("!=").Nil()).Block(jen.Return(jen.Id("decoded"), jen.Nil())),
+		jen.Comment("The error's offset is in raw; make it one in the whole input."),
+		jen.Var().Id("we").Op("*").Add(wire("Error")),
+		jen.If(jen.Qual("errors", "As").Call(jen.Id("first"), jen.Op("&").Id("we")).Op("&&").Id("we").Dot("Offset").Op(">=").Lit(0)).Block(
+			jen.Id("we").Dot("Offset").Op("+=").Id("start")),
+		jen.Return(jen.Nil(), jen.Id("first")),
+	)
+	g.f.Comment("decode" + t.Name + "ByTrial decodes an object that has the required members of several")
+	g.f.Comment("variants: the first it decodes into and passes Validate as, else the first it")
+	g.f.Comment("decodes into (Validate then says what is wrong), else the first one's error.")
+	g.f.Func().Id("decode"+t.Name+"ByTrial").Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("set").Uint64()).Params(jen.Id(t.Name), jen.Error()).Block(body...)
+}
+
 // variantRef is how union code holds a variant: a pointer for structs,
 // a value for scalars.
 func variantRef(v *model.Variant) *jen.Statement {
@@ -1767,6 +1809,17 @@ func (g *gen) unionType(t *model.Type) error {
 					jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 				)
 				var alts []string
+				if len(objects) > 1 {
+					// An object with the required members of several
+					// variants is the one it validates as (see trial).
+					obj = append(obj, jen.Id("matches").Op(":=").Lit(0))
+					for _, v := range objects {
+						mask := ks.mask(v.Keys)
+						obj = append(obj, jen.If(jen.Id("set").Op("&").Lit(mask).Op("==").Lit(mask)).Block(jen.Id("matches").Op("++")))
+					}
+					obj = append(obj, jen.If(jen.Id("matches").Op(">").Lit(1)).Block(jen.Return(jen.Id("decode"+t.Name+"ByTrial").Call(jen.Id("d"), jen.Id("set")))))
+					g.trial(t, objects, ks)
+				}
 				for _, v := range objects {
 					mask := ks.mask(v.Keys)
 					alts = append(alts, v.Type.Name+" ("+strings.Join(v.Keys, ", ")+")")

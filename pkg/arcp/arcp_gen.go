@@ -5,6 +5,7 @@ package arcp
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
@@ -5777,6 +5778,62 @@ func (x ArtifactRefBody) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeDelegateBodyByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeDelegateBodyByTrial(d *wire.Decoder, set uint64) (DelegateBody, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded DelegateBody
+	var first error
+	if set&uint64(0x7) == uint64(0x7) {
+		v := new(DelegateRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x9) == uint64(0x9) {
+		v := new(DelegateChildJob)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeDelegateBody decodes a DelegateBody from d.
 func DecodeDelegateBody(d *wire.Decoder) (DelegateBody, error) {
 	switch d.Kind() {
@@ -5784,6 +5841,16 @@ func DecodeDelegateBody(d *wire.Decoder) (DelegateBody, error) {
 		set, err := d.PeekKeys([]string{"agent", "delegate_id", "input", "child_job_id"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x7) == uint64(0x7) {
+			matches++
+		}
+		if set&uint64(0x9) == uint64(0x9) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeDelegateBodyByTrial(d, set)
 		}
 		if set&uint64(0x7) == uint64(0x7) {
 			v := new(DelegateRequest)

@@ -3,6 +3,8 @@ package difftest_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -209,5 +211,30 @@ func TestGeneratedAgreesWithV6(t *testing.T) {
 		schemas, values, rejectedByV6, vouched, disagreements, falseErrors)
 	if vouched == 0 {
 		t.Error("the generated code vouched for nothing: the test proves nothing")
+	}
+}
+
+// TestOverlappingVariantsByTrial: an object with the required members of
+// two open variants of an untagged oneOf is the one it is valid as, the
+// way a schema validator reads oneOf, not the first one the decoder tries.
+func TestOverlappingVariantsByTrial(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"email":1,"phone":"123"}`:     "*shapes.ByPhone",
+		`{"email":"a@b.c","phone":7}`:   "*shapes.ByEmail",
+		`{"email":"a@b.c","phone":"1"}`: "*shapes.ByEmail",
+	} {
+		v, err := shapes.UnmarshalContact([]byte(in))
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		if got := fmt.Sprintf("%T", v); got != want {
+			t.Errorf("%s decoded as %s, want %s", in, got, want)
+		}
+	}
+	_, err := shapes.UnmarshalContact([]byte(`{"email":1,"phone":2}`))
+	var we *wire.Error
+	if !errors.As(err, &we) || we.Pointer != "/email" || we.Offset != 9 {
+		t.Errorf("an object that is neither variant: %v, want the first variant's error at /email, byte 9", err)
 	}
 }

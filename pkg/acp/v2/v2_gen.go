@@ -5,6 +5,7 @@ package v2
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -6596,6 +6597,62 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeEmbeddedResourceResourceByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeEmbeddedResourceResourceByTrial(d *wire.Decoder, set uint64) (EmbeddedResourceResource, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded EmbeddedResourceResource
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(EmbeddedResourceResourceTextResourceContents)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x6) == uint64(0x6) {
+		v := new(EmbeddedResourceResourceBlobResourceContents)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -6603,6 +6660,16 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		set, err := d.PeekKeys([]string{"text", "uri", "blob"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeEmbeddedResourceResourceByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(EmbeddedResourceResourceTextResourceContents)
@@ -12231,6 +12298,62 @@ func (x MultiSelectPropertySchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeMultiSelectItemsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeMultiSelectItemsByTrial(d *wire.Decoder, set uint64) (MultiSelectItems, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded MultiSelectItems
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(MultiSelectItemsTitledMultiSelectItems)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(MultiSelectItemsTaggedMultiSelectItems)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeMultiSelectItems decodes a MultiSelectItems from d.
 func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 	switch d.Kind() {
@@ -12238,6 +12361,16 @@ func DecodeMultiSelectItems(d *wire.Decoder) (MultiSelectItems, error) {
 		set, err := d.PeekKeys([]string{"anyOf"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeMultiSelectItemsByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(MultiSelectItemsTitledMultiSelectItems)
@@ -12805,6 +12938,62 @@ func (x TitledMultiSelectItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationFormModeElicitationSessionScope)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeElicitationRequestScope)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -12812,6 +13001,16 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(ElicitationFormModeElicitationSessionScope)
@@ -13157,6 +13356,62 @@ func (x ElicitationID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeElicitationSessionScope)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeElicitationRequestScope)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
 func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 	switch d.Kind() {
@@ -13164,6 +13419,16 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(ElicitationURLModeElicitationSessionScope)
@@ -17964,6 +18229,62 @@ func (x MessageID) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeErrorDataByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ErrorData
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ErrorDataUnsupportedProtocolVersionErrorData)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(ErrorDataSessionNotFoundErrorData)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeErrorData decodes a ErrorData from d.
 func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
 	switch d.Kind() {
@@ -17971,6 +18292,16 @@ func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
 		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeErrorDataByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(ErrorDataUnsupportedProtocolVersionErrorData)
@@ -28172,6 +28503,79 @@ func (x InitializeResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeEnvelopeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeEnvelopeByTrial(d *wire.Decoder, set uint64) (Envelope, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded Envelope
+	var first error
+	if set&uint64(0x7) == uint64(0x7) {
+		v := new(EnvelopeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x6) == uint64(0x6) {
+		v := new(EnvelopeNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(EnvelopeResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeEnvelope decodes a Envelope from d.
 func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 	switch d.Kind() {
@@ -28179,6 +28583,19 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 		set, err := d.PeekKeys([]string{"id", "jsonrpc", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x7) == uint64(0x7) {
+			matches++
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			matches++
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeEnvelopeByTrial(d, set)
 		}
 		if set&uint64(0x7) == uint64(0x7) {
 			v := new(EnvelopeRequest)

@@ -5,6 +5,7 @@ package vtcode
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 )
 
@@ -2508,6 +2509,79 @@ func (x ToolExecutionRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeEnvelopeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeEnvelopeByTrial(d *wire.Decoder, set uint64) (Envelope, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded Envelope
+	var first error
+	if set&uint64(0x7) == uint64(0x7) {
+		v := new(EnvelopeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x6) == uint64(0x6) {
+		v := new(EnvelopeNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(EnvelopeResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeEnvelope decodes a Envelope from d.
 func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 	switch d.Kind() {
@@ -2515,6 +2589,19 @@ func DecodeEnvelope(d *wire.Decoder) (Envelope, error) {
 		set, err := d.PeekKeys([]string{"id", "jsonrpc", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x7) == uint64(0x7) {
+			matches++
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			matches++
+		}
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeEnvelopeByTrial(d, set)
 		}
 		if set&uint64(0x7) == uint64(0x7) {
 			v := new(EnvelopeRequest)

@@ -5,6 +5,7 @@ package shapes
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
 )
@@ -450,6 +451,62 @@ func (x Rect) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeContactByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeContactByTrial(d *wire.Decoder, set uint64) (Contact, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded Contact
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ByEmail)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ByPhone)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeContact decodes a Contact from d.
 func DecodeContact(d *wire.Decoder) (Contact, error) {
 	switch d.Kind() {
@@ -457,6 +514,16 @@ func DecodeContact(d *wire.Decoder) (Contact, error) {
 		set, err := d.PeekKeys([]string{"email", "phone"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeContactByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(ByEmail)

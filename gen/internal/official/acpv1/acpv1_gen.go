@@ -5,6 +5,7 @@ package acpv1
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -4375,6 +4376,79 @@ func (x *AgentClientProtocol) FromProtocolLevel(v AgentClientProtocolProtocolLev
 	return nil
 }
 
+// decodeAgentClientProtocolAgentByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentClientProtocolAgentByTrial(d *wire.Decoder, set uint64) (AgentClientProtocolAgent, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentClientProtocolAgent
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Request)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(Notification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(Response)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentClientProtocolAgent decodes a AgentClientProtocolAgent from d.
 func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, error) {
 	switch d.Kind() {
@@ -4382,6 +4456,19 @@ func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, 
 		set, err := d.PeekKeys([]string{"id", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentClientProtocolAgentByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(Request)
@@ -7821,6 +7908,62 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeEmbeddedResourceResourceByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeEmbeddedResourceResourceByTrial(d *wire.Decoder, set uint64) (EmbeddedResourceResource, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded EmbeddedResourceResource
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(EmbeddedResourceResourceTextResourceContents)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x6) == uint64(0x6) {
+		v := new(EmbeddedResourceResourceBlobResourceContents)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -7828,6 +7971,16 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		set, err := d.PeekKeys([]string{"text", "uri", "blob"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeEmbeddedResourceResourceByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(EmbeddedResourceResourceTextResourceContents)
@@ -13118,6 +13271,79 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentNotificationParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentNotificationParamsByTrial(d *wire.Decoder, set uint64) (AgentNotificationParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentNotificationParams
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(AgentNotificationParamsSessionNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(AgentNotificationParamsCompleteElicitationNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(AgentNotificationParamsExtNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
 func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
@@ -13125,6 +13351,19 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentNotificationParamsByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(AgentNotificationParamsSessionNotification)
@@ -18116,6 +18355,79 @@ func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentClientProtocolClientByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentClientProtocolClientByTrial(d *wire.Decoder, set uint64) (AgentClientProtocolClient, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentClientProtocolClient
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(AgentClientProtocolClientRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(AgentClientProtocolClientNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(AgentClientProtocolClientResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentClientProtocolClient decodes a AgentClientProtocolClient from d.
 func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient, error) {
 	switch d.Kind() {
@@ -18123,6 +18435,19 @@ func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient
 		set, err := d.PeekKeys([]string{"id", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentClientProtocolClientByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(AgentClientProtocolClientRequest)
@@ -23403,6 +23728,62 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeClientNotificationParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientNotificationParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ClientNotificationParams
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ClientNotificationParamsCancelNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(ClientNotificationParamsExtNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeClientNotificationParams decodes a ClientNotificationParams from d.
 func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
@@ -23410,6 +23791,16 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 		set, err := d.PeekKeys([]string{"sessionId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeClientNotificationParamsByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(ClientNotificationParamsCancelNotification)
@@ -24607,6 +24998,62 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(Session)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -24614,6 +25061,16 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(Session)
@@ -24919,6 +25376,62 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeSession)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
 func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 	switch d.Kind() {
@@ -24926,6 +25439,16 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(ElicitationURLModeSession)
@@ -25231,6 +25754,62 @@ func (x ElicitationURLModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentResponseByTrial(d *wire.Decoder, set uint64) (AgentResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Result)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(AgentResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentResponse decodes a AgentResponse from d.
 func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 	switch d.Kind() {
@@ -25238,6 +25817,16 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		set, err := d.PeekKeys([]string{"id", "result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentResponseByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(Result)
@@ -31160,6 +31749,62 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeClientResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeClientResponseByTrial(d *wire.Decoder, set uint64) (ClientResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ClientResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ClientResponseResult)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(ClientResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeClientResponse decodes a ClientResponse from d.
 func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 	switch d.Kind() {
@@ -31167,6 +31812,16 @@ func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 		set, err := d.PeekKeys([]string{"id", "result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeClientResponseByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(ClientResponseResult)

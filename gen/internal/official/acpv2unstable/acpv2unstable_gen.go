@@ -5,6 +5,7 @@ package acpv2unstable
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
@@ -8156,6 +8157,79 @@ func (x *AgentClientProtocol) FromProxy(v AgentClientProtocolProxy) error {
 	return nil
 }
 
+// decodeAgentClientProtocolAgentByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentClientProtocolAgentByTrial(d *wire.Decoder, set uint64) (AgentClientProtocolAgent, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentClientProtocolAgent
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Request)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(Notification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(Response)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentClientProtocolAgent decodes a AgentClientProtocolAgent from d.
 func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, error) {
 	switch d.Kind() {
@@ -8163,6 +8237,19 @@ func DecodeAgentClientProtocolAgent(d *wire.Decoder) (AgentClientProtocolAgent, 
 		set, err := d.PeekKeys([]string{"id", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentClientProtocolAgentByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(Request)
@@ -8562,6 +8649,96 @@ func (x RequestIDStr) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentRequestParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentRequestParamsByTrial(d *wire.Decoder, set uint64) (AgentRequestParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentRequestParams
+	var first error
+	if set&uint64(0x7) == uint64(0x7) {
+		v := new(AgentRequestParamsRequestPermissionRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x38) == uint64(0x38) {
+		v := new(AgentRequestParamsMessageMCPRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x40) == uint64(0x40) {
+		v := new(AgentRequestParamsCreateElicitationRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(ExtMethodRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentRequestParams decodes a AgentRequestParams from d.
 func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 	switch d.Kind() {
@@ -8569,6 +8746,22 @@ func DecodeAgentRequestParams(d *wire.Decoder) (AgentRequestParams, error) {
 		set, err := d.PeekKeys([]string{"options", "sessionId", "title", "method", "requestId", "serverId", "message"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x7) == uint64(0x7) {
+			matches++
+		}
+		if set&uint64(0x38) == uint64(0x38) {
+			matches++
+		}
+		if set&uint64(0x40) == uint64(0x40) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentRequestParamsByTrial(d, set)
 		}
 		if set&uint64(0x7) == uint64(0x7) {
 			v := new(AgentRequestParamsRequestPermissionRequest)
@@ -11815,6 +12008,62 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeEmbeddedResourceResourceByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeEmbeddedResourceResourceByTrial(d *wire.Decoder, set uint64) (EmbeddedResourceResource, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded EmbeddedResourceResource
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(EmbeddedResourceResourceTextResourceContents)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x6) == uint64(0x6) {
+		v := new(EmbeddedResourceResourceBlobResourceContents)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeEmbeddedResourceResource decodes a EmbeddedResourceResource from d.
 func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, error) {
 	switch d.Kind() {
@@ -11822,6 +12071,16 @@ func DecodeEmbeddedResourceResource(d *wire.Decoder) (EmbeddedResourceResource, 
 		set, err := d.PeekKeys([]string{"text", "uri", "blob"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x6) == uint64(0x6) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeEmbeddedResourceResourceByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(EmbeddedResourceResourceTextResourceContents)
@@ -15453,6 +15712,96 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentNotificationParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentNotificationParamsByTrial(d *wire.Decoder, set uint64) (AgentNotificationParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentNotificationParams
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(AgentNotificationParamsUpdateSessionNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(AgentNotificationParamsCompleteElicitationNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x8) == uint64(0x8) {
+		v := new(AgentNotificationParamsAuthStatusUpdateNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(AgentNotificationParamsExtNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentNotificationParams decodes a AgentNotificationParams from d.
 func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, error) {
 	switch d.Kind() {
@@ -15460,6 +15809,22 @@ func DecodeAgentNotificationParams(d *wire.Decoder) (AgentNotificationParams, er
 		set, err := d.PeekKeys([]string{"sessionId", "update", "elicitationId", "state"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if set&uint64(0x8) == uint64(0x8) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentNotificationParamsByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(AgentNotificationParamsUpdateSessionNotification)
@@ -25941,6 +26306,79 @@ func (x AgentNotificationParamsExtNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentClientProtocolClientByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentClientProtocolClientByTrial(d *wire.Decoder, set uint64) (AgentClientProtocolClient, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentClientProtocolClient
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(AgentClientProtocolClientRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(AgentClientProtocolClientNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(AgentClientProtocolClientResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentClientProtocolClient decodes a AgentClientProtocolClient from d.
 func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient, error) {
 	switch d.Kind() {
@@ -25948,6 +26386,19 @@ func DecodeAgentClientProtocolClient(d *wire.Decoder) (AgentClientProtocolClient
 		set, err := d.PeekKeys([]string{"id", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentClientProtocolClientByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(AgentClientProtocolClientRequest)
@@ -32877,6 +33328,79 @@ func (x AgentClientProtocolClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeClientNotificationParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeClientNotificationParamsByTrial(d *wire.Decoder, set uint64) (ClientNotificationParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ClientNotificationParams
+	var first error
+	if set&uint64(0x7) == uint64(0x7) {
+		v := new(ClientNotificationParamsMessageMCPNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x8) == uint64(0x8) {
+		v := new(ClientNotificationParamsCancelSessionNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(ClientNotificationParamsExtNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeClientNotificationParams decodes a ClientNotificationParams from d.
 func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, error) {
 	switch d.Kind() {
@@ -32884,6 +33408,19 @@ func DecodeClientNotificationParams(d *wire.Decoder) (ClientNotificationParams, 
 		set, err := d.PeekKeys([]string{"method", "requestId", "serverId", "sessionId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x7) == uint64(0x7) {
+			matches++
+		}
+		if set&uint64(0x8) == uint64(0x8) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeClientNotificationParamsByTrial(d, set)
 		}
 		if set&uint64(0x7) == uint64(0x7) {
 			v := new(ClientNotificationParamsMessageMCPNotification)
@@ -33601,6 +34138,79 @@ func (x CancelRequestNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentClientProtocolProxyByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentClientProtocolProxyByTrial(d *wire.Decoder, set uint64) (AgentClientProtocolProxy, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentClientProtocolProxy
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(AgentClientProtocolProxyRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(AgentClientProtocolProxyNotification)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(AgentClientProtocolProxyResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentClientProtocolProxy decodes a AgentClientProtocolProxy from d.
 func DecodeAgentClientProtocolProxy(d *wire.Decoder) (AgentClientProtocolProxy, error) {
 	switch d.Kind() {
@@ -33608,6 +34218,19 @@ func DecodeAgentClientProtocolProxy(d *wire.Decoder) (AgentClientProtocolProxy, 
 		set, err := d.PeekKeys([]string{"id", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentClientProtocolProxyByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(AgentClientProtocolProxyRequest)
@@ -33857,6 +34480,62 @@ func (x AgentClientProtocolProxyRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeProxyRequestParamsByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeProxyRequestParamsByTrial(d *wire.Decoder, set uint64) (ProxyRequestParams, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ProxyRequestParams
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ProxyRequestParamsInitializeProxyRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(ProxyRequestParamsProxySuccessorRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeProxyRequestParams decodes a ProxyRequestParams from d.
 func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 	switch d.Kind() {
@@ -33864,6 +34543,16 @@ func DecodeProxyRequestParams(d *wire.Decoder) (ProxyRequestParams, error) {
 		set, err := d.PeekKeys([]string{"info", "protocolVersion", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeProxyRequestParamsByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(ProxyRequestParamsInitializeProxyRequest)
@@ -38682,6 +39371,62 @@ func (x ElicitationRequestScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationFormModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationFormModeByTrial(d *wire.Decoder, set uint64) (ElicitationFormMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationFormMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(Session)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationFormModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeElicitationFormMode decodes a ElicitationFormMode from d.
 func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 	switch d.Kind() {
@@ -38689,6 +39434,16 @@ func DecodeElicitationFormMode(d *wire.Decoder) (ElicitationFormMode, error) {
 		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationFormModeByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(Session)
@@ -38994,6 +39749,62 @@ func (x ElicitationFormModeRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeElicitationURLModeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeElicitationURLModeByTrial(d *wire.Decoder, set uint64) (ElicitationURLMode, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ElicitationURLMode
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(ElicitationURLModeSession)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(ElicitationURLModeRequest)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeElicitationURLMode decodes a ElicitationURLMode from d.
 func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 	switch d.Kind() {
@@ -39001,6 +39812,16 @@ func DecodeElicitationURLMode(d *wire.Decoder) (ElicitationURLMode, error) {
 		set, err := d.PeekKeys([]string{"sessionId", "requestId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeElicitationURLModeByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(ElicitationURLModeSession)
@@ -39476,6 +40297,62 @@ func (x MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeAgentResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeAgentResponseByTrial(d *wire.Decoder, set uint64) (AgentResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded AgentResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Result)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(AgentResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeAgentResponse decodes a AgentResponse from d.
 func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 	switch d.Kind() {
@@ -39483,6 +40360,16 @@ func DecodeAgentResponse(d *wire.Decoder) (AgentResponse, error) {
 		set, err := d.PeekKeys([]string{"id", "result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeAgentResponseByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(Result)
@@ -47401,6 +48288,62 @@ func (x ErrorCode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeErrorDataByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeErrorDataByTrial(d *wire.Decoder, set uint64) (ErrorData, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ErrorData
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(UnsupportedProtocolVersion)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(SessionNotFound)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeErrorData decodes a ErrorData from d.
 func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
 	switch d.Kind() {
@@ -47408,6 +48351,16 @@ func DecodeErrorData(d *wire.Decoder) (ErrorData, error) {
 		set, err := d.PeekKeys([]string{"requested", "supported", "sessionId"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeErrorDataByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(UnsupportedProtocolVersion)
@@ -50718,6 +51671,62 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeClientResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeClientResponseByTrial(d *wire.Decoder, set uint64) (ClientResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ClientResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ClientResponseResult)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(ClientResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeClientResponse decodes a ClientResponse from d.
 func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 	switch d.Kind() {
@@ -50725,6 +51734,16 @@ func DecodeClientResponse(d *wire.Decoder) (ClientResponse, error) {
 		set, err := d.PeekKeys([]string{"id", "result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeClientResponseByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(ClientResponseResult)
@@ -52449,6 +53468,62 @@ func (x Cancel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeMessageMCPResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeMessageMCPResponseByTrial(d *wire.Decoder, set uint64) (MessageMCPResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded MessageMCPResponse
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(MessageMCPResponseResult)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(MessageMCPResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeMessageMCPResponse decodes a MessageMCPResponse from d.
 func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 	switch d.Kind() {
@@ -52456,6 +53531,16 @@ func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 		set, err := d.PeekKeys([]string{"result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeMessageMCPResponseByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(MessageMCPResponseResult)
@@ -53994,6 +55079,62 @@ func (x ProxySuccessorRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeProxyResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeProxyResponseByTrial(d *wire.Decoder, set uint64) (ProxyResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ProxyResponse
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ProxyResponseResult)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x5) == uint64(0x5) {
+		v := new(ProxyResponseError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeProxyResponse decodes a ProxyResponse from d.
 func DecodeProxyResponse(d *wire.Decoder) (ProxyResponse, error) {
 	switch d.Kind() {
@@ -54001,6 +55142,16 @@ func DecodeProxyResponse(d *wire.Decoder) (ProxyResponse, error) {
 		set, err := d.PeekKeys([]string{"id", "result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x5) == uint64(0x5) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeProxyResponseByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(ProxyResponseResult)
@@ -54203,6 +55354,62 @@ func (x ProxyResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeProxyResponseResultResultByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeProxyResponseResultResultByTrial(d *wire.Decoder, set uint64) (ProxyResponseResultResult, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded ProxyResponseResultResult
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(ProxyResponseResultResultInitializeProxyResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x0) == uint64(0x0) {
+		v := new(ProxyResponseResultResultProxySuccessorResponse)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeProxyResponseResultResult decodes a ProxyResponseResultResult from d.
 func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult, error) {
 	switch d.Kind() {
@@ -54210,6 +55417,16 @@ func DecodeProxyResponseResultResult(d *wire.Decoder) (ProxyResponseResultResult
 		set, err := d.PeekKeys([]string{"info", "protocolVersion"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x0) == uint64(0x0) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeProxyResponseResultResultByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(ProxyResponseResultResultInitializeProxyResponse)

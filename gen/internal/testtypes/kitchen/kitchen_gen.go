@@ -5,6 +5,7 @@ package kitchen
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"unicode/utf8"
@@ -2449,6 +2450,62 @@ func (x StdioServer) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeShapeByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeShapeByTrial(d *wire.Decoder, set uint64) (Shape, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded Shape
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(Rect)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x4) == uint64(0x4) {
+		v := new(Circle)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeShape decodes a Shape from d.
 func DecodeShape(d *wire.Decoder) (Shape, error) {
 	switch d.Kind() {
@@ -2456,6 +2513,16 @@ func DecodeShape(d *wire.Decoder) (Shape, error) {
 		set, err := d.PeekKeys([]string{"h", "w", "radius"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x4) == uint64(0x4) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeShapeByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(Rect)
@@ -3587,6 +3654,62 @@ func (x AmountFraction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeRPCByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeRPCByTrial(d *wire.Decoder, set uint64) (RPC, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded RPC
+	var first error
+	if set&uint64(0x3) == uint64(0x3) {
+		v := new(CallWithID)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(Call)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeRPC decodes a RPC from d.
 func DecodeRPC(d *wire.Decoder) (RPC, error) {
 	switch d.Kind() {
@@ -3594,6 +3717,16 @@ func DecodeRPC(d *wire.Decoder) (RPC, error) {
 		set, err := d.PeekKeys([]string{"id", "method"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x3) == uint64(0x3) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeRPCByTrial(d, set)
 		}
 		if set&uint64(0x3) == uint64(0x3) {
 			v := new(CallWithID)

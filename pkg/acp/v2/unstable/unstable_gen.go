@@ -5,6 +5,7 @@ package unstable
 
 import (
 	"encoding/json"
+	"errors"
 	v2 "github.com/agentproto/agentproto/pkg/acp/v2"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"unicode/utf8"
@@ -13498,6 +13499,62 @@ func (x MessageMCPRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
+// decodeMessageMCPResponseByTrial decodes an object that has the required members of several
+// variants: the first it decodes into and passes Validate as, else the first it
+// decodes into (Validate then says what is wrong), else the first one's error.
+func decodeMessageMCPResponseByTrial(d *wire.Decoder, set uint64) (MessageMCPResponse, error) {
+	start := d.Offset()
+	raw, err := d.Raw()
+	if err != nil {
+		return nil, err
+	}
+	var decoded MessageMCPResponse
+	var first error
+	if set&uint64(0x1) == uint64(0x1) {
+		v := new(MessageMCPResult)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if set&uint64(0x2) == uint64(0x2) {
+		v := new(MessageMCPError)
+		if err := wire.UnmarshalOwned(raw, v); err != nil {
+			if first == nil {
+				first = err
+			}
+		} else {
+			var c wire.Checker
+			v.CheckWire(&c, "")
+			if c.Err() == nil {
+				return v, nil
+			}
+			if decoded == nil {
+				decoded = v
+			}
+		}
+	}
+	if decoded != nil {
+		return decoded, nil
+	}
+	// The error's offset is in raw; make it one in the whole input.
+	var we *wire.Error
+	if errors.As(first, &we) && we.Offset >= 0 {
+		we.Offset += start
+	}
+	return nil, first
+}
+
 // DecodeMessageMCPResponse decodes a MessageMCPResponse from d.
 func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 	switch d.Kind() {
@@ -13505,6 +13562,16 @@ func DecodeMessageMCPResponse(d *wire.Decoder) (MessageMCPResponse, error) {
 		set, err := d.PeekKeys([]string{"result", "error"})
 		if err != nil {
 			return nil, err
+		}
+		matches := 0
+		if set&uint64(0x1) == uint64(0x1) {
+			matches++
+		}
+		if set&uint64(0x2) == uint64(0x2) {
+			matches++
+		}
+		if matches > 1 {
+			return decodeMessageMCPResponseByTrial(d, set)
 		}
 		if set&uint64(0x1) == uint64(0x1) {
 			v := new(MessageMCPResult)
