@@ -586,6 +586,8 @@ func (g *gen) structType(t *model.Type) error {
 			chk = append(chk, jen.Id("x").Dot(st.Embed.Name).Dot("checkWireMembers").Call(jen.Id("c"), jen.Id("p"), jen.Lit(run.from), jen.Lit(run.to)))
 		}
 	}
+	chk = append(chk, g.checkExtra(st)...)
+	chk = append(chk, checkMemberCount(st)...)
 	chk = append(chk, checkAlternatives(st)...)
 	chk = append(chk, checkConditions(st)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
@@ -595,6 +597,120 @@ func (g *gen) structType(t *model.Type) error {
 		g.baseMethods(t)
 	}
 	return nil
+}
+
+// checkMemberCount checks minProperties and maxProperties of a struct:
+// its members are the required ones, the optional ones present, and the
+// ones kept aside.
+func checkMemberCount(st *model.StructType) []jen.Code {
+	if st.MinProps == nil && st.MaxProps == nil {
+		return nil
+	}
+	always := 0
+	var optional []jen.Code
+	for _, f := range st.Fields {
+		switch {
+		case f.Forbidden:
+		case f.Required:
+			always++
+		default:
+			optional = append(optional, jen.If(present(f)).Block(jen.Id("n").Op("++")))
+		}
+	}
+	n := jen.Lit(always)
+	if st.ExtraName != "" {
+		n = jen.Lit(always).Op("+").Len(jen.Id("x").Dot(st.ExtraName))
+	}
+	block := append([]jen.Code{jen.Id("n").Op(":=").Add(n)}, optional...)
+	if st.MinProps != nil {
+		block = append(block, jen.If(jen.Uint64().Parens(jen.Id("n")).Op("<").Lit(*st.MinProps)).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("has %d members, fewer than "+strconv.FormatUint(*st.MinProps, 10)), jen.Id("n"))))
+	}
+	if st.MaxProps != nil {
+		block = append(block, jen.If(jen.Uint64().Parens(jen.Id("n")).Op(">").Lit(*st.MaxProps)).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("has %d members, more than "+strconv.FormatUint(*st.MaxProps, 10)), jen.Id("n"))))
+	}
+	return []jen.Code{jen.Block(block...)}
+}
+
+// checkExtra checks the members kept aside against the value schemas of
+// patternProperties and additionalProperties: each member is decoded as
+// the rule's type from its raw JSON and checked; a value that does not
+// decode is reported where it fails.
+func (g *gen) checkExtra(st *model.StructType) []jen.Code {
+	if len(st.Extra) == 0 {
+		return nil
+	}
+	hasOther, hasPattern := false, false
+	var loop []jen.Code
+	loop = append(loop, jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), jen.Id("m").Dot("Key")))
+	for _, r := range st.Extra {
+		hasOther = hasOther || r.Pattern == ""
+		hasPattern = hasPattern || r.Pattern != ""
+	}
+	if hasOther && hasPattern {
+		loop = append(loop, jen.Id("matched").Op(":=").False())
+	}
+	for _, r := range st.Extra {
+		if r.Pattern == "" {
+			continue
+		}
+		var body []jen.Code
+		if hasOther {
+			body = append(body, jen.Id("matched").Op("=").True())
+		}
+		if len(g.checkRaw(r)) == 0 && !hasOther {
+			continue
+		}
+		body = append(body, g.checkRaw(r)...)
+		loop = append(loop, jen.If(g.pattern(r.Pattern).Dot("MatchString").Call(jen.Id("m").Dot("Key"))).Block(body...))
+	}
+	for _, r := range st.Extra {
+		if r.Pattern == "" && hasPattern {
+			loop = append(loop, jen.If(jen.Op("!").Id("matched")).Block(g.checkRaw(r)...))
+		} else if r.Pattern == "" {
+			loop = append(loop, g.checkRaw(r)...)
+		}
+	}
+	return []jen.Code{jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("x").Dot(st.ExtraName)).Block(loop...)}
+}
+
+// checkRaw decodes the raw member value m.Value as the rule's type and
+// checks it under the pointer p.
+func (g *gen) checkRaw(r *model.ExtraRule) []jen.Code {
+	if r.Type == nil {
+		return nil
+	}
+	ident := func(err jen.Code) jen.Code { return err }
+	value := []jen.Code{jen.Var().Id("v").Add(goType(r.Type))}
+	value = append(value, g.decodeValue(r.Type, jen.Id("v"), ident, 1)...)
+	value = append(value, jen.If(jen.Err().Op(":=").Id("d").Dot("End").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+	if g.needsCheck(r.Type) {
+		value = append(value, g.checkValue(r.Type, jen.Id("v"), 1)...)
+	} else {
+		value = append(value, jen.Id("_").Op("=").Id("v"))
+	}
+	var fn []jen.Code
+	fn = append(fn, jen.Id("d").Op(":=").Add(wire("NewDecoder")).Call(jen.Id("m").Dot("Value")))
+	if r.Nullable {
+		fn = append(fn,
+			jen.List(jen.Id("isNull"), jen.Err()).Op(":=").Id("d").Dot("IsNull").Call(),
+			jen.If(jen.Err().Op("!=").Nil().Op("||").Id("isNull")).Block(jen.Return(jen.Err())),
+		)
+	}
+	fn = append(fn, value...)
+	fn = append(fn, jen.Return(jen.Nil()))
+	return []jen.Code{jen.If(
+		jen.Err().Op(":=").Func().Params().Error().Block(fn...).Call(),
+		jen.Err().Op("!=").Nil(),
+	).Block(
+		jen.Var().Id("we").Op("*").Add(wire("Error")),
+		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
+		).Else().Block(
+			jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
+		),
+	)}
 }
 
 // decodeMember is the body of the decoding of one member: a duplicate is an

@@ -946,8 +946,23 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		st.Fields = append(st.Fields, f)
 	}
+	if base == nil && (s.MinProperties != nil || s.MaxProperties != nil) {
+		st.MinProps, st.MaxProps = s.MinProperties, s.MaxProperties
+		dropUnchecked(t, "minProperties/maxProperties")
+	}
+	b.walkMerged(s, map[*load.Schema]bool{}, func(x *load.Schema) {
+		if x != s && (x.MinProperties != nil || x.MaxProperties != nil) && len(x.Properties) == 0 {
+			// (With properties, unchecked already lists it.)
+			t.Unchecked = append(t.Unchecked, "minProperties/maxProperties")
+		}
+	})
 	if st.Open || len(st.Patterns) > 0 {
 		st.ExtraName = fields.take("Unknown", "UnknownMembers")
+		if base == nil {
+			if err := b.extraRules(t, st, s); err != nil {
+				return err
+			}
+		}
 	}
 	t.Kind, t.Struct = Struct, st
 	// if/then and not at object level: Validate checks the simple forms;
@@ -997,6 +1012,67 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 	}
 	return nil
+}
+
+// extraRules makes the value schemas of an object's patternProperties and
+// additionalProperties (beside properties) rules that Validate checks on
+// the members kept aside, and takes them off the type's unchecked list.
+// It does nothing when a pattern is not a Go regular expression (which
+// members it covers is then unknown) or forbids its members.
+func (b *builder) extraRules(t *Type, st *StructType, s *load.Schema) error {
+	var rules []*ExtraRule
+	checks := false
+	for _, pp := range s.PatternProperties {
+		if !PatternOK(pp.Name) || (pp.Schema.Bool != nil && !*pp.Schema.Bool) {
+			return nil
+		}
+		r := &ExtraRule{Pattern: pp.Name}
+		if structural(pp.Schema) || pp.Schema.Ref != "" {
+			ref, nullable, err := b.ref(pp.Schema, t.Name+"Match")
+			if err != nil {
+				return err
+			}
+			r.Type, r.Nullable, checks = ref, nullable, true
+		}
+		rules = append(rules, r)
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.Bool == nil && len(s.Properties) > 0 {
+		ref, nullable, err := b.ref(ap, t.Name+"Value")
+		if err != nil {
+			return err
+		}
+		rules = append(rules, &ExtraRule{Type: ref, Nullable: nullable})
+		checks = true
+	}
+	if !checks {
+		return nil
+	}
+	st.Extra = rules
+	drop := map[string]int{"additionalProperties": 1, "patternProperties": 1}
+	for _, pp := range s.PatternProperties {
+		drop["patternProperties "+pp.Name]++
+	}
+	var keep []string
+	for _, u := range t.Unchecked {
+		if drop[u] > 0 {
+			drop[u]--
+			continue
+		}
+		keep = append(keep, u)
+	}
+	t.Unchecked = keep
+	return nil
+}
+
+// dropUnchecked takes one occurrence of label off the type's unchecked
+// list: Validate now checks it.
+func dropUnchecked(t *Type, label string) {
+	for i, u := range t.Unchecked {
+		if u == label {
+			t.Unchecked = append(t.Unchecked[:i:i], t.Unchecked[i+1:]...)
+			return
+		}
+	}
 }
 
 // dependencies collects the dependentRequired entries of the object's own

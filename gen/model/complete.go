@@ -158,6 +158,13 @@ func ownGaps(t *Type) []string {
 				out = append(out, f.JSON+": "+g)
 			}
 		}
+		for _, r := range t.Struct.Extra {
+			if g := refGap(r.Type); g != "" && r.Pattern != "" {
+				out = append(out, "members matching "+r.Pattern+": "+g)
+			} else if g != "" {
+				out = append(out, "other members: "+g)
+			}
+		}
 	case t.Kind == Named || t.Kind == Scalar:
 		// A raw union has its own warning and doc sentence.
 		if t.RawUnion == nil && t.Under != nil {
@@ -182,6 +189,9 @@ func (c *completeness) typ(t *Type) bool {
 	case Struct:
 		for _, f := range t.Struct.Fields {
 			ok = ok && c.ref(f.Type)
+		}
+		for _, r := range t.Struct.Extra {
+			ok = ok && (r.Type == nil || c.ref(r.Type))
 		}
 	case Union:
 		for _, v := range t.Union.Variants {

@@ -216,6 +216,25 @@ type StructType struct {
 	// Base is set on a struct another one embeds: it has the member-wise
 	// methods the embedding types' codecs call.
 	Base bool
+	// Extra are the value schemas of the members kept in ExtraName, which
+	// Validate checks: a patternProperties entry applies to every member
+	// whose name matches its pattern, additionalProperties (Pattern "") to
+	// the members that match none.
+	Extra []*ExtraRule
+	// MinProps and MaxProps bound the number of members (minProperties,
+	// maxProperties); Validate checks them.
+	MinProps, MaxProps *uint64
+}
+
+// ExtraRule is the schema of the members of an object that its
+// properties do not name.
+type ExtraRule struct {
+	// Pattern is the patternProperties regular expression, "" for
+	// additionalProperties.
+	Pattern string
+	// Type is the members' type; nil when the schema allows any value.
+	Type     *Ref
+	Nullable bool
 }
 
 // Rule is an if/then condition on an object: when member IfKey has one of

@@ -226,7 +226,7 @@ type BudgetAmount string
 // job. Capabilities outside the reserved set should use
 // `x-vendor.<vendor>.<capability>` names.
 //
-// Validate does not check: propertyNames; additionalProperties.
+// Validate does not check: propertyNames.
 type Lease struct {
 	// Filesystem paths the job may read, as path globs.
 	FSRead CapabilityPatterns `json:"fs.read,omitempty"`
@@ -4401,6 +4401,28 @@ func (x *Lease) CheckWire(c *wire.Checker, p string) {
 	if x.ModelUse != nil {
 		p := wire.Join(p, "model.use")
 		x.ModelUse.CheckWire(c, p)
+	}
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		if err := func() error {
+			d := wire.NewDecoder(m.Value)
+			var v CapabilityPatterns
+			if err := v.DecodeWire(d); err != nil {
+				return err
+			}
+			if err := d.End(); err != nil {
+				return err
+			}
+			v.CheckWire(c, p)
+			return nil
+		}(); err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		}
 	}
 }
 

@@ -238,3 +238,39 @@ func TestOverlappingVariantsByTrial(t *testing.T) {
 		t.Errorf("an object that is neither variant: %v, want the first variant's error at /email, byte 9", err)
 	}
 }
+
+// TestMemberValueSchemas: Validate checks the members an object's
+// properties do not name against additionalProperties and
+// patternProperties, and counts members for minProperties.
+func TestMemberValueSchemas(t *testing.T) {
+	for _, c := range []struct {
+		id, in, want string // want is the pointer of the one error, "-" for none
+	}{
+		{"#/$defs/Sample", `{"at":1,"cpu":0.5}`, "-"},
+		{"#/$defs/Sample", `{"at":1,"cpu":"high"}`, "/cpu"},
+		{"#/$defs/Labels", `{"x-team":"core","n-shard":3}`, "-"},
+		{"#/$defs/Labels", `{"x-team":"far too long"}`, "/x-team"},
+		{"#/$defs/Labels", `{"n-shard":"3"}`, "/n-shard"},
+		{"#/$defs/Labels", `{}`, ""},
+		{"#/$defs/OpenLabels", `{"n-a":1,"other":"any"}`, "-"},
+		{"#/$defs/OpenLabels", `{"n-a":-1}`, "/n-a"},
+	} {
+		codec, ok := metrics.Lookup("https://example.test/diff/metrics.json" + c.id)
+		if !ok {
+			t.Fatalf("no codec for %s", c.id)
+		}
+		v, err := codec.DecodeBytes([]byte(c.in))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.id, c.in, err)
+			continue
+		}
+		err = codec.Validate(v)
+		var es wire.Errors
+		switch {
+		case c.want == "-" && err != nil:
+			t.Errorf("%s %s: %v", c.id, c.in, err)
+		case c.want != "-" && (!errors.As(err, &es) || len(es) != 1 || es[0].Pointer != c.want):
+			t.Errorf("%s %s: %v, want one error at %s", c.id, c.in, err, c.want)
+		}
+	}
+}

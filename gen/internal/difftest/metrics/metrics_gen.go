@@ -4,13 +4,13 @@
 package metrics
 
 import (
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
+	"unicode/utf8"
 )
 
 // Sample is a metrics sample: named gauges beside fixed members.
-//
-// Validate does not check: additionalProperties.
 type Sample struct {
 	At     uint64  `json:"at"`
 	Source *string `json:"source,omitempty"`
@@ -19,16 +19,12 @@ type Sample struct {
 }
 
 // Labels whose names follow a pattern.
-//
-// Validate does not check: patternProperties ^x-; patternProperties ^n-.
 type Labels struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
 
 // OpenLabels holds the open labels: any member, those with a prefix typed.
-//
-// Validate does not check: patternProperties.
 type OpenLabels struct {
 	Kind *string `json:"kind,omitempty"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -142,6 +138,32 @@ func (x *Sample) CheckWire(c *wire.Checker, p string) {
 			c.Fail(p, "%q does not match the pattern ^[a-z][a-z0-9-]*$", string((*x.Source)))
 		}
 	}
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		if err := func() error {
+			d := wire.NewDecoder(m.Value)
+			var v float64
+			{
+				v1, err := d.Float64()
+				if err != nil {
+					return err
+				}
+				v = v1
+			}
+			if err := d.End(); err != nil {
+				return err
+			}
+			_ = v
+			return nil
+		}(); err != nil {
+			var we *wire.Error
+			if errors.As(err, &we) {
+				c.Fail(p+we.Pointer, "%s", we.Msg)
+			} else {
+				c.Fail(p, "%s", err)
+			}
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -216,7 +238,69 @@ func (x *Labels) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Labels) CheckWire(c *wire.Checker, p string) {}
+func (x *Labels) CheckWire(c *wire.Checker, p string) {
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		if pattern1.MatchString(m.Key) {
+			if err := func() error {
+				d := wire.NewDecoder(m.Value)
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return err
+					}
+					v = v1
+				}
+				if err := d.End(); err != nil {
+					return err
+				}
+				if utf8.RuneCountInString(string(v)) > 8 {
+					c.Fail(p, "is longer than 8 characters")
+				}
+				return nil
+			}(); err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			}
+		}
+		if pattern2.MatchString(m.Key) {
+			if err := func() error {
+				d := wire.NewDecoder(m.Value)
+				var v int64
+				{
+					v1, err := d.Int64()
+					if err != nil {
+						return err
+					}
+					v = v1
+				}
+				if err := d.End(); err != nil {
+					return err
+				}
+				_ = v
+				return nil
+			}(); err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			}
+		}
+	}
+	{
+		n := 0 + len(x.Unknown)
+		if uint64(n) < uint64(0x1) {
+			c.Fail(p, "has %d members, fewer than 1", n)
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Labels) Validate() error {
@@ -307,7 +391,36 @@ func (x *OpenLabels) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *OpenLabels) CheckWire(c *wire.Checker, p string) {}
+func (x *OpenLabels) CheckWire(c *wire.Checker, p string) {
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		if pattern2.MatchString(m.Key) {
+			if err := func() error {
+				d := wire.NewDecoder(m.Value)
+				var v uint64
+				{
+					v1, err := d.Uint64()
+					if err != nil {
+						return err
+					}
+					v = v1
+				}
+				if err := d.End(); err != nil {
+					return err
+				}
+				_ = v
+				return nil
+			}(); err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			}
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *OpenLabels) Validate() error {
@@ -512,7 +625,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Labels).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Labels)
 				return v, v.DecodeWire(d)
@@ -527,7 +640,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*OpenLabels).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(OpenLabels)
 				return v, v.DecodeWire(d)
@@ -542,7 +655,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Sample).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Sample)
 				return v, v.DecodeWire(d)

@@ -383,8 +383,6 @@ type Vendored struct {
 }
 
 // Patterned is a patternProperties keep members raw.
-//
-// Validate does not check: patternProperties.
 type Patterned struct {
 	// F.
 	Fixed *bool `json:"fixed,omitempty"`
@@ -4640,7 +4638,36 @@ func (x *Patterned) EncodeWireFields(e *wire.Encoder) {
 }
 
 // CheckWire records in c every constraint the value breaks, under the JSON pointer p.
-func (x *Patterned) CheckWire(c *wire.Checker, p string) {}
+func (x *Patterned) CheckWire(c *wire.Checker, p string) {
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		if pattern2.MatchString(m.Key) {
+			if err := func() error {
+				d := wire.NewDecoder(m.Value)
+				var v string
+				{
+					v1, err := d.String()
+					if err != nil {
+						return err
+					}
+					v = v1
+				}
+				if err := d.End(); err != nil {
+					return err
+				}
+				_ = v
+				return nil
+			}(); err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			}
+		}
+	}
+}
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
 func (x *Patterned) Validate() error {
@@ -4866,7 +4893,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Patterned).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Patterned)
 				return v, v.DecodeWire(d)
@@ -5024,4 +5051,5 @@ func Lookup(id string) (wire.Codec, bool) {
 var (
 	pattern0 = regexp.MustCompile("^[a-z]+$")
 	pattern1 = regexp.MustCompile("^x-vendor(\\.[a-z]+){2,}$")
+	pattern2 = regexp.MustCompile("^x-")
 )
