@@ -152,3 +152,37 @@ func TestMemoryBounded(t *testing.T) {
 		t.Fatalf("peak heap %d MB: memory grows with the trace", peak>>20)
 	}
 }
+
+// BenchmarkWorkers measures, in the same run, one valid ACP trace checked
+// with one worker (every stage on one goroutine) and with two (the
+// pipeline), with the fast path as the CLI runs it. Metrics: the two-worker
+// throughput in MB/s and its ratio to one worker's (speedup; the goal is at
+// least 1.7 on two cores).
+func BenchmarkWorkers(b *testing.B) {
+	data := synth.Lines(synth.ACP, 100000)
+	engines := make([]*Engine, 2)
+	for i := range engines {
+		var err error
+		if engines[i], err = New(Options{Fast: typed.Checker{}, Workers: i + 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run := func(e *Engine) time.Duration {
+		start := time.Now()
+		sum, err := e.Check(context.Background(), "bench", bytes.NewReader(data), FileOptions{}, nil)
+		if err != nil || sum.Errors > 0 {
+			b.Fatalf("%v, %d errors", err, sum.Errors)
+		}
+		return time.Since(start)
+	}
+	run(engines[1]) // compile what the trace needs
+	var one, two time.Duration
+	b.ResetTimer()
+	for range b.N {
+		one += run(engines[0])
+		two += run(engines[1])
+	}
+	b.ReportMetric(float64(len(data))*float64(b.N)/two.Seconds()/1e6, "MB/s-2workers")
+	b.ReportMetric(float64(len(data))*float64(b.N)/one.Seconds()/1e6, "MB/s-1worker")
+	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
+}

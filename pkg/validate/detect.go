@@ -44,7 +44,7 @@ func (r *fileRun) decide(items []*item) error {
 			// JSON-RPC, but not ACP: one finding that says what it
 			// is, rather than a finding per message.
 			r.skipAll = true
-			r.emit(Finding{Line: line, Severity: Error, Rule: RuleUnknownProtocol, Message: msg})
+			r.note(Finding{Line: line, Severity: Error, Rule: RuleUnknownProtocol, Message: msg})
 			return nil
 		}
 	}
@@ -83,18 +83,18 @@ func (r *fileRun) undetected(items []*item) {
 		// Nothing parsed as JSON.
 		if enc := utf16Text(items); enc != "" {
 			r.skipAll = true
-			r.emit(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: fmt.Sprintf("this is UTF-16 text (%s), not UTF-8: JSON Lines and SSE traces are UTF-8; convert the file first, for example with iconv -f UTF-16 -t UTF-8 (Windows PowerShell's > writes UTF-16: use Out-File -Encoding utf8)", enc)})
+			r.note(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: fmt.Sprintf("this is UTF-16 text (%s), not UTF-8: JSON Lines and SSE traces are UTF-8; convert the file first, for example with iconv -f UTF-16 -t UTF-8 (Windows PowerShell's > writes UTF-16: use Out-File -Encoding utf8)", enc)})
 			return
 		}
 		if looksBinary(items) {
 			r.skipAll = true
-			r.emit(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: "binary data, not a text trace: a trace is JSON Lines or SSE text (gzip is read too); is the file compressed some other way, or not a trace at all?"})
+			r.note(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: "binary data, not a text trace: a trace is JSON Lines or SSE text (gzip is read too); is the file compressed some other way, or not a trace at all?"})
 		}
 		// Otherwise every line gets its own json finding, as text.
 		return
 	}
 	r.skipAll = true
-	r.emit(Finding{Line: first.rec.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items)})
+	r.note(Finding{Line: first.rec.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items)})
 }
 
 // looksBinary reports whether the records hold NUL bytes or are mostly not

@@ -248,11 +248,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		return run.sum, fmt.Errorf("%s: %w", name, err)
 	}
 
-	type batch struct {
-		items []*item
-		err   error
-	}
-	batches := make(chan batch, 2)
+	batches := make(chan *batch, 2)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// lines is what the trace reader has read, for the summary; the reader
@@ -289,13 +285,13 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 	}
 	go func() {
 		defer close(batches)
-		const maxItems, maxBytes = 1024, 8 << 20
-		var b batch
+		const maxItems, maxBytes = 512, 1 << 20
+		b := newBatch()
 		size := 0
 		send := func() bool {
 			select {
 			case batches <- b:
-				b, size = batch{}, 0
+				b, size = newBatch(), 0
 				return true
 			case <-ctx.Done():
 				return false
@@ -335,6 +331,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 			if err != nil {
 				if !errors.Is(err, io.EOF) {
 					b.err = err
+					b.errLine = int(lines.Load()) + 1
 				}
 				if len(b.items) > 0 || b.err != nil {
 					send()
@@ -354,21 +351,33 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 		}
 	}()
 	var ioErr error
-	for b := range batches {
+	publish := func(b *batch) {
 		if len(b.items) > 0 {
-			if err := run.process(b.items); err != nil && ioErr == nil {
+			if err := run.publish(b); err != nil && ioErr == nil {
 				ioErr = err
 			}
 		}
 		if b.err != nil && ioErr == nil {
 			ioErr = b.err
 			run.ioFailed = true
-			run.emit(Finding{Line: int(lines.Load()) + 1, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
+			run.emit(Finding{Line: b.errLine, Severity: Error, Rule: RuleIO, Message: fmt.Sprintf("reading stopped: %v", b.err)})
 		}
+	}
+	if e.workers <= 1 {
+		// One goroutine does every stage of a batch in turn.
+		for b := range batches {
+			run.parse(b)
+			run.step(b)
+			run.check(b)
+			publish(b)
+		}
+	} else {
+		run.pipeline(ctx, batches, publish)
 	}
 	if err := ctx.Err(); err != nil && ioErr == nil {
 		ioErr = err
 	}
+	run.view(run.protocol(), run.dialect())
 	run.finish(int(lines.Load()))
 	if ioErr != nil {
 		if !run.ioFailed {
@@ -410,9 +419,14 @@ type fileRun struct {
 	x        *explain.Explainer
 	// skipAll is set when the file matches no protocol: its one finding
 	// has been reported and the rest is only counted.
-	skipAll  bool
-	ioFailed bool            // reading stopped early
-	onceSeen map[string]bool // the once-per-trace warnings reported
+	skipAll bool
+	notes   []Finding // found by the in-order stage, for the batch's report
+
+	// Owned by the goroutine that reports.
+	ioFailed   bool            // reading stopped early
+	onceSeen   map[string]bool // the once-per-trace warnings reported
+	outProto   string          // the protocol and dialect findings name
+	outDialect string
 }
 
 func (r *fileRun) protocol() string {
@@ -422,14 +436,29 @@ func (r *fileRun) protocol() string {
 	return r.rules.Name()
 }
 
+func (r *fileRun) dialect() string {
+	if r.h == nil {
+		return ""
+	}
+	return r.h.Dialect()
+}
+
+// note keeps a finding of the in-order stage, to be reported with the
+// batch it was found in.
+func (r *fileRun) note(f Finding) { r.notes = append(r.notes, f) }
+
+// view sets the protocol and dialect that findings reported from now on
+// name, as the in-order stage knew them after the batch being reported.
+func (r *fileRun) view(proto, dialect string) { r.outProto, r.outDialect = proto, dialect }
+
 func (r *fileRun) emit(f Finding) {
 	f.File = r.name
 	f.Pointer = cutPointer(f.Pointer)
 	if f.Protocol == "" {
-		f.Protocol = r.protocol()
+		f.Protocol = r.outProto
 	}
-	if f.Dialect == "" && r.h != nil {
-		f.Dialect = r.h.Dialect()
+	if f.Dialect == "" {
+		f.Dialect = r.outDialect
 	}
 	f, keep := r.control.apply(f)
 	if !keep || r.baseline.match(f) {
@@ -439,35 +468,6 @@ func (r *fileRun) emit(f Finding) {
 	if r.report != nil {
 		r.report(f)
 	}
-}
-
-// parallel calls f(0..n-1) on up to workers goroutines.
-func parallel(n, workers int, f func(i int)) {
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	wg.Add(workers)
-	for w := 0; w < workers; w++ {
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // fast asks the fast path, if there is one, whether the value at ptr in
@@ -521,125 +521,288 @@ const bigArray = 1024
 // proportional to what a person can read.
 const maxPerLine = 20
 
-func (r *fileRun) process(items []*item) error {
-	e := r.e
-	r.sum.Messages += len(items)
-	// Stage 1, parallel: parse.
-	parallel(len(items), e.workers, func(i int) {
-		it := items[i]
-		if it.rec.Err != nil {
-			it.bad = &Finding{Line: it.rec.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.rec.Err.Error()}
+// batch is a run of records on its way through the stages of a check.
+type batch struct {
+	items   []*item
+	err     error // reading stopped after these items
+	errLine int   // the line reading stopped at
+	// Set by the in-order stage (step).
+	notes          []Finding // its findings, reported before the items'
+	skip           bool      // the file matches no protocol: counted only
+	stepErr        error     // a sidecar failed, or the rules did not start
+	proto, dialect string    // what the batch's findings name
+	// Closed when the stage is done, in the pipeline.
+	parsed, checked chan struct{}
+}
+
+func newBatch() *batch {
+	return &batch{parsed: make(chan struct{}), checked: make(chan struct{})}
+}
+
+// pipeline runs the stages of a check on their own goroutines, so that
+// the in-order stages (the protocol state of one batch, the report of
+// another) overlap with the parsing and schema checks of others on every
+// worker, with no barrier between batches: batches are parsed and checked
+// by whichever worker is free, stepped in order by one goroutine and
+// reported in order by the calling one. At most a few batches are in
+// flight, so memory stays bounded.
+func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish func(*batch)) {
+	workers := r.e.workers
+	toParse := make(chan *batch, workers+1)
+	toCheck := make(chan *batch, workers+1)
+	toStep := make(chan *batch, workers+1)
+	toReport := make(chan *batch, workers+1)
+	var wg sync.WaitGroup
+	// Dispatch: every batch is parsed by some worker and stepped in order.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(toParse)
+		defer close(toStep)
+		for b := range batches {
+			select {
+			case toStep <- b:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case toParse <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	// Workers: checks first (they free memory), then parses.
+	wg.Add(workers)
+	for range workers {
+		go func() {
+			defer wg.Done()
+			parse, check := toParse, toCheck
+			for parse != nil || check != nil {
+				select {
+				case b, ok := <-check:
+					if !ok {
+						check = nil
+						continue
+					}
+					r.check(b)
+					close(b.checked)
+					continue
+				case <-ctx.Done():
+					return
+				default:
+				}
+				select {
+				case b, ok := <-check:
+					if !ok {
+						check = nil
+						continue
+					}
+					r.check(b)
+					close(b.checked)
+				case b, ok := <-parse:
+					if !ok {
+						parse = nil
+						continue
+					}
+					r.parse(b)
+					close(b.parsed)
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	// The in-order stage.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(toCheck)
+		defer close(toReport)
+		for b := range toStep {
+			select {
+			case <-b.parsed:
+			case <-ctx.Done():
+				return
+			}
+			r.step(b)
+			select {
+			case toCheck <- b:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case toReport <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for b := range toReport {
+		select {
+		case <-b.checked:
+		case <-ctx.Done():
+			wg.Wait()
 			return
 		}
-		v, err := jsonscan.Parse(it.rec.Data, e.opts.MaxDepth)
+		publish(b)
+	}
+	wg.Wait()
+}
+
+// parse parses a batch's records (any goroutine).
+func (r *fileRun) parse(b *batch) {
+	for _, it := range b.items {
+		if it.rec.Err != nil {
+			it.bad = &Finding{Line: it.rec.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.rec.Err.Error()}
+			continue
+		}
+		v, err := jsonscan.Parse(it.rec.Data, r.e.opts.MaxDepth)
 		if err != nil {
 			it.bad = parseFinding(it.rec.Line, err)
-			return
+			continue
 		}
 		it.m.Value = v
 		it.m.Obj, _ = v.(map[string]any)
-	})
+	}
+}
+
+// step is the in-order stage (one goroutine, batches in order): detection,
+// the direction sidecar, dispatch and the protocol state.
+func (r *fileRun) step(b *batch) {
+	defer func() {
+		b.notes, r.notes = r.notes, nil
+		b.proto, b.dialect = r.protocol(), r.dialect()
+	}()
 	if !r.detected && !r.skipAll {
-		if err := r.decide(items); err != nil {
+		if err := r.decide(b.items); err != nil {
 			r.skipAll = true
-			return err
+			b.skip, b.stepErr = true, err
+			return
 		}
 	}
-	dirErr := r.directions(items)
+	b.stepErr = r.directions(b.items)
 	if r.skipAll {
-		return dirErr
+		b.skip = true
+		return
 	}
-	// Stage 2, sequential: dispatch and protocol state.
 	if r.h != nil {
-		for _, it := range items {
+		for _, it := range b.items {
 			if it.bad != nil {
 				r.h.Lost(&it.m)
 			} else {
 				r.h.Step(&it.m)
-				if it.m.Label != "" {
-					r.sum.ByType[r.protocol()+" "+it.m.Label]++
-				}
 			}
 		}
 	}
-	// Stage 3, parallel: schema checks (and round trips).
-	parallel(len(items), e.workers, func(i int) {
-		it := items[i]
-		m := &it.m
-		for _, ck := range m.Checks {
-			ptr := protocol.Pointer(ck.Loc)
-			if e.opts.Observe != nil {
-				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
+}
+
+// check runs a batch's schema checks and round trips (any goroutine).
+func (r *fileRun) check(b *batch) {
+	if b.skip {
+		return
+	}
+	for _, it := range b.items {
+		r.checkItem(it)
+	}
+}
+
+// checkItem runs one message's schema checks and round trip.
+func (r *fileRun) checkItem(it *item) {
+	e := r.e
+	m := &it.m
+	for _, ck := range m.Checks {
+		ptr := protocol.Pointer(ck.Loc)
+		if e.opts.Observe != nil {
+			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Schema.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Schema.Valid(ck.Value)})
+		}
+		if valid, known := e.fastKnown(ck.Schema, ptr, m.Data); valid {
+			if !known {
+				it.nearMisses(ck.Schema, ck)
 			}
-			if valid, known := e.fastKnown(ck.Schema, ptr, m.Data); valid {
-				if !known {
-					it.nearMisses(ck.Schema, ck)
-				}
-				continue
-			}
-			if len(m.Data) >= bigLine {
-				if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
-					it.out = append(it.out, fs...)
-					continue
-				}
-			}
-			if ck.Alt == nil {
-				fs := r.checkParts(ck, m)
-				if len(fs) == 0 {
-					it.nearMisses(ck.Schema, ck)
-				}
+			continue
+		}
+		if len(m.Data) >= bigLine {
+			if fs := r.bigArrays(ck, m.Line); len(fs) > 0 {
 				it.out = append(it.out, fs...)
 				continue
 			}
-			// Each schema is validated once; an error is explained from
-			// that one validation.
-			narrowErr := ck.Schema.Validate(ck.Value)
-			if narrowErr == nil {
+		}
+		if ck.Alt == nil {
+			fs := r.checkParts(ck, m)
+			if len(fs) == 0 {
 				it.nearMisses(ck.Schema, ck)
-				continue
 			}
-			var wideErr error
-			if !e.fast(ck.Alt, ptr, m.Data) {
-				wideErr = ck.Alt.Validate(ck.Value)
-			}
-			if e.opts.Observe != nil {
-				it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
-			}
-			if wideErr == nil {
-				it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
-				it.nearMisses(ck.Alt, ck)
-				continue
-			}
-			// Wrong by both: explain by the stable schema, unless the
-			// wider one finds other faults (then the stable schema's
-			// complaints are about the additions, not the mistake).
-			narrow := r.x.Explain(ck, narrowErr, m.Line)
-			alt := ck
-			alt.Schema = ck.Alt
-			wide := r.x.Explain(alt, wideErr, m.Line)
-			if samePointers(narrow, wide) {
-				it.out = append(it.out, narrow...)
-				continue
-			}
-			for _, f := range wide {
-				f.Dialect = ck.AltVersion
-				it.out = append(it.out, f)
-			}
+			it.out = append(it.out, fs...)
+			continue
 		}
-		it.out = oneCause(it.out)
-		if e.opts.Roundtrip != nil && it.bad == nil && m.RTSchema != "" && len(it.out) == 0 {
-			// Only for messages valid by their schema: an invalid one
-			// is explained by its schema findings already.
-			diffs, err := e.opts.Roundtrip.Roundtrip(m.RTSchema, m.RTPointer, m.Data)
-			if err != nil {
-				it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: fmt.Sprintf("the typed round trip fails: %v", err)})
-			}
-			for _, d := range diffs {
-				it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: d})
-			}
+		// Each schema is validated once; an error is explained from
+		// that one validation.
+		narrowErr := ck.Schema.Validate(ck.Value)
+		if narrowErr == nil {
+			it.nearMisses(ck.Schema, ck)
+			continue
 		}
-	})
-	// Stage 4: report in order.
+		var wideErr error
+		if !e.fast(ck.Alt, ptr, m.Data) {
+			wideErr = ck.Alt.Validate(ck.Value)
+		}
+		if e.opts.Observe != nil {
+			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
+		}
+		if wideErr == nil {
+			it.once = append(it.once, Finding{Line: m.Line, Severity: Warning, Rule: ck.AltRule, Pointer: ptr, Message: ck.AltNote, Dialect: ck.AltVersion})
+			it.nearMisses(ck.Alt, ck)
+			continue
+		}
+		// Wrong by both: explain by the stable schema, unless the
+		// wider one finds other faults (then the stable schema's
+		// complaints are about the additions, not the mistake).
+		narrow := r.x.Explain(ck, narrowErr, m.Line)
+		alt := ck
+		alt.Schema = ck.Alt
+		wide := r.x.Explain(alt, wideErr, m.Line)
+		if samePointers(narrow, wide) {
+			it.out = append(it.out, narrow...)
+			continue
+		}
+		for _, f := range wide {
+			f.Dialect = ck.AltVersion
+			it.out = append(it.out, f)
+		}
+	}
+	it.out = oneCause(it.out)
+	if e.opts.Roundtrip != nil && it.bad == nil && m.RTSchema != "" && len(it.out) == 0 {
+		// Only for messages valid by their schema: an invalid one
+		// is explained by its schema findings already.
+		diffs, err := e.opts.Roundtrip.Roundtrip(m.RTSchema, m.RTPointer, m.Data)
+		if err != nil {
+			it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: fmt.Sprintf("the typed round trip fails: %v", err)})
+		}
+		for _, d := range diffs {
+			it.out = append(it.out, Finding{Line: m.Line, Severity: Error, Rule: RuleRoundtrip, Pointer: m.RTPointer, Message: d})
+		}
+	}
+}
+
+// publish reports a batch's findings in order (the calling goroutine) and
+// returns the in-order stage's error.
+func (r *fileRun) publish(b *batch) error {
+	e := r.e
+	r.view(b.proto, b.dialect)
+	r.sum.Messages += len(b.items)
+	for _, f := range b.notes {
+		r.emit(f)
+	}
+	if b.skip {
+		return b.stepErr
+	}
+	for _, it := range b.items {
+		if it.bad == nil && it.m.Label != "" {
+			r.sum.ByType[b.proto+" "+it.m.Label]++
+		}
+	}
+	items := b.items
 	for _, it := range items {
 		for _, o := range it.seen {
 			e.opts.Observe(o)
@@ -675,7 +838,7 @@ func (r *fileRun) process(items []*item) error {
 			r.emit(Finding{Line: it.m.Line, Severity: Error, Rule: RuleTooMany, Message: fmt.Sprintf("and %d more findings on this line, not listed one by one (the first %d are above)", n-maxPerLine, maxPerLine)})
 		}
 	}
-	return dirErr
+	return b.stepErr
 }
 
 // checkParts validates and explains a check the fast path did not vouch
