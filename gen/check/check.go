@@ -6,8 +6,11 @@
 package check
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/netip"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -166,4 +169,112 @@ func Unique[T comparable](items []T) (int, int, bool) {
 		seen[v] = j
 	}
 	return 0, 0, false
+}
+
+// UniqueJSON is Unique for elements that Go does not compare as JSON does
+// (objects, arrays, raw JSON, nullable elements): encode returns the JSON
+// encoding of element k, and elements are equal when they are the same JSON
+// value, as uniqueItems reads it: members in any order, numbers by value
+// (1, 1.0 and 10e-1 are one number), strings after unescaping.
+func UniqueJSON(n int, encode func(k int) []byte) (int, int, bool) {
+	seen := make(map[string]int, n)
+	var b strings.Builder
+	for j := 0; j < n; j++ {
+		b.Reset()
+		if !canonical(&b, encode(j)) {
+			// Not JSON: no two such elements are known to be equal.
+			continue
+		}
+		key := b.String()
+		if i, dup := seen[key]; dup {
+			return i, j, true
+		}
+		seen[key] = j
+	}
+	return 0, 0, false
+}
+
+// canonical writes one text for every JSON value equal to the one in data.
+func canonical(b *strings.Builder, data []byte) bool {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return false
+	}
+	writeCanonical(b, v)
+	return true
+}
+
+func writeCanonical(b *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		if x {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	case string:
+		b.WriteString(strconv.Quote(x))
+	case json.Number:
+		b.WriteString(canonicalNumber(string(x)))
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, e)
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			writeCanonical(b, x[k])
+		}
+		b.WriteByte('}')
+	}
+}
+
+// canonicalNumber writes a JSON number as sign, significant digits and
+// exponent ("-", "15", "e-1" for -1.50), so that equal numbers have equal
+// texts, without arbitrary-precision arithmetic: the cost is the length of
+// the text. An exponent too large to adjust keeps the number as written.
+func canonicalNumber(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, exp := s, int64(0)
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		e, err := strconv.ParseInt(strings.TrimPrefix(s[i+1:], "+"), 10, 64)
+		if err != nil || e > 1<<40 || e < -(1<<40) {
+			return "n" + s
+		}
+		mant, exp = s[:i], e
+	}
+	intPart, frac, _ := strings.Cut(mant, ".")
+	digits := intPart + frac
+	exp -= int64(len(frac))
+	trimmed := strings.TrimLeft(digits, "0")
+	if trimmed == "" {
+		return "0"
+	}
+	t := strings.TrimRight(trimmed, "0")
+	exp += int64(len(trimmed) - len(t))
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return sign + t + "e" + strconv.FormatInt(exp, 10)
 }

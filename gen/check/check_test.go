@@ -53,3 +53,25 @@ func TestUnique(t *testing.T) {
 		t.Error("an empty list has a duplicate")
 	}
 }
+
+func TestUniqueJSON(t *testing.T) {
+	for _, c := range []struct {
+		items []string
+		i, j  int
+		dup   bool
+	}{
+		{[]string{`{"a":1,"b":[1,2]}`, `{"b":[1,2.0],"a":10e-1}`}, 0, 1, true},
+		{[]string{`{"a":1}`, `{"a":"1"}`, `[1]`, `[1,1]`, `1`, `"1"`, `null`}, 0, 0, false},
+		{[]string{`[0.5]`, `[5E-1]`}, 0, 1, true},
+		{[]string{`"\u00e9"`, `"é"`}, 0, 1, true},
+		{[]string{`-0`, `0.0`}, 0, 1, true},
+		{[]string{`100`, `1e2`, `1e1000000000000000000000`}, 0, 1, true},
+		{[]string{`{"a":{"b":null}}`, `{"a":{"b":false}}`, `{"a":{}}`}, 0, 0, false},
+		{[]string{`1`, `2`, `{"x":1}`, `{"x":2}`, `{"x":1.0}`}, 2, 4, true},
+	} {
+		i, j, dup := UniqueJSON(len(c.items), func(k int) []byte { return []byte(c.items[k]) })
+		if dup != c.dup || i != c.i || j != c.j {
+			t.Errorf("UniqueJSON(%v) = %d, %d, %v; want %d, %d, %v", c.items, i, j, dup, c.i, c.j, c.dup)
+		}
+	}
+}

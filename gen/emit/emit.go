@@ -1232,7 +1232,7 @@ func (g *gen) needsCheck(r *model.Ref) bool {
 	case model.Raw:
 		return len(r.Check.RawKinds) > 0
 	case model.Slice:
-		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || r.Check.UniqueItems || g.needsCheck(r.Elem)
+		return len(checkCount(r.Check.MinItems, r.Check.MaxItems, jen.Id("v"), "items")) > 0 || r.Check.UniqueItems || r.Check.UniqueJSON || g.needsCheck(r.Elem)
 	case model.Map:
 		return len(checkCount(r.Check.MinProps, r.Check.MaxProps, jen.Id("v"), "members")) > 0 || g.needsCheck(r.Elem)
 	}
@@ -1314,6 +1314,21 @@ func (g *gen) checkValue(r *model.Ref, expr *jen.Statement, depth int) []jen.Cod
 		out := checkCount(r.Check.MinItems, r.Check.MaxItems, expr, "items")
 		if r.Check.UniqueItems && !r.ElemNullable {
 			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "Unique").Call(expr.Clone()), jen.Id("dup")).Block(
+				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
+		}
+		if r.Check.UniqueJSON || r.Check.UniqueItems && r.ElemNullable {
+			k := "k" + strconv.Itoa(depth)
+			item := expr.Clone().Index(jen.Id(k))
+			var enc []jen.Code
+			if r.ElemNullable {
+				enc = []jen.Code{jen.If(item.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Null").Call()).Else().Block(g.encodeValue(r.Elem, jen.Parens(jen.Op("*").Add(item.Clone())), depth+1)...)}
+			} else {
+				enc = g.encodeValue(r.Elem, item, depth+1)
+			}
+			encode := jen.Func().Params(jen.Id(k).Int()).Index().Byte().Block(append(append(
+				[]jen.Code{jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil())}, enc...),
+				jen.Return(jen.Id("e").Dot("Bytes").Call()))...)
+			out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(CheckPath, "UniqueJSON").Call(jen.Len(expr.Clone()), encode), jen.Id("dup")).Block(
 				jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("items %d and %d are equal, want unique items"), jen.Id("i"), jen.Id("j"))))
 		}
 		if g.needsCheck(r.Elem) {

@@ -76,8 +76,8 @@ func Build(g *load.Graph, opts Options) (*Package, error) {
 		return nil, err
 	}
 	b.embed()
-	decideCompleteness(b.pkg)
 	goDocs(b.pkg)
+	decideCompleteness(b.pkg)
 	return b.pkg, nil
 }
 
@@ -369,7 +369,8 @@ func unchecked(s *load.Schema) []string {
 	if s.Not != nil {
 		out = append(out, "not")
 	}
-	if s.UniqueItems && !uniqueCheckable(s) {
+	if s.UniqueItems && !(s.HasType("array") && (len(s.Type) == 1 || len(s.Type) == 2 && s.HasType("null"))) {
+		// An array becomes a slice, whose uniqueItems Validate checks.
 		out = append(out, "uniqueItems")
 	}
 	return out
@@ -792,6 +793,7 @@ func (b *builder) plainRef(s *load.Schema, hint string) (*Ref, error) {
 		}
 		r := &Ref{Kind: Slice, Elem: &Ref{Kind: Raw}, Check: constraints(s)}
 		r.Check.UniqueItems = s.UniqueItems && uniqueCheckable(s)
+		r.Check.UniqueJSON = s.UniqueItems && !r.Check.UniqueItems
 		if s.Items != nil {
 			e, nullable, err := b.ref(s.Items, hint+"Item")
 			if err != nil {

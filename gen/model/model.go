@@ -164,6 +164,10 @@ type Constraints struct {
 	// UniqueItems asks that no two elements of a slice be equal; it is set
 	// only on slices whose elements Go compares as JSON does.
 	UniqueItems bool
+	// UniqueJSON asks the same of other slices (of objects, arrays, raw
+	// JSON, nullable elements): elements are compared by their encodings,
+	// as JSON values.
+	UniqueJSON bool
 }
 
 // CheckedFormats are the string formats generated Validate methods check,
@@ -180,7 +184,7 @@ var CheckedFormats = map[string]string{
 func (c Constraints) Empty() bool {
 	return c.MinLength == nil && c.MaxLength == nil && c.Pattern == "" && c.Minimum == nil &&
 		c.Maximum == nil && c.ExclusiveMinimum == nil && c.ExclusiveMaximum == nil && c.MultipleOf == nil &&
-		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems
+		c.MinItems == nil && c.MaxItems == nil && c.MinProps == nil && c.MaxProps == nil && len(c.Enum) == 0 && c.Format == "" && len(c.RawKinds) == 0 && !c.UniqueItems && !c.UniqueJSON
 }
 
 // StructType is a JSON object.

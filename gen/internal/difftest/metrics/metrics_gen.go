@@ -5,6 +5,7 @@ package metrics
 
 import (
 	"errors"
+	"github.com/agentproto/agentproto/gen/check"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"unicode/utf8"
@@ -31,7 +32,7 @@ type OpenLabels struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Series is a validate does not check: points: uniqueItems.
+// Series has no description in its schema.
 type Series struct {
 	Points [][]float64      `json:"points"`
 	Unit   wire.Opt[string] `json:"unit,omitzero"`
@@ -588,6 +589,17 @@ func (x *Series) EncodeWireFields(e *wire.Encoder) {
 func (x *Series) CheckWire(c *wire.Checker, p string) {
 	{
 		p := wire.Join(p, "points")
+		if i, j, dup := check.UniqueJSON(len(x.Points), func(k0 int) []byte {
+			e := wire.NewEncoder(nil)
+			e.BeginArray()
+			for i1 := range x.Points[k0] {
+				e.Float64(x.Points[k0][i1])
+			}
+			e.EndArray()
+			return e.Bytes()
+		}); dup {
+			c.Fail(p, "items %d and %d are equal, want unique items", i, j)
+		}
 		for i0 := range x.Points {
 			p := wire.JoinIndex(p, i0)
 			if len(x.Points[i0]) < 2 {
@@ -670,7 +682,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Series).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Series)
 				return v, v.DecodeWire(d)

@@ -1235,7 +1235,9 @@ type ElicitationID string
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/extensibility)
 type ExtRequest json.RawMessage
 
-// Response is a validate does not check: anyOf/oneOf of a merged schema.
+// Response has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -2731,8 +2733,9 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
-// of a merged schema.
+// AgentClientProtocolClientResponse has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`

@@ -1290,7 +1290,9 @@ type MCPRequestID string
 // [Extensibility](https://agentclientprotocol.com/protocol/v1/draft/extensibility)
 type ExtRequest json.RawMessage
 
-// Response is a validate does not check: anyOf/oneOf of a merged schema.
+// Response has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -3910,8 +3912,9 @@ type PromptRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
-// of a merged schema.
+// AgentClientProtocolClientResponse has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -4167,8 +4170,9 @@ type ProxyRequestParamsProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AgentClientProtocolProxyResponse is a validate does not check: anyOf/oneOf
-// of a merged schema.
+// AgentClientProtocolProxyResponse has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`

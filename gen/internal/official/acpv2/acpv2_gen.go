@@ -1079,7 +1079,9 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response is a validate does not check: anyOf/oneOf of a merged schema.
+// Response has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -3015,8 +3017,9 @@ type PromptRequest struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/extensibility)
 type ExtRequest json.RawMessage
 
-// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
-// of a merged schema.
+// AgentClientProtocolClientResponse has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`

@@ -1130,7 +1130,9 @@ type ExtMethodRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Response is a validate does not check: anyOf/oneOf of a merged schema.
+// Response has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type Response struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -4287,8 +4289,9 @@ type PromptRequest struct {
 // [Extensibility](https://agentclientprotocol.com/protocol/v2/draft/extensibility)
 type ExtRequest json.RawMessage
 
-// AgentClientProtocolClientResponse is a validate does not check: anyOf/oneOf
-// of a merged schema.
+// AgentClientProtocolClientResponse has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolClientResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
@@ -4565,8 +4568,9 @@ type ProxyRequestParamsProxySuccessorRequest struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// AgentClientProtocolProxyResponse is a validate does not check: anyOf/oneOf
-// of a merged schema.
+// AgentClientProtocolProxyResponse has no description in its schema.
+//
+// Validate does not check: anyOf/oneOf of a merged schema.
 type AgentClientProtocolProxyResponse struct {
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
