@@ -42,12 +42,12 @@ func typeNamed(t *testing.T, p *model.Package, name string) *model.Type {
 func TestCompleteness(t *testing.T) {
 	p := build(t, `{"$defs":{
 		"Plain":{"type":"object","properties":{"a":{"type":"string","maxLength":3}},"required":["a"]},
-		"Unique":{"type":"object","properties":{"l":{"type":"array","items":{"type":"object"},"uniqueItems":true}}},
+		"Gap":{"type":"object","properties":{"l":{"type":"array","items":{"type":"object"}}},"propertyNames":{"maxLength":3}},
 		"Shape":{"oneOf":[
 			{"title":"Dot","type":"object","properties":{"kind":{"const":"dot"}},"required":["kind"]},
-			{"title":"Set","type":"object","properties":{"kind":{"const":"set"},"l":{"type":"array","items":{"type":"object"},"uniqueItems":true}},"required":["kind"]}]},
+			{"title":"Set","type":"object","properties":{"kind":{"const":"set"},"l":{"type":"array","items":{"type":"object"}}},"required":["kind"],"propertyNames":{"maxLength":4}}]},
 		"Holder":{"type":"object","properties":{"shape":{"$ref":"#/$defs/Shape"}}}}}`)
-	for name, want := range map[string]bool{"Plain": true, "Unique": false, "Dot": true, "Set": false, "Shape": false, "Holder": false} {
+	for name, want := range map[string]bool{"Plain": true, "Gap": false, "Dot": true, "Set": false, "Shape": false, "Holder": false} {
 		if got := typeNamed(t, p, name).Complete; got != want {
 			t.Errorf("%s: Complete = %v, want %v", name, got, want)
 		}
@@ -63,8 +63,8 @@ func TestCompleteness(t *testing.T) {
 	if h == nil || len(h.Fields) != 1 || h.Fields[0].JSON != "shape" {
 		t.Fatalf("Holder's per-value completeness = %+v, want its member shape", h)
 	}
-	if typeNamed(t, p, "Unique").CompleteValue != nil {
-		t.Error("Unique is incomplete by its own keyword: no value can be proved")
+	if typeNamed(t, p, "Gap").CompleteValue != nil {
+		t.Error("Gap is incomplete by its own keyword: no value can be proved")
 	}
 }
 
