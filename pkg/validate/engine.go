@@ -338,7 +338,9 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 				}
 				return
 			}
-			b.items = append(b.items, &item{rec: rec, m: protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}})
+			it := &item{rec: rec, m: protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}}
+			it.m.Checks = it.checks[:0]
+			b.items = append(b.items, it)
 			size += len(rec.Data)
 			if len(b.items) >= maxItems || size >= maxBytes {
 				if !send() {
@@ -399,6 +401,9 @@ type item struct {
 	out  []Finding     // schema findings, set by the validation stage
 	once []Finding     // warnings given once per trace (by message)
 	seen []Observation // schema verdicts, for Options.Observe
+	// checks holds the message's first checks (an envelope and its
+	// params or result), so that most messages allocate none.
+	checks [2]protocol.Check
 }
 
 // fileRun is the state of one Check.

@@ -96,7 +96,7 @@ func (r *Rules) record(o map[string]any) *registry.Version {
 type tables struct {
 	v                               *registry.Version
 	request, notification, response *protocol.Schema
-	methods                         map[string]*method // by name and kind
+	methods                         map[key]*method // by name and kind
 	names                           []string           // method names, sorted
 	records                         []record
 }
@@ -112,7 +112,10 @@ type record struct {
 	schema *protocol.Schema
 }
 
-func methodKey(name, kind string) string { return kind + " " + name }
+// key is a method table's key: a method's name and kind.
+type key struct{ name, kind string }
+
+func methodKey(name, kind string) key { return key{name, kind} }
 
 func (r *Rules) tables(v *registry.Version) (*tables, error) {
 	r.mu.Lock()
@@ -120,7 +123,7 @@ func (r *Rules) tables(v *registry.Version) (*tables, error) {
 	if t := r.compiled[v.Name]; t != nil {
 		return t, nil
 	}
-	t := &tables{v: v, methods: map[string]*method{}}
+	t := &tables{v: v, methods: map[key]*method{}}
 	var err error
 	get := func(ref string) *protocol.Schema {
 		if err != nil {

@@ -24,6 +24,10 @@ type state struct {
 	reg     *registry.Registry
 	t       *tables
 	ext     []*tables // the version's extensions, accepted with a warning
+	tabs    []*tables // t and then ext, once they are known
+	// alts are the wider checks of methods an extension redefines, by
+	// the method's entry and the part ("params", "result").
+	alts map[altKey]alt
 	why     string    // how the version was chosen
 	partial protocol.Partial
 
@@ -184,7 +188,7 @@ func (s *state) begin(m *protocol.Message, name string, response bool) {
 // extensions.
 func (s *state) lookupAll(name string) []*method {
 	var out []*method
-	for _, t := range append([]*tables{s.t}, s.ext...) {
+	for _, t := range s.tables() {
 		for _, k := range []string{registry.KindRequest, registry.KindNotification} {
 			if e := t.methods[methodKey(name, k)]; e != nil {
 				out = append(out, e)
@@ -202,7 +206,7 @@ func (s *state) lookup(name string, hasID bool) (e *method, ext *tables, wrongKi
 	if hasID {
 		kind, other = other, kind
 	}
-	tabs := append([]*tables{s.t}, s.ext...)
+	tabs := s.tables()
 	for _, k := range []string{kind, other} {
 		for i, t := range tabs {
 			if e := t.methods[methodKey(name, k)]; e != nil {
@@ -305,22 +309,50 @@ func (s *state) widest(entry *method) *method {
 	return entry
 }
 
+// tables returns the version's tables and then its extensions'.
+func (s *state) tables() []*tables {
+	if len(s.tabs) != 1+len(s.ext) {
+		s.tabs = append(append(s.tabs[:0], s.t), s.ext...)
+	}
+	return s.tabs
+}
+
+type altKey struct {
+	entry *method
+	what  string
+}
+
+// alt is the wider schema of a check, with its warning; a nil schema is
+// none.
+type alt struct {
+	schema        *protocol.Schema
+	version, note string
+}
+
 // withExt gives a check of a method of the version that an extension
 // redefines the extension's schema as the wider alternative.
 func (s *state) withExt(ck protocol.Check, entry *method, part func(*method) *protocol.Schema, what string) protocol.Check {
 	if entry.v != s.t.v {
 		return ck // already the extension's schema
 	}
-	for _, x := range s.ext {
-		xe := x.methods[methodKey(entry.Method, entry.Kind)]
-		if xe == nil || part(xe) == nil || part(xe).ID == ck.Schema.ID {
-			continue
+	k := altKey{entry, what}
+	a, known := s.alts[k]
+	if !known {
+		for _, x := range s.ext {
+			xe := x.methods[methodKey(entry.Method, entry.Kind)]
+			if xe == nil || part(xe) == nil || part(xe).ID == ck.Schema.ID {
+				continue
+			}
+			a = alt{schema: part(xe), version: x.v.Name, note: fmt.Sprintf("%s %s use additions of %s that %s lacks (a member, variant or value): a peer that implements only the stable protocol rejects or drops them; --dialect %s accepts them silently", entry.Method, what, x.v.Title, s.t.v.Title, x.v.Name)}
+			break
 		}
-		ck.Alt = part(xe)
-		ck.AltRule = finding.RuleUnstable
-		ck.AltVersion = x.v.Name
-		ck.AltNote = fmt.Sprintf("%s %s use additions of %s that %s lacks (a member, variant or value): a peer that implements only the stable protocol rejects or drops them; --dialect %s accepts them silently", entry.Method, what, x.v.Title, s.t.v.Title, x.v.Name)
-		return ck
+		if s.alts == nil {
+			s.alts = map[altKey]alt{}
+		}
+		s.alts[k] = a
+	}
+	if a.schema != nil {
+		ck.Alt, ck.AltRule, ck.AltVersion, ck.AltNote = a.schema, finding.RuleUnstable, a.version, a.note
 	}
 	return ck
 }
