@@ -97,7 +97,7 @@ type tables struct {
 	v                               *registry.Version
 	request, notification, response *protocol.Schema
 	methods                         map[key]*method // by name and kind
-	names                           []string           // method names, sorted
+	names                           []string        // method names, sorted
 	records                         []record
 }
 

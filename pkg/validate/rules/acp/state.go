@@ -21,14 +21,14 @@ const (
 
 // state follows one ACP connection (or several interleaved).
 type state struct {
-	reg     *registry.Registry
-	t       *tables
-	ext     []*tables // the version's extensions, accepted with a warning
-	tabs    []*tables // t and then ext, once they are known
+	reg  *registry.Registry
+	t    *tables
+	ext  []*tables // the version's extensions, accepted with a warning
+	tabs []*tables // t and then ext, once they are known
 	// alts are the wider checks of methods an extension redefines, by
 	// the method's entry and the part ("params", "result").
-	alts map[altKey]alt
-	why     string    // how the version was chosen
+	alts    map[altKey]alt
+	why     string // how the version was chosen
 	partial protocol.Partial
 
 	begun       bool           // the trace's beginning has been judged
