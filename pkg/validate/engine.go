@@ -657,12 +657,13 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 
 // parse parses a batch's records (any goroutine).
 func (r *fileRun) parse(b *batch) {
+	ps := jsonscan.NewParser(r.e.opts.MaxDepth)
 	for _, it := range b.items {
 		if it.rec.Err != nil {
 			it.bad = &Finding{Line: it.rec.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.rec.Err.Error()}
 			continue
 		}
-		v, err := jsonscan.Parse(it.rec.Data, r.e.opts.MaxDepth)
+		v, err := ps.Parse(it.rec.Data)
 		if err != nil {
 			it.bad = parseFinding(it.rec.Line, err)
 			continue
