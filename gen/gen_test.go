@@ -92,7 +92,7 @@ func TestUndecidableByDefault(t *testing.T) {
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "testdata/errors/undecidable.json#/$defs/U: U is kept as raw JSON with an accessor per alternative: variants /$defs/U/oneOf/0 and /$defs/U/oneOf/1") {
 		t.Errorf("warnings %q", warnings)
 	}
-	for _, want := range []string{"type U json.RawMessage", "func (x U) AsUObject() (UObject, error)", "func (x *U) FromUObject(v UObject) error"} {
+	for _, want := range []string{"type U json.RawMessage", "func (x U) AsUWithB() (UWithB, error)", "func (x *U) FromUWithB(v UWithB) error", "func (x U) AsUWithC() (UWithC, error)"} {
 		if !bytes.Contains(src, []byte(want)) {
 			t.Errorf("the output has no %q", want)
 		}

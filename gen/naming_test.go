@@ -16,7 +16,8 @@ import (
 // TestNoNumberedNames: no generated package of agentproto declares a type
 // or function whose name ends in a digit: names come from the schema that
 // owns them, never from a counter. (Constants whose schema spells digits,
-// ErrorCodeMinus32700, are the schema's own.)
+// ErrorCodeMinus32700, are the schema's own.) The packages generated from
+// the official ACP schemas and the test corpora are held to it too.
 func TestNoNumberedNames(t *testing.T) {
 	files, err := filepath.Glob("../pkg/*/*_gen.go")
 	if err != nil {
@@ -24,7 +25,8 @@ func TestNoNumberedNames(t *testing.T) {
 	}
 	more, _ := filepath.Glob("../pkg/*/*/*_gen.go")
 	more2, _ := filepath.Glob("../pkg/*/*/*/*_gen.go")
-	files = append(append(files, more...), more2...)
+	ours, _ := filepath.Glob("internal/*/*/*_gen.go")
+	files = append(append(append(files, more...), more2...), ours...)
 	if len(files) < 8 {
 		t.Fatalf("found %d generated files under ../pkg, want the protocol packages", len(files))
 	}
@@ -92,4 +94,52 @@ func TestOwnersName(t *testing.T) {
 	if strings.Contains(out, "AckV") || strings.Contains(out, "Request2") {
 		t.Error("a name was taken by traversal order")
 	}
+}
+
+// TestUntitledAlternatives: alternatives of a union that have no title are
+// named after what their schemas say (the members they require, the
+// schema they refer to, their items), never with a number.
+func TestUntitledAlternatives(t *testing.T) {
+	dir := t.TempDir()
+	schema := `{"$id":"https://example.test/u/u.json","$defs":{
+		"Point":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]},
+		"Contact":{"anyOf":[
+			{"type":"object","properties":{"email":{"type":"string"}},"required":["email"]},
+			{"type":"object","properties":{"phone":{"type":"string"}},"required":["phone","name"]},
+			{"type":"array","items":{"type":"string"}},
+			{"type":"array","items":{"$ref":"#/$defs/Point"}}]},
+		"Either":{"oneOf":[
+			{"type":"object","properties":{"a":{"type":"string"}}},
+			{"type":"object","properties":{"b":{"type":"string"}}}]}}}`
+	if err := os.WriteFile(filepath.Join(dir, "u.json"), []byte(schema), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := gen.Generate(gen.Config{Inputs: []string{dir}, Package: "u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(src)
+	for _, want := range []string{"type ContactWithEmail struct", "type ContactWithNameAndPhone struct", "type ContactStringList ", "type ContactPointList ",
+		"AsEitherWithA() (", "AsEitherWithB() (", "type EitherWithA struct", "type EitherWithB struct"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output has no %q", want)
+		}
+	}
+	file, err := parser.ParseFile(token.NewFileSet(), "u.go", src, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		var id *ast.Ident
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			id = n.Name
+		case *ast.FuncDecl:
+			id = n.Name
+		}
+		if id != nil && ast.IsExported(id.Name) && unicode.IsDigit([]rune(id.Name)[len([]rune(id.Name))-1]) {
+			t.Errorf("%s ends in a number", id.Name)
+		}
+		return true
+	})
 }

@@ -150,7 +150,7 @@ func TestIntegerFormat(t *testing.T) {
 func TestStrict(t *testing.T) {
 	schema := filepath.Join("..", "..", "gen", "testdata", "errors", "undecidable.json")
 	code, out, stderr := runCLI("-pkg", "u", schema)
-	if code != 0 || !strings.Contains(out, "func (x U) AsUObject()") {
+	if code != 0 || !strings.Contains(out, "func (x U) AsUWithB()") {
 		t.Fatalf("default: exit %d, stderr %q", code, stderr)
 	}
 	if strings.Count(stderr, "protogen: warning: ") != 1 || !strings.Contains(stderr, "undecidable.json#/$defs/U: U is kept as raw JSON with an accessor per alternative") {

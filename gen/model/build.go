@@ -1391,7 +1391,7 @@ func (b *builder) fillUnion(t *Type, s *load.Schema) error {
 		return b.fillUntagged(t, s, infos)
 	}
 	u.Tag = tag
-	u.Unknown = b.names.take("Unknown" + t.Name)
+	u.Unknown = b.names.take("Unknown"+t.Name, "Unlisted"+t.Name, "Other"+t.Name)
 	titles := map[string]int{}
 	for _, vi := range infos {
 		if vi.s.Title != "" {
@@ -1724,7 +1724,13 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 					if vi.s.Title != "" {
 						name = b.names.take(GoName(vi.s.Title), name)
 					} else {
-						name = b.names.take(name)
+						// An untitled alternative is named after what its
+						// schema says before a number is ever used.
+						var alts []string
+						for _, a := range b.altNames(vi, byKind["object"]) {
+							alts = append(alts, t.Name+a)
+						}
+						name = b.names.take(first(alts, name), append(alts, name)...)
 					}
 					vt = &Type{Name: name, Doc: v.Doc, Loc: vi.s.Loc}
 					b.pkg.Types = append(b.pkg.Types, vt)
@@ -1735,11 +1741,21 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 				}
 				v.Type = vt
 			default:
-				r, _, err := b.ref(vi.s, t.Name+GoName(hint))
+				want := t.Name + GoName(hint)
+				var alts []string
+				if it := items[vi]; it != nil && vi.s.Title == "" {
+					// Array alternatives are told apart by their items.
+					for _, a := range b.altNames(&variantInfo{s: vi.res.Items, res: itemSchema(vi.res.Items)}, nil) {
+						alts = append(alts, t.Name+a+"List")
+					}
+					alts = append(alts, t.Name+GoName(it.kind)+"List")
+					want = first(alts, want)
+				}
+				r, _, err := b.ref(vi.s, want)
 				if err != nil {
 					return err
 				}
-				vt := &Type{Name: b.names.take(t.Name + GoName(hint)), Doc: v.Doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
+				vt := &Type{Name: b.names.take(want, append(alts, t.Name+GoName(hint))...), Doc: v.Doc, Loc: vi.s.Loc, Kind: Scalar, Under: r}
 				if k == "null" {
 					vt.Under = nil
 				}
@@ -1834,10 +1850,7 @@ func (b *builder) undecidable(t *Type, s *load.Schema, infos []*variantInfo, why
 	t.Kind, t.Union, t.Under = Named, nil, &Ref{Kind: Raw, Lossy: true}
 	ru := &RawUnion{Why: why}
 	taken := map[string]bool{}
-	for _, vi := range infos {
-		if vi.res.HasType("null") && len(vi.res.Type) == 1 {
-			continue
-		}
+	hintOf := func(vi *variantInfo) string {
 		hint := vi.s.Title
 		if hint == "" {
 			hint = vi.s.GoName
@@ -1847,6 +1860,28 @@ func (b *builder) undecidable(t *Type, s *load.Schema, infos []*variantInfo, why
 		}
 		if hint == "" {
 			hint = "Value"
+		}
+		return hint
+	}
+	shared := map[string]int{}
+	for _, vi := range infos {
+		shared[hintOf(vi)]++
+	}
+	for _, vi := range infos {
+		if vi.res.HasType("null") && len(vi.res.Type) == 1 {
+			continue
+		}
+		hint := hintOf(vi)
+		if shared[hint] > 1 && vi.s.Title == "" && vi.s.GoName == "" {
+			// Untitled alternatives of one JSON type: named after what
+			// their schemas say (a const, the members they require or
+			// define).
+			for _, a := range b.altNames(vi, infos) {
+				if !taken[a] {
+					hint = a
+					break
+				}
+			}
 		}
 		r, _, err := b.ref(vi.s, t.Name+GoName(hint))
 		if err != nil {
@@ -1874,6 +1909,86 @@ func (b *builder) undecidable(t *Type, s *load.Schema, infos []*variantInfo, why
 	t.Doc = strings.TrimSpace(t.Doc + "\n\nIt is kept as raw JSON, with an accessor per alternative (As…, From…): the alternatives cannot be told apart from the JSON alone (" + why + ").")
 	b.pkg.Warnings = append(b.pkg.Warnings, s.Loc.Errorf("%s is kept as raw JSON with an accessor per alternative: %s", t.Name, why))
 	return nil
+}
+
+// altNames are names for an untitled alternative of a union, from what its
+// schema says, most telling first: the name of the schema it refers to,
+// the value of a member it fixes with const (a tag the union does not
+// use as one), and the members it requires that the other alternatives
+// (others) do not all require.
+func (b *builder) altNames(vi *variantInfo, others []*variantInfo) []string {
+	var out []string
+	if vi.res != nil && vi.res != vi.s {
+		out = append(out, b.nameOf(vi.res))
+	}
+	res := vi.res
+	if res == nil {
+		res = vi.s
+	}
+	props, req, _, err := b.props(res, map[*load.Schema]bool{})
+	if err != nil {
+		return out
+	}
+	for _, p := range props {
+		if c, ok := constString(p.Schema); ok && req[p.Name] && c != "" {
+			out = append(out, GoName(c))
+			break
+		}
+	}
+	var own []string
+	for _, name := range sortedKeys(req) {
+		shared := len(others) > 1
+		for _, o := range others {
+			if o != vi && !o.req[name] {
+				shared = false
+			}
+		}
+		if !shared {
+			own = append(own, GoName(name))
+		}
+	}
+	if len(own) > 0 && len(own) <= 2 {
+		out = append(out, "With"+strings.Join(own, "And"))
+	}
+	// The members it defines that no other alternative defines.
+	var defined []string
+	for _, p := range props {
+		unique := true
+		for _, o := range others {
+			if o == vi {
+				continue
+			}
+			for _, q := range o.props {
+				if q.Name == p.Name {
+					unique = false
+				}
+			}
+		}
+		if unique {
+			defined = append(defined, GoName(p.Name))
+		}
+	}
+	if len(defined) > 0 && len(defined) <= 2 {
+		out = append(out, "With"+strings.Join(defined, "And"))
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// itemSchema is an items schema with a plain $ref followed.
+func itemSchema(s *load.Schema) *load.Schema {
+	if s != nil && s.Ref != "" && !structural(s) && len(s.AllOf) == 0 && s.Target != nil {
+		return s.Target
+	}
+	return s
 }
 
 // methodOf is the x-method of an alternative, of the schema it refers to,

@@ -2249,16 +2249,16 @@ type SessionCancelCapabilities struct {
 //
 // It is a union tagged by the member "state". Its variants are
 // RunningStateUpdate, Idle, RequiresActionStateUpdate, UnknownStateUpdate; a
-// tag this package does not know decodes to UnknownStateUpdate2, which keeps
+// tag this package does not know decodes to UnlistedStateUpdate, which keeps
 // the JSON as it was.
 type StateUpdate interface {
 	isStateUpdate()
 }
 
-// UnknownStateUpdate2 is a variant of StateUpdate whose tag this package does
+// UnlistedStateUpdate is a variant of StateUpdate whose tag this package does
 // not know. Raw holds the whole object as it was received, and encoding writes
 // it back unchanged.
-type UnknownStateUpdate2 struct {
+type UnlistedStateUpdate struct {
 	// Tag is the value of the member "state".
 	Tag string
 	// Raw is the whole object.
@@ -22466,7 +22466,7 @@ func (x SessionCancelCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-func (*UnknownStateUpdate2) isStateUpdate() {}
+func (*UnlistedStateUpdate) isStateUpdate() {}
 
 // DecodeStateUpdate decodes a StateUpdate from d.
 func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
@@ -22514,7 +22514,7 @@ func DecodeStateUpdate(d *wire.Decoder) (StateUpdate, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnknownStateUpdate2{
+	return &UnlistedStateUpdate{
 		Raw: json.RawMessage(raw),
 		Tag: tag,
 	}, nil
@@ -22559,7 +22559,7 @@ func EncodeStateUpdate(e *wire.Encoder, v StateUpdate) {
 		e.RawValue("\"unknown\"")
 		v.EncodeWireFields(e)
 		e.EndObject()
-	case *UnknownStateUpdate2:
+	case *UnlistedStateUpdate:
 		if v == nil {
 			e.Null()
 			return
