@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -1028,6 +1029,14 @@ func (b *builder) extraRules(t *Type, st *StructType, s *load.Schema) error {
 		if !PatternOK(pp.Name) || (pp.Schema.Bool != nil && !*pp.Schema.Bool) {
 			return nil
 		}
+		re := regexp.MustCompile(pp.Name)
+		for _, f := range st.Fields {
+			if re.MatchString(f.JSON) && (structural(pp.Schema) || pp.Schema.Ref != "") {
+				// The pattern's schema applies to a member the struct
+				// holds as a field too; Validate does not check that.
+				return nil
+			}
+		}
 		r := &ExtraRule{Pattern: pp.Name}
 		if structural(pp.Schema) || pp.Schema.Ref != "" {
 			ref, nullable, err := b.ref(pp.Schema, t.Name+"Match")
@@ -1039,6 +1048,12 @@ func (b *builder) extraRules(t *Type, st *StructType, s *load.Schema) error {
 		rules = append(rules, r)
 	}
 	if ap := s.AdditionalProperties; ap != nil && ap.Bool == nil && len(s.Properties) > 0 {
+		if s.Ref != "" || len(s.AllOf) > 0 {
+			// Members merged from elsewhere are additional to this
+			// schema's properties, so its additionalProperties applies to
+			// fields too; Validate does not check that.
+			return nil
+		}
 		ref, nullable, err := b.ref(ap, t.Name+"Value")
 		if err != nil {
 			return err

@@ -1,12 +1,14 @@
 // Package difftest holds Go packages generated from gen/testdata/differential,
 // a corpus of downstream-style schemas (a webhook's account, metrics
-// samples, unions, a tool's configuration) that use the keywords users hit
-// first. Its test proves that a strict decode plus Validate never vouches
+// samples, unions, a tool's configuration, a product catalog, webhook
+// deliveries) that use the keywords users hit first. Its test proves that a strict decode plus Validate never vouches
 // for a value jsonschema/v6 rejects, over every example of the corpus and
 // mutations of each.
 package difftest
 
 //go:generate go run ../../../cmd/protogen -pkg account -o account ../../testdata/differential/account.json
+//go:generate go run ../../../cmd/protogen -pkg catalog -o catalog ../../testdata/differential/catalog.json
 //go:generate go run ../../../cmd/protogen -pkg config -o config ../../testdata/differential/config.json
 //go:generate go run ../../../cmd/protogen -pkg metrics -o metrics ../../testdata/differential/metrics.json
 //go:generate go run ../../../cmd/protogen -pkg shapes -o shapes ../../testdata/differential/shapes.json
+//go:generate go run ../../../cmd/protogen -pkg webhook -o webhook ../../testdata/differential/webhook.json
