@@ -1770,6 +1770,28 @@ func (g *gen) trial(t *model.Type, objects []*model.Variant, ks keySet) {
 	g.f.Func().Id("decode"+t.Name+"ByTrial").Params(jen.Id("d").Op("*").Add(wire("Decoder")), jen.Id("set").Uint64()).Params(jen.Id(t.Name), jen.Error()).Block(body...)
 }
 
+// onlyOne checks that a value of object variant v of a oneOf fits no other
+// object variant: its encoding is decoded as each other one, and one that
+// decodes and passes Validate is a second fit. The model asks for it only
+// when every object variant is complete, so a fit is a fit.
+func onlyOne(u *model.UnionType, v *model.Variant) []jen.Code {
+	out := []jen.Code{
+		jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
+		jen.Id("v").Dot("EncodeWire").Call(jen.Id("e")),
+		jen.Id("raw").Op(":=").Id("e").Dot("Bytes").Call(),
+	}
+	for _, w := range u.Variants {
+		if w == v || w.JSONKind != "object" {
+			continue
+		}
+		out = append(out, jen.If(
+			jen.Id("w").Op(":=").New(typeName(w.Type)),
+			wire("UnmarshalOwned").Call(jen.Id("raw"), jen.Id("w")).Op("==").Nil().Op("&&").Id("w").Dot("Validate").Call().Op("==").Nil(),
+		).Block(jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("fits both "+v.Type.Name+" and "+w.Type.Name+"; oneOf allows exactly one"))))
+	}
+	return out
+}
+
 // variantRef is how union code holds a variant: a pointer for structs,
 // a value for scalars.
 func variantRef(v *model.Variant) *jen.Statement {
@@ -2028,8 +2050,12 @@ func (g *gen) unionType(t *model.Type) error {
 		if v.Type.Kind == model.Scalar && v.Type.Under == nil {
 			continue
 		}
+		body := []jen.Code{jen.Id("v").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))}
+		if u.OnlyOne && v.JSONKind == "object" {
+			body = append(body, onlyOne(u, v)...)
+		}
 		chk = append(chk, jen.Case(variantRef(v)).Block(
-			jen.If(jen.Id("v").Op("!=").Nil()).Block(jen.Id("v").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))))
+			jen.If(jen.Id("v").Op("!=").Nil()).Block(body...)))
 		if v.Type.Kind == model.Scalar {
 			chk[len(chk)-1] = jen.Case(variantRef(v)).Block(jen.Id("v").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))
 		}

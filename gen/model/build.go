@@ -1696,6 +1696,9 @@ func (b *builder) fillUntagged(t *Type, s *load.Schema, infos []*variantInfo) er
 	if len(s.OneOf) > 0 {
 		if why := overlap(byKind); why != "" {
 			t.Unchecked = append(t.Unchecked, "oneOf: "+why)
+			if strings.HasPrefix(why, "an object may fit both") {
+				u.Overlap = "oneOf: " + why
+			}
 		}
 	}
 	items := map[*variantInfo]*itemInfo{}

@@ -194,9 +194,18 @@ func (c *completeness) typ(t *Type) bool {
 			ok = ok && (r.Type == nil || c.ref(r.Type))
 		}
 	case Union:
+		all := true
 		for _, v := range t.Union.Variants {
-			ok = ok && c.typ(v.Type)
+			all = c.typ(v.Type) && all
 		}
+		if u := t.Union; u.Overlap != "" && all {
+			// Every object variant proves its values, so Validate can
+			// tell that a value fits one only.
+			u.OnlyOne = true
+			dropUnchecked(t, u.Overlap)
+			ok = len(t.Unchecked) == 0
+		}
+		ok = ok && all
 	case Named, Scalar, Alias, Defined:
 		if t.Under != nil {
 			ok = ok && c.ref(t.Under)

@@ -364,6 +364,12 @@ type UnionType struct {
 	// Fallback, in an untagged union whose last alternative accepts any
 	// value, is the variant (raw JSON) for values no other variant takes.
 	Fallback *Variant
+	// Overlap, on a oneOf whose only overlap is objects that may fit
+	// several object variants, is its unchecked-list entry. When every
+	// object variant is complete, OnlyOne is set instead: Validate checks
+	// that a value fits no other object variant, and the entry goes.
+	Overlap string
+	OnlyOne bool
 }
 
 // UntaggedRule is how an untagged union is decided.

@@ -240,7 +240,15 @@ func TestOverlappingVariantsByTrial(t *testing.T) {
 			t.Errorf("%s decoded as %s, want %s", in, got, want)
 		}
 	}
-	_, err := shapes.UnmarshalContact([]byte(`{"email":1,"phone":2}`))
+	// Both variants take it: oneOf allows one, and Validate says so.
+	both, err := shapes.UnmarshalContact([]byte(`{"email":"a@b.c","phone":"1"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := shapes.ValidateContact(both); err == nil || !strings.Contains(err.Error(), "fits both ByEmail and ByPhone") {
+		t.Errorf("Validate of an object that fits both variants of a oneOf: %v", err)
+	}
+	_, err = shapes.UnmarshalContact([]byte(`{"email":1,"phone":2}`))
 	var we *wire.Error
 	if !errors.As(err, &we) || we.Pointer != "/email" || we.Offset != 9 {
 		t.Errorf("an object that is neither variant: %v, want the first variant's error at /email, byte 9", err)

@@ -953,9 +953,6 @@ type TitledMultiSelectItems struct {
 // client renders from `requestedSchema`. Forms must not ask for secrets such
 // as passwords, API keys or tokens; those go through URL mode.
 //
-// Validate does not check: oneOf: an object may fit both
-// /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
-//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
@@ -993,9 +990,6 @@ type ElicitationID string
 // the client shows the URL and, with the user's consent, opens it (for example
 // for an OAuth login). Accepting means the user agreed to open the URL, not
 // that the interaction there finished.
-//
-// Validate does not check: oneOf: an object may fit both
-// /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -13061,10 +13055,22 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 	case *ElicitationFormModeElicitationSessionScope:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationFormModeElicitationRequestScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationFormModeElicitationSessionScope and ElicitationFormModeElicitationRequestScope; oneOf allows exactly one")
+			}
 		}
 	case *ElicitationFormModeElicitationRequestScope:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationFormModeElicitationSessionScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationFormModeElicitationRequestScope and ElicitationFormModeElicitationSessionScope; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -13479,10 +13485,22 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 	case *ElicitationURLModeElicitationSessionScope:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationURLModeElicitationRequestScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationURLModeElicitationSessionScope and ElicitationURLModeElicitationRequestScope; oneOf allows exactly one")
+			}
 		}
 	case *ElicitationURLModeElicitationRequestScope:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationURLModeElicitationSessionScope); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationURLModeElicitationRequestScope and ElicitationURLModeElicitationSessionScope; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -33776,7 +33794,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},
@@ -33887,7 +33905,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationURLMode)
 				CheckElicitationURLMode(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationURLMode(d)
 			},

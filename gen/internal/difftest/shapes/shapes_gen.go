@@ -45,9 +45,6 @@ type Rect struct {
 // Contact is an untagged oneOf of two open objects: a value with both members
 // fits both, which oneOf forbids.
 //
-// Validate does not check: oneOf: an object may fit both
-// /$defs/Contact/oneOf/0 and /$defs/Contact/oneOf/1.
-//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are ByEmail,
@@ -574,10 +571,22 @@ func CheckContact(c *wire.Checker, p string, v Contact) {
 	case *ByEmail:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ByPhone); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ByEmail and ByPhone; oneOf allows exactly one")
+			}
 		}
 	case *ByPhone:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ByEmail); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ByPhone and ByEmail; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -1167,7 +1176,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Contact)
 				CheckContact(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeContact(d)
 			},
@@ -1182,7 +1191,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Holder).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Holder)
 				return v, v.DecodeWire(d)

@@ -45,9 +45,6 @@ type UserCreated struct {
 // User is a user reached by email or by phone: an untagged oneOf of open
 // objects.
 //
-// Validate does not check: oneOf: an object may fit both /$defs/User/oneOf/0
-// and /$defs/User/oneOf/1.
-//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are
@@ -697,10 +694,22 @@ func CheckUser(c *wire.Checker, p string, v User) {
 	case *UserWithNameAndPhone:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(UserWithEmail); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both UserWithNameAndPhone and UserWithEmail; oneOf allows exactly one")
+			}
 		}
 	case *UserWithEmail:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(UserWithNameAndPhone); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both UserWithEmail and UserWithNameAndPhone; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -1185,7 +1194,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(User)
 				CheckUser(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeUser(d)
 			},
@@ -1200,7 +1209,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*UserCreated).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(UserCreated)
 				return v, v.DecodeWire(d)

@@ -3772,9 +3772,6 @@ type ElicitationRequestScope struct {
 // ElicitationFormMode is a form-based elicitation mode where the client
 // renders a form from the provided schema.
 //
-// Validate does not check: oneOf: an object may fit both
-// /$defs/ElicitationFormMode/oneOf/0 and /$defs/ElicitationFormMode/oneOf/1.
-//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are Session,
@@ -3810,9 +3807,6 @@ type ElicitationFormModeRequest struct {
 
 // ElicitationURLMode is an URL-based elicitation mode where the client directs
 // the user to a URL.
-//
-// Validate does not check: oneOf: an object may fit both
-// /$defs/ElicitationUrlMode/oneOf/0 and /$defs/ElicitationUrlMode/oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -29902,10 +29896,22 @@ func CheckElicitationFormMode(c *wire.Checker, p string, v ElicitationFormMode) 
 	case *Session:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationFormModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both Session and ElicitationFormModeRequest; oneOf allows exactly one")
+			}
 		}
 	case *ElicitationFormModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(Session); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationFormModeRequest and Session; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -30280,10 +30286,22 @@ func CheckElicitationURLMode(c *wire.Checker, p string, v ElicitationURLMode) {
 	case *ElicitationURLModeSession:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationURLModeRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationURLModeSession and ElicitationURLModeRequest; oneOf allows exactly one")
+			}
 		}
 	case *ElicitationURLModeRequest:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(ElicitationURLModeSession); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both ElicitationURLModeRequest and ElicitationURLModeSession; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -43066,7 +43084,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationFormMode)
 				CheckElicitationFormMode(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationFormMode(d)
 			},
@@ -43192,7 +43210,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(ElicitationURLMode)
 				CheckElicitationURLMode(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeElicitationURLMode(d)
 			},

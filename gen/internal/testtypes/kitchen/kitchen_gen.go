@@ -201,9 +201,6 @@ type StdioServer struct {
 
 // Shape holds the untagged objects decided by required members.
 //
-// Validate does not check: oneOf: an object may fit both /$defs/Shape/oneOf/0
-// and /$defs/Shape/oneOf/1.
-//
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
 // first) whose required members are all present. Its variants are Rect,
@@ -2571,10 +2568,22 @@ func CheckShape(c *wire.Checker, p string, v Shape) {
 	case *Rect:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(Circle); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both Rect and Circle; oneOf allows exactly one")
+			}
 		}
 	case *Circle:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(Rect); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both Circle and Rect; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -5003,7 +5012,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Shape)
 				CheckShape(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeShape(d)
 			},
