@@ -186,3 +186,39 @@ func BenchmarkWorkers(b *testing.B) {
 	b.ReportMetric(float64(len(data))*float64(b.N)/one.Seconds()/1e6, "MB/s-1worker")
 	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
 }
+
+// BenchmarkErrorTwinACP measures, in the same run, a valid synthetic ACP
+// trace and its twin in which every message has one error (a
+// sessionId that is a number), so that every line is explained; the ratio
+// metric is the twin's time over the valid trace's (goal: at most 2).
+func BenchmarkErrorTwinACP(b *testing.B) {
+	valid := synth.Lines(synth.ACP, benchLines)
+	invalid := bytes.ReplaceAll(valid, []byte(`"sessionId":"`), []byte(`"sessionId":7,"x":"`))
+	e, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	run := func(trace []byte) (time.Duration, int) {
+		start := time.Now()
+		sum, err := e.Check(context.Background(), "bench", bytes.NewReader(trace), FileOptions{}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return time.Since(start), sum.Errors
+	}
+	if _, n := run(valid); n != 0 {
+		b.Fatalf("the valid trace has %d errors", n)
+	}
+	if _, n := run(invalid); n < benchLines/2 {
+		b.Fatalf("the twin has %d errors for %d lines", n, benchLines)
+	}
+	var tv, ti time.Duration
+	b.ResetTimer()
+	for range b.N {
+		d, _ := run(valid)
+		tv += d
+		d, _ = run(invalid)
+		ti += d
+	}
+	b.ReportMetric(float64(ti)/float64(tv), "ratio")
+}

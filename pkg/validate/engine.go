@@ -137,8 +137,9 @@ type Engine struct {
 	docs    *explain.Docs
 	// whole validates split checks whole (Check.Parts unused): the
 	// tests compare both ways.
-	whole bool
-	known KnownChecker // Options.Fast, if it is one
+	whole   bool
+	known   KnownChecker // Options.Fast, if it is one
+	schemas *protocol.Schemas
 }
 
 // New reads the registry and prepares each protocol's rules; no schema is
@@ -150,7 +151,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	schemas := protocol.NewSchemas()
 	e := &Engine{
-		opts: opts, workers: opts.Workers, reg: reg,
+		opts: opts, workers: opts.Workers, reg: reg, schemas: schemas,
 		rules: []protocol.Rules{acp.New(reg, schemas), arcp.New(reg, schemas), arcan.New(reg, schemas)},
 		docs:  explain.NewDocs(schema.Files, schema.IDPrefix),
 	}
@@ -735,7 +736,7 @@ func (r *fileRun) checkItem(it *item) {
 			}
 		}
 		if ck.Alt == nil {
-			fs := r.checkParts(ck, m)
+			fs := r.explain(r.validate(ck, m.Data), m.Line)
 			if len(fs) == 0 {
 				it.nearMisses(ck.Schema, ck)
 			}
@@ -744,14 +745,16 @@ func (r *fileRun) checkItem(it *item) {
 		}
 		// Each schema is validated once; an error is explained from
 		// that one validation.
-		narrowErr := ck.Schema.Validate(ck.Value)
+		narrowErr := r.validate(ck, m.Data)
 		if narrowErr == nil {
 			it.nearMisses(ck.Schema, ck)
 			continue
 		}
-		var wideErr error
+		alt := ck
+		alt.Schema = ck.Alt
+		var wideErr verdict
 		if !e.fast(ck.Alt, ptr, m.Data) {
-			wideErr = ck.Alt.Validate(ck.Value)
+			wideErr = r.validate(alt, m.Data)
 		}
 		if e.opts.Observe != nil {
 			it.seen = append(it.seen, Observation{File: r.name, Line: m.Line, SchemaID: ck.Alt.ID, Pointer: ptr, Value: ck.Value, Valid: ck.Alt.Valid(ck.Value)})
@@ -764,10 +767,8 @@ func (r *fileRun) checkItem(it *item) {
 		// Wrong by both: explain by the stable schema, unless the
 		// wider one finds other faults (then the stable schema's
 		// complaints are about the additions, not the mistake).
-		narrow := r.x.Explain(ck, narrowErr, m.Line)
-		alt := ck
-		alt.Schema = ck.Alt
-		wide := r.x.Explain(alt, wideErr, m.Line)
+		narrow := r.explain(narrowErr, m.Line)
+		wide := r.explain(wideErr, m.Line)
 		if samePointers(narrow, wide) {
 			it.out = append(it.out, narrow...)
 			continue
@@ -847,23 +848,54 @@ func (r *fileRun) publish(b *batch) error {
 	return b.stepErr
 }
 
-// checkParts validates and explains a check the fast path did not vouch
-// for: part by part when the rules split it, asking the fast path about
-// each part first, else whole.
-func (r *fileRun) checkParts(ck protocol.Check, m *protocol.Message) []Finding {
-	if len(ck.Parts) == 0 || r.e.whole {
-		return r.x.Check(ck, m.Line)
+// verdict is the validation of a check: each failing part with its
+// error; nil when the value is valid.
+type verdict []failure
+
+// failure is a part of a check and its validation error.
+type failure struct {
+	ck  protocol.Check
+	err error
+}
+
+// validate validates a check the fast path did not vouch for. A schema
+// that splits (protocol.Schemas.Split) is validated part by part, and the
+// fast path is asked about each part first: a message wrong in its
+// envelope is not validated in its payload too, nor one wrong in a session
+// id in its update. Otherwise the check is validated whole.
+func (r *fileRun) validate(ck protocol.Check, data []byte) verdict {
+	var parts []protocol.Check
+	if !r.e.whole {
+		parts = r.e.schemas.SplitCheck(ck)
 	}
-	var out []Finding
-	for _, p := range ck.Parts {
-		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), m.Data) {
+	if len(parts) == 0 {
+		if err := ck.Schema.Validate(ck.Value); err != nil {
+			return verdict{{ck, err}}
+		}
+		return nil
+	}
+	var v verdict
+	for _, p := range parts {
+		if r.e.fast(p.Schema, protocol.Pointer(p.Loc), data) {
 			continue
 		}
-		out = append(out, r.x.Check(p, m.Line)...)
+		if err := p.Schema.Validate(p.Value); err != nil {
+			v = append(v, failure{p, err})
+		}
 	}
-	// The parts' findings in the order one validation of the whole
-	// value gives them.
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	return v
+}
+
+// explain turns a verdict into findings, in the order one validation of
+// the whole value gives them.
+func (r *fileRun) explain(v verdict, line int) []Finding {
+	var out []Finding
+	for _, f := range v {
+		out = append(out, r.x.Explain(f.ck, f.err, line)...)
+	}
+	if len(v) > 1 {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	}
 	return out
 }
 

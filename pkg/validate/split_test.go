@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"unicode"
@@ -38,7 +37,7 @@ func TestSplitChecksAgree(t *testing.T) {
 		}
 		whole.whole = true
 		files, mutants, findings := 0, 0, 0
-		for _, p := range traceFiles(t, filepath.Join(fixturesDir, "arcp")) {
+		for _, p := range traceFiles(t, fixturesDir) {
 			files++
 			a := checkFile(t, whole, p)
 			b := checkFile(t, split, p)
@@ -46,7 +45,7 @@ func TestSplitChecksAgree(t *testing.T) {
 				t.Errorf("%s (fast %v): split checks change the findings (-whole +split):\n%s", p, fast, d)
 			}
 			var buf bytes.Buffer
-			for _, l := range firstLines(t, p, 15) {
+			for _, l := range firstLines(t, p, 10) {
 				for _, m := range mutations(l) {
 					buf.Write(m)
 					buf.WriteByte('\n')

@@ -66,13 +66,6 @@ type Check struct {
 	// of one it does (the protocol's objects are open, so the receiver
 	// silently drops it).
 	NearMiss bool
-	// Parts, if set, are checks that together give exactly the findings
-	// of this one (see Schemas.Split): when the fast path cannot vouch
-	// for the whole value, each part is put to it in turn and only the
-	// parts it cannot vouch for are validated and explained, so that a
-	// message wrong in its envelope is not validated in its payload too.
-	// Only a check without Alt is split.
-	Parts []Check
 }
 
 // Rules is one protocol's support. Implementations are safe for concurrent

@@ -70,7 +70,7 @@ type Schemas struct {
 	// splitMu guards what Split keeps: its results and the documents it
 	// read (apart from mu, which a compile holds for long).
 	splitMu sync.Mutex
-	splits  map[string]splitResult
+	splits  map[string]*Split
 	docs    map[string]map[string]any
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -11,156 +12,204 @@ import (
 	"github.com/agentproto/agentproto/schema"
 )
 
-// Split divides the schema with $id id at one of its members: rest is the
-// schema without that member's subschema, and member is the $id of the
-// subschema the member refers to. Validating a value against rest, and the
-// member's value against member, gives exactly the causes of validating the
+// Split is a schema divided at its members that are a bare $ref: Rest is
+// the schema without them, and Members gives, by member name, the $id each
+// refers to. Validating a value against Rest, and each of those members'
+// values against its own schema, gives exactly the causes of validating the
 // value against the whole schema, each at the same keyword, so the findings
-// read the same; the engine uses it to validate only the part of a message
-// the fast path cannot vouch for.
-//
-// Only a schema whose own keywords are simple is split: type, properties,
-// required and an allOf of references, with the member's subschema a bare
-// $ref. Anything else (a condition, a union, a keyword whose wording reads
-// its own document) keeps the schema whole, and ok is false. Members of
-// rest that restate, by the same bare $ref, a member of a schema its allOf
-// refers to are dropped: the referenced schema checks them already, with
-// the same words.
-func (s *Schemas) Split(id, name string) (rest *Schema, member string, ok bool) {
-	key := id + "\x00" + name
+// read the same. The engine uses it to validate only the parts of a message
+// the fast path cannot vouch for (see Check.Parts).
+type Split struct {
+	Rest    *Schema
+	Members map[string]string
+	names   []string // Members' keys, sorted
+	// objects are the members split only when their value is an object:
+	// a schema of the allOf asks for one, and its complaint about
+	// another value must stay with the whole.
+	objects []string
+}
+
+// Split divides the schema with $id id (see Split); nil when it is not
+// divided. Only a schema whose own keywords are simple is: type,
+// properties, required and an allOf of references, with at least one
+// member a bare $ref. Anything else (a condition, a union, closed members)
+// keeps the schema whole. Rest keeps every other member by a reference to
+// its place in the original document, so its keywords are the original
+// ones; members that restate, by the same bare $ref, a member of a schema
+// the allOf refers to are left to that schema, which checks them with the
+// same words. Results are kept: a schema is split once.
+func (s *Schemas) Split(id string) *Split {
 	s.splitMu.Lock()
 	defer s.splitMu.Unlock()
-	if sp, done := s.splits[key]; done {
-		return sp.rest, sp.member, sp.rest != nil
+	if sp, done := s.splits[id]; done {
+		return sp
 	}
-	rest, member, ok = s.split(id, name)
+	sp := s.split(id)
 	if s.splits == nil {
-		s.splits = map[string]splitResult{}
+		s.splits = map[string]*Split{}
 	}
-	s.splits[key] = splitResult{rest, member}
-	return rest, member, ok
+	s.splits[id] = sp
+	return sp
 }
 
-// splitResult is a Split, kept for the next call.
-type splitResult struct {
-	rest   *Schema
-	member string
+// SplitCheck returns the parts of ck by the Split of its schema, for
+// Check.Parts; nil when the schema is not split or the value is not an
+// object. Each part's Skip is ck's, moved to the part's place.
+func (s *Schemas) SplitCheck(ck Check) []Check {
+	obj, ok := ck.Value.(map[string]any)
+	if !ok || ck.Schema == nil {
+		return nil
+	}
+	sp := s.Split(ck.Schema.ID)
+	if sp == nil {
+		return nil
+	}
+	for _, name := range sp.objects {
+		if v, present := obj[name]; present {
+			if _, isObj := v.(map[string]any); !isObj {
+				return nil
+			}
+		}
+	}
+	parts := []Check{{Schema: sp.Rest, Loc: ck.Loc, Value: obj, Skip: ck.Skip}}
+	for _, name := range sp.names {
+		v, present := obj[name]
+		if !present {
+			continue
+		}
+		ms, err := s.Get(sp.Members[name])
+		if err != nil {
+			return nil
+		}
+		p := Check{Schema: ms, Loc: append(append([]string(nil), ck.Loc...), name), Value: v}
+		if skip := ck.Skip; skip != nil {
+			p.Skip = func(l []string) bool { return skip(append([]string{name}, l...)) }
+		}
+		parts = append(parts, p)
+	}
+	return parts
 }
 
-func (s *Schemas) split(id, name string) (rest *Schema, member string, ok bool) {
+func (s *Schemas) split(id string) *Split {
 	file, frag, _ := strings.Cut(id, "#")
 	doc, err := s.doc(file)
 	if err != nil {
-		return nil, "", false
+		return nil
 	}
 	sub, ok := Lookup(doc, SplitPointer(frag)).(map[string]any)
 	if !ok {
-		return nil, "", false
+		return nil
 	}
 	for k := range sub {
 		switch k {
 		case "$schema", "$id", "$defs", "$comment", "title", "description", "examples", "type", "allOf", "properties", "required":
 		default:
-			return nil, "", false
+			return nil
 		}
 	}
 	props, _ := sub["properties"].(map[string]any)
-	member, ok = bareRef(file, props[name])
-	if !ok {
-		return nil, "", false
-	}
-	// What the allOf's schemas check of each member, by the same bare $ref.
+	// What the allOf's schemas check of each member: by a bare $ref
+	// (inherited), or any other way (constrained).
 	inherited := map[string]string{}
+	constrained := map[string]any{}
 	allOf, _ := sub["allOf"].([]any)
 	var refs []any
 	for _, a := range allOf {
 		target, ok := bareRef(file, a)
 		if !ok {
-			return nil, "", false
+			return nil
 		}
 		refs = append(refs, map[string]any{"$ref": target})
 		tfile, tfrag, _ := strings.Cut(target, "#")
 		tdoc, err := s.doc(tfile)
 		if err != nil {
-			return nil, "", false
+			return nil
 		}
 		tsub, _ := Lookup(tdoc, SplitPointer(tfrag)).(map[string]any)
 		tprops, _ := tsub["properties"].(map[string]any)
 		for k, v := range tprops {
 			if r, ok := bareRef(tfile, v); ok {
 				inherited[k] = r
+			} else {
+				constrained[k] = v
 			}
 		}
 	}
+	sp := &Split{Members: map[string]string{}}
 	keep := map[string]any{}
 	for k, v := range props {
-		if k == name {
-			continue
-		}
 		if r, ok := bareRef(file, v); ok {
-			if inherited[k] == r {
+			switch {
+			case inherited[k] == r:
+				continue // the allOf's schema checks it, in the same words
+			case inherited[k] != "":
+				// Checked twice, by different schemas: whole.
+			case constrained[k] == nil:
+				sp.Members[k] = r
+				sp.names = append(sp.names, k)
+				continue
+			case objectOnly(constrained[k]):
+				// The allOf's schema asks only for an object (an
+				// envelope's payload): split when it is one, and
+				// then that schema has nothing to say of it.
+				sp.Members[k] = r
+				sp.names = append(sp.names, k)
+				sp.objects = append(sp.objects, k)
 				continue
 			}
-			keep[k] = map[string]any{"$ref": r}
-			continue
 		}
-		p, ok := v.(map[string]any)
-		if !ok {
-			return nil, "", false
+		tok := escapeToken(k)
+		if url.PathEscape(tok) != tok {
+			return nil // a name that a URL fragment would have to escape
 		}
-		// Inline keywords are kept where their wording does not read
-		// the document: a type, a constant, a list of values.
-		q := map[string]any{}
-		for pk, pv := range p {
-			switch pk {
-			case "type", "const", "enum":
-				q[pk] = pv
-			case "description", "title", "examples", "$comment", "deprecated":
-			default:
-				return nil, "", false
-			}
-		}
-		keep[k] = q
+		keep[k] = map[string]any{"$ref": file + "#" + frag + "/properties/" + tok}
 	}
-	// The copy lives under $defs of a derived document, by the name the
-	// explainer would give the original (its nearest $defs entry, or the
-	// file's title), so that a keyword of rest names the same type.
+	if len(sp.names) == 0 {
+		return nil
+	}
+	sort.Strings(sp.names)
+	// The rest lives under $defs of a derived document, by the name the
+	// explainer gives the original (its nearest $defs entry, or the
+	// file's title), so that its own keywords (type, required) name the
+	// same type.
 	label := defsName(frag)
 	if label == "" {
 		label, _ = doc["title"].(string)
 	}
 	if label == "" {
-		return nil, "", false
+		return nil
 	}
-	copyOf := map[string]any{"properties": keep}
+	rest := map[string]any{"properties": keep}
 	for _, k := range []string{"type", "required"} {
 		if v, ok := sub[k]; ok {
-			copyOf[k] = v
+			rest[k] = v
 		}
 	}
 	if len(refs) > 0 {
-		copyOf["allOf"] = refs
+		rest["allOf"] = refs
 	}
-	derived := strings.TrimSuffix(file, ".json") + "-" + url.PathEscape(label) + "-without-" + url.PathEscape(name) + ".json"
+	derived := strings.TrimSuffix(file, ".json") + "-" + url.PathEscape(label) + "-rest.json"
+	wrapped := map[string]any{"$defs": map[string]any{label: rest}}
 	s.mu.Lock()
 	if s.derived == nil {
 		s.derived = map[string]any{}
 	}
-	wrapped := map[string]any{"$defs": map[string]any{label: copyOf}}
-	if prev, dup := s.derived[derived]; dup && !reflect.DeepEqual(prev, wrapped) {
+	prev, dup := s.derived[derived]
+	if dup && !reflect.DeepEqual(prev, wrapped) {
+		// Two schemas of one file under one name: keep the first whole.
 		s.mu.Unlock()
-		return nil, "", false
+		return nil
 	}
 	s.derived[derived] = wrapped
 	s.mu.Unlock()
-	rest, err = s.Get(derived + "#/$defs/" + escapeToken(label))
+	sp.Rest, err = s.Get(derived + "#/$defs/" + escapeToken(label))
 	if err != nil {
-		return nil, "", false
+		return nil
 	}
-	return rest, member, true
+	return sp
 }
 
-// doc reads an embedded schema document by its $id, once.
+// doc reads an embedded schema document by its $id, once (under splitMu).
 func (s *Schemas) doc(id string) (map[string]any, error) {
 	if d, ok := s.docs[id]; ok {
 		return d, nil
@@ -195,6 +244,23 @@ func readDoc(id string) (map[string]any, error) {
 		return nil, fmt.Errorf("%s is not an object", p)
 	}
 	return m, nil
+}
+
+// objectOnly reports whether a subschema only asks for an object (with
+// annotations).
+func objectOnly(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok || m["type"] != "object" {
+		return false
+	}
+	for k := range m {
+		switch k {
+		case "type", "description", "title", "examples", "$comment":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // bareRef returns the absolute target of a subschema that is only a $ref

@@ -57,7 +57,6 @@ type set struct {
 	types    []string                    // known message types, sorted
 	kinds    []string                    // known event kinds, sorted
 	rules    ruleSet                     // the table's checked rules, by check
-	schemas  *protocol.Schemas
 }
 
 func (r *Rules) set(v *registry.Version) (*set, error) {
@@ -66,7 +65,7 @@ func (r *Rules) set(v *registry.Version) (*set, error) {
 	if s := r.compiled[v.Name]; s != nil {
 		return s, nil
 	}
-	s := &set{v: v, t: v.ARCP, schemas: r.schemas, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}}
+	s := &set{v: v, t: v.ARCP, messages: map[string]*protocol.Schema{}, events: map[string]*protocol.Schema{}, byKind: map[string]*protocol.Schema{}}
 	for _, m := range v.ARCP.Messages {
 		c, err := r.schemas.Get(v.SchemaID(m.Schema))
 		if err != nil {
@@ -324,32 +323,8 @@ func (s *state) Step(m *protocol.Message) {
 			return false
 		}
 	}
-	if payload != nil {
-		ck.Parts = set.parts(ck)
-	}
 	m.Checks = append(m.Checks, ck)
 	s.apply(m, typ, kind, o, notTerminal)
-}
-
-// parts splits a message's check at its payload (see protocol.Check.Parts):
-// the envelope and the message's own members, and the payload by its own
-// schema, which the fast path may vouch for alone.
-func (set *set) parts(ck protocol.Check) []protocol.Check {
-	rest, member, ok := set.schemas.Split(ck.Schema.ID, "payload")
-	if !ok {
-		return nil
-	}
-	ms, err := set.schemas.Get(member)
-	if err != nil {
-		return nil
-	}
-	obj, _ := ck.Value.(map[string]any)
-	head := protocol.Check{Schema: rest, Value: ck.Value, Skip: ck.Skip}
-	body := protocol.Check{Schema: ms, Loc: []string{"payload"}, Value: obj["payload"]}
-	if skip := ck.Skip; skip != nil {
-		body.Skip = func(l []string) bool { return skip(append([]string{"payload"}, l...)) }
-	}
-	return []protocol.Check{head, body}
 }
 
 // where points at the deviation in o: the first field whose presence gave
