@@ -2,7 +2,7 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all generate check test bench lint schemas conformance fuzz acp-traces acp-traces-check
+.PHONY: all generate check test bench bench-goals lint schemas conformance fuzz acp-traces acp-traces-check
 
 all: check lint test
 
@@ -20,6 +20,16 @@ test:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# The speed goals as ratios measured in one run, each against its baseline:
+# the command's CPU against encoding/json decoding the same lines
+# (cpu-vs-decode) and a 2-line run against a 20,000-line one
+# (start-share); two workers against one (speedup); a trace with an error
+# in every message against its valid twin (ratio), for ACP and ARCP.
+bench-goals:
+	$(GO) test -run='^$$' -bench='^BenchmarkGoals$$' -benchtime=5x ./cmd/validate
+	$(GO) test -run='^$$' -bench='^Benchmark(Workers|ErrorTwinACP)$$' -benchtime=3x ./pkg/validate
+	$(GO) test -run='^$$' -bench='^BenchmarkErrorTwin$$' -benchtime=5x ./pkg/validate/rules/arcp
 
 lint:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo 'gofmt would change the files above'; exit 1; }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,4 +92,67 @@ func BenchmarkCLIACPFloor(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(lines))*float64(b.N)/time.Since(start).Seconds(), "lines/s")
+}
+
+// BenchmarkGoals measures the command as a user runs it, a built binary in
+// its own process, in CPU time (user + system, all cores), against
+// baselines measured in the same run:
+//
+//   - cpu-vs-decode: validate on the 20,000-line ACP trace over
+//     encoding/json decoding each of its lines into any (goal: 1.0 or less);
+//   - start-share: validate on a 2-line trace over the 20,000-line run, the
+//     cost of starting (goal: 0.05 or less).
+//
+// go test ./cmd/validate -run '^$' -bench Goals -benchtime 5x
+func BenchmarkGoals(b *testing.B) {
+	dir := b.TempDir()
+	bin := filepath.Join(dir, "validate")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		b.Fatalf("go build: %v\n%s", err, out)
+	}
+	big, small := acpTrace(20000), acpTrace(2)
+	bigPath, smallPath := filepath.Join(dir, "big.jsonl"), filepath.Join(dir, "small.jsonl")
+	for p, s := range map[string]string{bigPath: big, smallPath: small} {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cli := func(path string) time.Duration {
+		cmd := exec.Command(bin, "--progress", "never", path)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("validate %s: %v\n%s", path, err, out)
+		}
+		return cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	lines := strings.Split(strings.TrimSuffix(big, "\n"), "\n")
+	decode := func() time.Duration {
+		before := selfCPU(b)
+		for _, l := range lines {
+			var v any
+			if err := json.Unmarshal([]byte(l), &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return selfCPU(b) - before
+	}
+	var dec, full, start time.Duration
+	b.ResetTimer()
+	for range b.N {
+		dec += decode()
+		full += cli(bigPath)
+		start += cli(smallPath)
+	}
+	b.ReportMetric(float64(full)/float64(dec), "cpu-vs-decode")
+	b.ReportMetric(float64(start)/float64(full), "start-share")
+	b.ReportMetric(float64(full.Milliseconds())/float64(b.N), "cli-cpu-ms")
+	b.ReportMetric(float64(start.Milliseconds())/float64(b.N), "start-cpu-ms")
+}
+
+// selfCPU is the CPU time this process has used, user and system.
+func selfCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
