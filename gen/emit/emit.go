@@ -590,6 +590,7 @@ func (g *gen) structType(t *model.Type) error {
 	chk = append(chk, checkMemberCount(st)...)
 	chk = append(chk, checkAlternatives(st)...)
 	chk = append(chk, checkConditions(st)...)
+	chk = append(chk, checkCondition(st.Cond)...)
 	g.f.Comment("CheckWire records in c every constraint the value breaks, under the JSON pointer p.")
 	g.f.Func().Params(jen.Id("x").Op("*").Id(t.Name)).Id("CheckWire").Params(jen.Id("c").Op("*").Add(wire("Checker")), jen.Id("p").String()).Block(chk...)
 	g.std(t)
@@ -597,6 +598,45 @@ func (g *gen) structType(t *model.Type) error {
 		g.baseMethods(t)
 	}
 	return nil
+}
+
+// checkCondition checks an if/then/else through its types: the value's
+// encoding decoded as If and passing Validate as it selects Then, else
+// Else; the branch's decoding errors and Validate errors are the value's.
+func checkCondition(cd *model.Condition) []jen.Code {
+	if cd == nil {
+		return nil
+	}
+	branch := func(t *model.Type) []jen.Code {
+		if t == nil {
+			return nil
+		}
+		return []jen.Code{
+			jen.Var().Id("b").Id(t.Name),
+			jen.If(jen.Err().Op(":=").Add(wire("UnmarshalOwned")).Call(jen.Id("raw"), jen.Op("&").Id("b")), jen.Err().Op("!=").Nil()).Block(
+				jen.Var().Id("we").Op("*").Add(wire("Error")),
+				jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("we"))).Block(
+					jen.Id("c").Dot("Fail").Call(jen.Id("p").Op("+").Id("we").Dot("Pointer"), jen.Lit("%s"), jen.Id("we").Dot("Msg")),
+				).Else().Block(
+					jen.Id("c").Dot("Fail").Call(jen.Id("p"), jen.Lit("%s"), jen.Err()),
+				),
+			).Else().Block(jen.Id("b").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p"))),
+		}
+	}
+	cond := jen.If(
+		jen.Id("cond").Op(":=").New(jen.Id(cd.If.Name)),
+		wire("UnmarshalOwned").Call(jen.Id("raw"), jen.Id("cond")).Op("==").Nil().Op("&&").Id("cond").Dot("Validate").Call().Op("==").Nil(),
+	).Block(branch(cd.Then)...)
+	if cd.Else != nil {
+		cond = cond.Else().Block(branch(cd.Else)...)
+	}
+	return []jen.Code{jen.Block(
+		jen.Comment("if/then/else, through types of its own."),
+		jen.Id("e").Op(":=").Add(wire("NewEncoder")).Call(jen.Nil()),
+		jen.Id("x").Dot("EncodeWire").Call(jen.Id("e")),
+		jen.Id("raw").Op(":=").Id("e").Dot("Bytes").Call(),
+		cond,
+	)}
 }
 
 // checkMemberCount checks minProperties and maxProperties of a struct:

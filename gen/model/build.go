@@ -1009,12 +1009,94 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		t.Unchecked = keep
 	}
+	if base == nil && skip == "" && s.If != nil && st.Rules == nil && (s.Then != nil || s.Else != nil) {
+		if err := b.condition(t, st, s, ps); err != nil {
+			return err
+		}
+	}
 	if base == nil && skip == "" {
 		if ref := embeddedRef(s); ref != nil {
 			b.embeds = append(b.embeds, embedding{t: t, of: ref})
 		}
 	}
 	return nil
+}
+
+// condition makes an if/then/else of an object schema a Condition, when
+// each of its subschemas becomes a struct: each is read as a schema of
+// this object (type object, and the type of a member the object already
+// types where the subschema gives none, since both apply). Whether the
+// condition can be checked is decided with completeness: only a complete
+// If tells exactly which branch applies.
+func (b *builder) condition(t *Type, st *StructType, s *load.Schema, ps []load.Property) error {
+	start := len(b.pkg.Types)
+	cd := &Condition{}
+	for _, part := range []struct {
+		x    *load.Schema
+		word string
+		dst  **Type
+	}{{s.If, "if", &cd.If}, {s.Then, "then", &cd.Then}, {s.Else, "else", &cd.Else}} {
+		if part.x == nil {
+			continue
+		}
+		if part.x.Bool != nil || part.x.Ref != "" {
+			b.dropCopies(start)
+			return nil
+		}
+		x := inContext(part.x, ps)
+		name := b.names.take(part.word + t.Name)
+		sub := &Type{Name: name, Loc: part.x.Loc,
+			Doc: name + " is the " + part.word + " schema of " + t.Name + ", a type of its own so that Validate can check it."}
+		b.pkg.Types = append(b.pkg.Types, sub)
+		if err := b.fill(sub, x); err != nil {
+			return err
+		}
+		if sub.Kind != Struct {
+			b.dropCopies(start)
+			return nil
+		}
+		*part.dst = sub
+	}
+	cd.Types = append(cd.Types, b.pkg.Types[start:]...)
+	st.Cond = cd
+	dropUnchecked(t, "if")
+	return nil
+}
+
+// inContext is a subschema of an object's if/then/else read as a schema of
+// that object: type object, and for a member the object types and the
+// subschema does not, the object's type.
+func inContext(x *load.Schema, ps []load.Property) *load.Schema {
+	c := *x
+	if len(c.Type) == 0 {
+		c.Type = []string{"object"}
+	}
+	c.Properties = nil
+	for _, p := range x.Properties {
+		q := p
+		if len(p.Schema.Type) == 0 && p.Schema.Bool == nil && p.Schema.Ref == "" {
+			for _, o := range ps {
+				if o.Name == p.Name && len(o.Schema.Type) == 1 {
+					ps := *p.Schema
+					ps.Type = o.Schema.Type
+					q.Schema = &ps
+				}
+			}
+		}
+		c.Properties = append(c.Properties, q)
+	}
+	// A member the subschema requires without describing it is held as
+	// any value: only its presence is the subschema's to check.
+	for _, r := range x.Required {
+		described := false
+		for _, p := range c.Properties {
+			described = described || p.Name == r
+		}
+		if !described {
+			c.Properties = append(c.Properties, load.Property{Name: r, Schema: &load.Schema{Loc: x.Loc.Child("required"), Doc: x.Doc, Base: x.Base}})
+		}
+	}
+	return &c
 }
 
 // extraRules makes the value schemas of an object's patternProperties and

@@ -179,16 +179,45 @@ func ownGaps(t *Type) []string {
 	return out
 }
 
+// condition keeps a struct's if/then/else only when its If type is
+// complete: otherwise which branch applies is not known, the condition is
+// unchecked again, and the types made for it are dropped from the package.
+func (c *completeness) condition(t *Type) {
+	cd := t.Struct.Cond
+	if c.typ(cd.If) {
+		return
+	}
+	t.Struct.Cond = nil
+	t.Unchecked = append(t.Unchecked, "if")
+	drop := map[*Type]bool{}
+	for _, x := range cd.Types {
+		drop[x] = true
+	}
+	var keep []*Type
+	for _, x := range c.pkg.Types {
+		if !drop[x] {
+			keep = append(keep, x)
+		}
+	}
+	c.pkg.Types = keep
+}
+
 func (c *completeness) typ(t *Type) bool {
 	if v, ok := c.memo[t]; ok {
 		return v
 	}
 	c.memo[t] = true // a cycle does not make a type incomplete by itself
+	if t.Struct != nil && t.Struct.Cond != nil {
+		c.condition(t)
+	}
 	ok := len(t.Unchecked) == 0
 	switch t.Kind {
 	case Struct:
 		for _, f := range t.Struct.Fields {
 			ok = ok && c.ref(f.Type)
+		}
+		if cd := t.Struct.Cond; cd != nil {
+			ok = ok && (cd.Then == nil || c.typ(cd.Then)) && (cd.Else == nil || c.typ(cd.Else))
 		}
 		for _, r := range t.Struct.Extra {
 			ok = ok && (r.Type == nil || c.ref(r.Type))

@@ -228,6 +228,18 @@ type StructType struct {
 	// MinProps and MaxProps bound the number of members (minProperties,
 	// maxProperties); Validate checks them.
 	MinProps, MaxProps *uint64
+	// Cond is an if/then/else of the object that Validate checks through
+	// types of its own: the value's encoding is decoded as If, and then
+	// checked as Then when it passes Validate as If, else as Else.
+	Cond *Condition
+}
+
+// Condition is an if/then/else whose subschemas are types of their own,
+// unexported (they are no part of the package's API). Then or Else may be
+// nil. Types lists every type made for it, nested ones included.
+type Condition struct {
+	If, Then, Else *Type
+	Types          []*Type
 }
 
 // ExtraRule is the schema of the members of an object that its

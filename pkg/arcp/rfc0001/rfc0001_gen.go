@@ -5,6 +5,7 @@ package rfc0001
 
 import (
 	"encoding/json"
+	"errors"
 	"github.com/agentproto/agentproto/pkg/wire"
 	"regexp"
 	"unicode/utf8"
@@ -1231,8 +1232,6 @@ type SessionOpen struct {
 }
 
 // SessionOpenPayload is the payload of `session.open`.
-//
-// Validate does not check: if.
 type SessionOpenPayload struct {
 	// Credentials.
 	Auth Credentials `json:"auth"`
@@ -1240,6 +1239,38 @@ type SessionOpenPayload struct {
 	Client ClientIdentity `json:"client"`
 	// Proposed capabilities; an absent member means none.
 	Capabilities *Capabilities `json:"capabilities,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ifSessionOpenPayload is the if schema of SessionOpenPayload, a type of its
+// own so that Validate can check it.
+type ifSessionOpenPayload struct {
+	Auth ifSessionOpenPayloadAuth `json:"auth"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// ifSessionOpenPayloadAuth has no description in its schema.
+//
+// The member "scheme" is always "mtls"; it is written on encoding and checked
+// on decoding.
+type ifSessionOpenPayloadAuth struct {
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenSessionOpenPayload is the then schema of SessionOpenPayload, a type of
+// its own so that Validate can check it.
+type thenSessionOpenPayload struct {
+	Client *thenSessionOpenPayloadClient `json:"client,omitempty"`
+	// Members the schema does not define, kept in order so that nothing is lost.
+	Unknown wire.Members `json:"-"`
+}
+
+// thenSessionOpenPayloadClient has no description in its schema.
+type thenSessionOpenPayloadClient struct {
+	Fingerprint json.RawMessage `json:"fingerprint"`
 	// Members the schema does not define, kept in order so that nothing is lost.
 	Unknown wire.Members `json:"-"`
 }
@@ -15708,6 +15739,25 @@ func (x *SessionOpenPayload) CheckWire(c *wire.Checker, p string) {
 		p := wire.Join(p, "capabilities")
 		(*x.Capabilities).CheckWire(c, p)
 	}
+	{
+		// if/then/else, through types of its own.
+		e := wire.NewEncoder(nil)
+		x.EncodeWire(e)
+		raw := e.Bytes()
+		if cond := new(ifSessionOpenPayload); wire.UnmarshalOwned(raw, cond) == nil && cond.Validate() == nil {
+			var b thenSessionOpenPayload
+			if err := wire.UnmarshalOwned(raw, &b); err != nil {
+				var we *wire.Error
+				if errors.As(err, &we) {
+					c.Fail(p+we.Pointer, "%s", we.Msg)
+				} else {
+					c.Fail(p, "%s", err)
+				}
+			} else {
+				b.CheckWire(c, p)
+			}
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -15724,6 +15774,372 @@ func (x *SessionOpenPayload) UnmarshalJSON(data []byte) error {
 
 // MarshalJSON encodes the value.
 func (x SessionOpenPayload) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ifSessionOpenPayload) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ifSessionOpenPayload{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "auth":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "auth")
+			}
+			seen[0] = true
+			if err := x.Auth.DecodeWire(d); err != nil {
+				return wire.At(err, "auth")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "auth")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ifSessionOpenPayload) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ifSessionOpenPayload) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"auth\":")
+	x.Auth.EncodeWire(e)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ifSessionOpenPayload) CheckWire(c *wire.Checker, p string) {
+	{
+		p := wire.Join(p, "auth")
+		x.Auth.CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ifSessionOpenPayload) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ifSessionOpenPayload) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ifSessionOpenPayload) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *ifSessionOpenPayloadAuth) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = ifSessionOpenPayloadAuth{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "scheme":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "scheme")
+			}
+			seen[0] = true
+			v, err := d.String()
+			if err != nil {
+				return wire.At(err, "scheme")
+			}
+			if v != "mtls" {
+				return wire.At(wire.ConstError(d.Offset(), "\"mtls\""), "scheme")
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "scheme")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *ifSessionOpenPayloadAuth) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *ifSessionOpenPayloadAuth) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"scheme\":")
+	e.RawValue("\"mtls\"")
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *ifSessionOpenPayloadAuth) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *ifSessionOpenPayloadAuth) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *ifSessionOpenPayloadAuth) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x ifSessionOpenPayloadAuth) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *thenSessionOpenPayload) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenSessionOpenPayload{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "client":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "client")
+			}
+			seen[0] = true
+			{
+				v := new(thenSessionOpenPayloadClient)
+				if err := (*v).DecodeWire(d); err != nil {
+					return wire.At(err, "client")
+				}
+				x.Client = v
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	_ = start
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenSessionOpenPayload) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenSessionOpenPayload) EncodeWireFields(e *wire.Encoder) {
+	if x.Client != nil {
+		e.RawKey("\"client\":")
+		(*x.Client).EncodeWire(e)
+	}
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenSessionOpenPayload) CheckWire(c *wire.Checker, p string) {
+	if x.Client != nil {
+		p := wire.Join(p, "client")
+		(*x.Client).CheckWire(c, p)
+	}
+}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenSessionOpenPayload) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenSessionOpenPayload) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenSessionOpenPayload) MarshalJSON() ([]byte, error) {
+	return wire.Marshal(&x)
+}
+
+// DecodeWire decodes the value from d.
+func (x *thenSessionOpenPayloadClient) DecodeWire(d *wire.Decoder) error {
+	skip := d.TakeSkip()
+	start := d.Offset()
+	*x = thenSessionOpenPayloadClient{}
+	if err := d.BeginObject(); err != nil {
+		return err
+	}
+	var seen [1]bool
+	for {
+		key, more, err := d.NextKey()
+		if err != nil {
+			return err
+		}
+		if !more {
+			break
+		}
+		switch string(key) {
+		case "fingerprint":
+			if seen[0] {
+				return wire.DuplicateError(d.Offset(), "fingerprint")
+			}
+			seen[0] = true
+			{
+				v0, err := wire.DecodeRaw(d)
+				if err != nil {
+					return wire.At(err, "fingerprint")
+				}
+				x.Fingerprint = v0
+			}
+		default:
+			if skip != "" && string(key) == skip {
+				if err := d.Skip(); err != nil {
+					return err
+				}
+				continue
+			}
+			raw, err := wire.DecodeRaw(d)
+			if err != nil {
+				return wire.At(err, string(key))
+			}
+			x.Unknown = append(x.Unknown, wire.Member{
+				Key:   string(key),
+				Value: raw,
+			})
+		}
+	}
+	var missing []string
+	if !seen[0] {
+		missing = append(missing, "fingerprint")
+	}
+	if len(missing) > 0 {
+		return wire.RequiredError(start, missing...)
+	}
+	return nil
+}
+
+// EncodeWire encodes the value to e.
+func (x *thenSessionOpenPayloadClient) EncodeWire(e *wire.Encoder) {
+	e.BeginObject()
+	x.EncodeWireFields(e)
+	e.EndObject()
+}
+
+// EncodeWireFields writes the members of the value, without braces, so that a union can write its tag first.
+func (x *thenSessionOpenPayloadClient) EncodeWireFields(e *wire.Encoder) {
+	e.RawKey("\"fingerprint\":")
+	e.Raw(x.Fingerprint)
+	x.Unknown.Encode(e)
+}
+
+// CheckWire records in c every constraint the value breaks, under the JSON pointer p.
+func (x *thenSessionOpenPayloadClient) CheckWire(c *wire.Checker, p string) {}
+
+// Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
+func (x *thenSessionOpenPayloadClient) Validate() error {
+	var c wire.Checker
+	x.CheckWire(&c, "")
+	return c.Err()
+}
+
+// UnmarshalJSON decodes the value strictly: member names match case-sensitively.
+func (x *thenSessionOpenPayloadClient) UnmarshalJSON(data []byte) error {
+	return wire.Unmarshal(data, x)
+}
+
+// MarshalJSON encodes the value.
+func (x thenSessionOpenPayloadClient) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
@@ -26906,143 +27322,6 @@ func (x TraceSpanPayload) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-// completeMessage reports whether Validate checks everything the schema asks of v's variant.
-func completeMessage(v Message) bool {
-	switch v.(type) {
-	case *SessionOpen:
-		return false
-	case *SessionChallenge:
-		return true
-	case *SessionAuthenticate:
-		return true
-	case *SessionAccepted:
-		return true
-	case *SessionUnauthenticated:
-		return true
-	case *SessionRejected:
-		return true
-	case *SessionRefresh:
-		return true
-	case *SessionEvicted:
-		return true
-	case *SessionClose:
-		return true
-	case *SessionClosed:
-		return true
-	case *SessionResume:
-		return true
-	case *SessionResumed:
-		return true
-	case *SessionPing:
-		return true
-	case *SessionPong:
-		return true
-	case *SessionAck:
-		return true
-	case *SessionListJobs:
-		return true
-	case *SessionJobs:
-		return true
-	case *Ping:
-		return true
-	case *Pong:
-		return true
-	case *Ack:
-		return true
-	case *Nack:
-		return true
-	case *Cancel:
-		return true
-	case *CancelAccepted:
-		return true
-	case *CancelRefused:
-		return true
-	case *Interrupt:
-		return true
-	case *Resume:
-		return true
-	case *Backpressure:
-		return true
-	case *ToolInvoke:
-		return true
-	case *ToolResult:
-		return true
-	case *ToolError:
-		return true
-	case *JobAccepted:
-		return true
-	case *JobStarted:
-		return true
-	case *JobProgress:
-		return true
-	case *JobHeartbeat:
-		return true
-	case *JobCompleted:
-		return true
-	case *JobFailed:
-		return true
-	case *JobCancelled:
-		return true
-	case *JobResultChunk:
-		return true
-	case *StreamOpen:
-		return true
-	case *StreamChunk:
-		return true
-	case *StreamClose:
-		return true
-	case *StreamError:
-		return true
-	case *PermissionRequest:
-		return true
-	case *PermissionGrant:
-		return true
-	case *PermissionDeny:
-		return true
-	case *LeaseGranted:
-		return true
-	case *LeaseRefresh:
-		return true
-	case *LeaseExtended:
-		return true
-	case *LeaseRevoked:
-		return true
-	case *Subscribe:
-		return true
-	case *SubscribeAccepted:
-		return true
-	case *SubscribeEvent:
-		return true
-	case *Unsubscribe:
-		return true
-	case *SubscribeClosed:
-		return true
-	case *JobSubscribe:
-		return true
-	case *JobSubscribed:
-		return true
-	case *JobUnsubscribe:
-		return true
-	case *ArtifactPut:
-		return true
-	case *ArtifactFetch:
-		return true
-	case *ArtifactRefMessage:
-		return true
-	case *ArtifactRelease:
-		return true
-	case *EventEmit:
-		return true
-	case *Log:
-		return true
-	case *Metric:
-		return true
-	case *TraceSpan:
-		return true
-	}
-	return false
-}
-
 // Lookup returns the codec of the Go type generated from the schema with the given $id and JSON pointer fragment ("…/file.json#" for a file's root, "…#/$defs/Name" for a definition; schemas without an $id are keyed by the fragment alone).
 func Lookup(id string) (wire.Codec, bool) {
 	switch id {
@@ -28283,11 +28562,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(Message)
 				CheckMessage(c, p, u)
 			},
-			Complete: false,
-			CompleteValue: func(v any) bool {
-				u, _ := v.(Message)
-				return completeMessage(u)
-			},
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeMessage(d)
 			},
@@ -28842,7 +29117,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionOpen).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionOpen)
 				return v, v.DecodeWire(d)
@@ -28857,7 +29132,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionOpenPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionOpenPayload)
 				return v, v.DecodeWire(d)
