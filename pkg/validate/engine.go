@@ -339,9 +339,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 				}
 				return
 			}
-			it := &item{rec: rec, m: protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}}
-			it.m.Checks = it.checks[:0]
-			b.items = append(b.items, it)
+			b.add(rec, index)
 			size += len(rec.Data)
 			if len(b.items) >= maxItems || size >= maxBytes {
 				if !send() {
@@ -530,8 +528,9 @@ const maxPerLine = 20
 // batch is a run of records on its way through the stages of a check.
 type batch struct {
 	items   []*item
-	err     error // reading stopped after these items
-	errLine int   // the line reading stopped at
+	slab    []item // where the last items live
+	err     error  // reading stopped after these items
+	errLine int    // the line reading stopped at
 	// Set by the in-order stage (step).
 	notes          []Finding // its findings, reported before the items'
 	skip           bool      // the file matches no protocol: counted only
@@ -543,6 +542,19 @@ type batch struct {
 
 func newBatch() *batch {
 	return &batch{parsed: make(chan struct{}), checked: make(chan struct{})}
+}
+
+// add appends a record to the batch. Items are allocated in chunks, a few
+// first (a live batch is often one message), then many.
+func (b *batch) add(rec trace.Record, index int) {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]item, 0, min(8+8*len(b.items), 128))
+	}
+	b.slab = b.slab[:len(b.slab)+1]
+	it := &b.slab[len(b.slab)-1]
+	it.rec, it.m = rec, protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}
+	it.m.Checks = it.checks[:0]
+	b.items = append(b.items, it)
 }
 
 // pipeline runs the stages of a check on their own goroutines, so that
