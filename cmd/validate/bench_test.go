@@ -101,7 +101,9 @@ func BenchmarkCLIACPFloor(b *testing.B) {
 //   - cpu-vs-decode: validate on the 20,000-line ACP trace over
 //     encoding/json decoding each of its lines into any (goal: 1.0 or less);
 //   - start-share: validate on a 2-line trace over the 20,000-line run, the
-//     cost of starting (goal: 0.05 or less).
+//     cost of starting (goal: 0.05 or less);
+//   - small-file-share: the same for each of 100 such traces checked by one
+//     run, as a CI checks a folder of them.
 //
 // go test ./cmd/validate -run '^$' -bench Goals -benchtime 5x
 func BenchmarkGoals(b *testing.B) {
@@ -114,6 +116,18 @@ func BenchmarkGoals(b *testing.B) {
 	bigPath, smallPath := filepath.Join(dir, "big.jsonl"), filepath.Join(dir, "small.jsonl")
 	for p, s := range map[string]string{bigPath: big, smallPath: small} {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// A CI that checks many small traces names them all at once (or
+	// their folder): one process, one engine, schemas compiled once.
+	many := filepath.Join(dir, "many")
+	if err := os.Mkdir(many, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	const smallFiles = 100
+	for i := range smallFiles {
+		if err := os.WriteFile(filepath.Join(many, fmt.Sprintf("t%03d.jsonl", i)), []byte(small), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -135,15 +149,17 @@ func BenchmarkGoals(b *testing.B) {
 		}
 		return selfCPU(b) - before
 	}
-	var dec, full, start time.Duration
+	var dec, full, start, batch time.Duration
 	b.ResetTimer()
 	for range b.N {
 		dec += decode()
 		full += cli(bigPath)
 		start += cli(smallPath)
+		batch += cli(many)
 	}
 	b.ReportMetric(float64(full)/float64(dec), "cpu-vs-decode")
 	b.ReportMetric(float64(start)/float64(full), "start-share")
+	b.ReportMetric(float64(batch)/smallFiles/float64(full), "small-file-share")
 	b.ReportMetric(float64(full.Milliseconds())/float64(b.N), "cli-cpu-ms")
 	b.ReportMetric(float64(start.Milliseconds())/float64(b.N), "start-cpu-ms")
 }
