@@ -83,18 +83,18 @@ func (r *fileRun) undetected(items []*item) {
 		// Nothing parsed as JSON.
 		if enc := utf16Text(items); enc != "" {
 			r.skipAll = true
-			r.note(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: fmt.Sprintf("this is UTF-16 text (%s), not UTF-8: JSON Lines and SSE traces are UTF-8; convert the file first, for example with iconv -f UTF-16 -t UTF-8 (Windows PowerShell's > writes UTF-16: use Out-File -Encoding utf8)", enc)})
+			r.note(Finding{Line: items[0].m.Line, Severity: Error, Rule: RuleJSON, Message: fmt.Sprintf("this is UTF-16 text (%s), not UTF-8: JSON Lines and SSE traces are UTF-8; convert the file first, for example with iconv -f UTF-16 -t UTF-8 (Windows PowerShell's > writes UTF-16: use Out-File -Encoding utf8)", enc)})
 			return
 		}
 		if looksBinary(items) {
 			r.skipAll = true
-			r.note(Finding{Line: items[0].rec.Line, Severity: Error, Rule: RuleJSON, Message: "binary data, not a text trace: a trace is JSON Lines or SSE text (gzip is read too); is the file compressed some other way, or not a trace at all?"})
+			r.note(Finding{Line: items[0].m.Line, Severity: Error, Rule: RuleJSON, Message: "binary data, not a text trace: a trace is JSON Lines or SSE text (gzip is read too); is the file compressed some other way, or not a trace at all?"})
 		}
 		// Otherwise every line gets its own json finding, as text.
 		return
 	}
 	r.skipAll = true
-	r.note(Finding{Line: first.rec.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items)})
+	r.note(Finding{Line: first.m.Line, Severity: Error, Rule: RuleUnknownProtocol, Message: diagnose(first, items)})
 }
 
 // looksBinary reports whether the records hold NUL bytes or are mostly not
@@ -102,7 +102,7 @@ func (r *fileRun) undetected(items []*item) {
 func looksBinary(items []*item) bool {
 	var n, bad int
 	for _, it := range items {
-		d := it.rec.Data
+		d := it.m.Data
 		if bytes.IndexByte(d, 0) >= 0 {
 			return true
 		}
@@ -196,7 +196,7 @@ func utf16Text(items []*item) string {
 	if len(items) == 0 {
 		return ""
 	}
-	d := items[0].rec.Data
+	d := items[0].m.Data
 	switch {
 	case bytes.HasPrefix(d, []byte{0xff, 0xfe}):
 		return "little-endian"

@@ -395,7 +395,7 @@ func (e *Engine) Check(ctx context.Context, name string, r io.Reader, fo FileOpt
 // message the rules see, and what the engine adds to it.
 type item struct {
 	m    protocol.Message
-	rec  trace.Record
+	err  error         // the record could not be read whole (trace.Record.Err)
 	bad  *Finding      // the record could not be read or parsed
 	out  []Finding     // schema findings, set by the validation stage
 	once []Finding     // warnings given once per trace (by message)
@@ -552,7 +552,7 @@ func (b *batch) add(rec trace.Record, index int) {
 	}
 	b.slab = b.slab[:len(b.slab)+1]
 	it := &b.slab[len(b.slab)-1]
-	it.rec, it.m = rec, protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}
+	it.err, it.m = rec.Err, protocol.Message{Line: rec.Line, Index: index, Data: rec.Data}
 	it.m.Checks = it.checks[:0]
 	b.items = append(b.items, it)
 }
@@ -672,13 +672,13 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 func (r *fileRun) parse(b *batch) {
 	ps := jsonscan.NewParser(r.e.opts.MaxDepth)
 	for _, it := range b.items {
-		if it.rec.Err != nil {
-			it.bad = &Finding{Line: it.rec.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.rec.Err.Error()}
+		if it.err != nil {
+			it.bad = &Finding{Line: it.m.Line, Severity: Error, Rule: RuleLineTooLong, Message: it.err.Error()}
 			continue
 		}
-		v, err := ps.Parse(it.rec.Data)
+		v, err := ps.Parse(it.m.Data)
 		if err != nil {
-			it.bad = parseFinding(it.rec.Line, err)
+			it.bad = parseFinding(it.m.Line, err)
 			continue
 		}
 		it.m.Value = v
