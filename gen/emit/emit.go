@@ -11,6 +11,7 @@ import (
 	"go/format"
 	"go/scanner"
 	"math/big"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -587,6 +588,7 @@ func (g *gen) structType(t *model.Type) error {
 		}
 	}
 	chk = append(chk, g.checkExtra(st)...)
+	chk = append(chk, g.checkNames(st)...)
 	chk = append(chk, checkMemberCount(st)...)
 	chk = append(chk, checkAlternatives(st)...)
 	chk = append(chk, checkConditions(st)...)
@@ -637,6 +639,95 @@ func checkCondition(cd *model.Condition) []jen.Code {
 		jen.Id("raw").Op(":=").Id("e").Dot("Bytes").Call(),
 		cond,
 	)}
+}
+
+// checkNames checks the name of every member present against
+// propertyNames: the fields' names and the names of the members kept aside.
+func (g *gen) checkNames(st *model.StructType) []jen.Code {
+	if st.Names == nil {
+		return nil
+	}
+	r := resolve(st.Names)
+	check := func(name jen.Code) []jen.Code {
+		body := []jen.Code{jen.Id("p").Op(":=").Add(wire("Join")).Call(jen.Id("p"), name)}
+		if r.Kind == model.Builtin {
+			c := g.checkBuiltin("string", r.Check, jen.Id("k"))
+			if len(c) == 0 {
+				return nil
+			}
+			body = append(body, jen.Id("k").Op(":=").Add(name))
+			body = append(body, c...)
+		} else {
+			body = append(body, jen.Id("k").Op(":=").Add(typeName(r.Type)).Parens(name), jen.Id("k").Dot("CheckWire").Call(jen.Id("c"), jen.Id("p")))
+		}
+		return body
+	}
+	var out []jen.Code
+	for _, f := range st.Fields {
+		if f.Forbidden || nameFits(r, f.JSON) {
+			// A field whose name the constraints accept needs no check.
+			continue
+		}
+		body := check(jen.Lit(f.JSON))
+		if len(body) == 0 {
+			return nil
+		}
+		if f.Required {
+			out = append(out, jen.Block(body...))
+		} else {
+			out = append(out, jen.If(present(f)).Block(body...))
+		}
+	}
+	if st.ExtraName != "" {
+		out = append(out, jen.For(jen.List(jen.Id("_"), jen.Id("m")).Op(":=").Range().Id("x").Dot(st.ExtraName)).Block(check(jen.Id("m").Dot("Key"))...))
+	}
+	return out
+}
+
+// nameFits reports whether a member name known when generating is sure to
+// pass the propertyNames checks: lengths, pattern and enum; a format is
+// left to Validate.
+func nameFits(r *model.Ref, name string) bool {
+	c := r.Check
+	if r.Kind == model.NamedRef {
+		t := r.Type
+		switch {
+		case t.Kind == model.Enum && t.Enum != nil:
+			if t.Enum.Open {
+				return true
+			}
+			for _, v := range t.Enum.Values {
+				if v.JSON == strconv.Quote(name) {
+					return true
+				}
+			}
+			return false
+		case t.Kind == model.Named && t.Under != nil:
+			c = t.Check
+			if u := resolve(t.Under); u.Kind == model.Builtin {
+				if !u.Check.Empty() {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	n := uint64(utf8.RuneCountInString(name))
+	switch {
+	case c.Format != "", c.MinLength != nil && n < *c.MinLength, c.MaxLength != nil && n > *c.MaxLength:
+		return false
+	case c.Pattern != "" && (!model.PatternOK(c.Pattern) || !regexp.MustCompile(c.Pattern).MatchString(name)):
+		return false
+	case len(c.Enum) > 0:
+		for _, e := range c.Enum {
+			if e == strconv.Quote(name) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // checkMemberCount checks minProperties and maxProperties of a struct:

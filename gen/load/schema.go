@@ -85,6 +85,7 @@ type Schema struct {
 	Required             []string
 	AdditionalProperties *Schema
 	PatternProperties    []Property
+	PropertyNames        *Schema
 	Items                *Schema
 	PrefixItems          []*Schema
 	Enum                 []any
@@ -346,6 +347,11 @@ func (d *Doc) parseObject(s *Schema, o *object) error {
 			}
 		case "additionalProperties":
 			s.AdditionalProperties, err = sub(k, k)
+		case "propertyNames":
+			// Listed as unmodelled too: the model takes it off the list
+			// where Validate checks it.
+			s.Unknown = append(s.Unknown, k)
+			s.PropertyNames, err = sub(k, k)
 		case "items":
 			if _, isArr := v.([]any); isArr {
 				// draft-07 tuple form

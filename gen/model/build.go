@@ -1009,6 +1009,23 @@ func (b *builder) fillStructSkip(t *Type, s *load.Schema, base *load.Schema, ski
 		}
 		t.Unchecked = keep
 	}
+	if pn := s.PropertyNames; base == nil && pn != nil && pn.Bool == nil {
+		c := *pn
+		if len(c.Type) == 0 && c.Ref == "" {
+			// Member names are strings.
+			c.Type = []string{"string"}
+		}
+		r, _, err := b.ref(&c, t.Name+"Name")
+		if err != nil {
+			return err
+		}
+		if stringTyped(r) {
+			st.Names = r
+			dropUnchecked(t, "propertyNames")
+		}
+	} else if pn != nil && pn.Bool != nil && *pn.Bool {
+		dropUnchecked(t, "propertyNames")
+	}
 	if base == nil && skip == "" && s.If != nil && st.Rules == nil && (s.Then != nil || s.Else != nil) {
 		if err := b.condition(t, st, s, ps); err != nil {
 			return err
@@ -1061,6 +1078,25 @@ func (b *builder) condition(t *Type, st *StructType, s *load.Schema, ps []load.P
 	st.Cond = cd
 	dropUnchecked(t, "if")
 	return nil
+}
+
+// stringTyped reports whether a type use is a Go string or a named type
+// over one (an enum of strings, say), which a member name converts to.
+func stringTyped(r *Ref) bool {
+	for r != nil {
+		switch {
+		case r.Kind == Builtin:
+			return r.Builtin == "string"
+		case r.Kind == NamedRef && r.Type.External == nil && (r.Type.Kind == Alias || r.Type.Kind == Named):
+			r = r.Type.Under
+		case r.Kind == NamedRef && r.Type.External == nil && r.Type.Kind == Enum:
+			b := r.Type.Enum
+			return b != nil && b.Base != nil && b.Base.Kind == Builtin && b.Base.Builtin == "string"
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // inContext is a subschema of an object's if/then/else read as a schema of

@@ -42,10 +42,10 @@ func typeNamed(t *testing.T, p *model.Package, name string) *model.Type {
 func TestCompleteness(t *testing.T) {
 	p := build(t, `{"$defs":{
 		"Plain":{"type":"object","properties":{"a":{"type":"string","maxLength":3}},"required":["a"]},
-		"Gap":{"type":"object","properties":{"l":{"type":"array","items":{"type":"object"}}},"propertyNames":{"maxLength":3}},
+		"Gap":{"type":"object","properties":{"l":{"type":"array","items":{"type":"object"}}},"unevaluatedProperties":false},
 		"Shape":{"oneOf":[
 			{"title":"Dot","type":"object","properties":{"kind":{"const":"dot"}},"required":["kind"]},
-			{"title":"Set","type":"object","properties":{"kind":{"const":"set"},"l":{"type":"array","items":{"type":"object"}}},"required":["kind"],"propertyNames":{"maxLength":4}}]},
+			{"title":"Set","type":"object","properties":{"kind":{"const":"set"},"l":{"type":"array","items":{"type":"object"}}},"required":["kind"],"unevaluatedProperties":false}]},
 		"Holder":{"type":"object","properties":{"shape":{"$ref":"#/$defs/Shape"}}}}}`)
 	for name, want := range map[string]bool{"Plain": true, "Gap": false, "Dot": true, "Set": false, "Shape": false, "Holder": false} {
 		if got := typeNamed(t, p, name).Complete; got != want {

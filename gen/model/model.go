@@ -228,6 +228,10 @@ type StructType struct {
 	// MinProps and MaxProps bound the number of members (minProperties,
 	// maxProperties); Validate checks them.
 	MinProps, MaxProps *uint64
+	// Names is the type every member name must have (propertyNames): a
+	// string, or a named type over one, whose checks Validate makes on the
+	// name of each member present.
+	Names *Ref
 	// Cond is an if/then/else of the object that Validate checks through
 	// types of its own: the value's encoding is decoded as If, and then
 	// checked as Then when it passes Validate as If, else as Else.

@@ -225,8 +225,6 @@ type BudgetAmount string
 // narrowed, never widened) on `job.accepted`, and fixed for the life of the
 // job. Capabilities outside the reserved set should use
 // `x-vendor.<vendor>.<capability>` names.
-//
-// Validate does not check: propertyNames.
 type Lease struct {
 	// Filesystem paths the job may read, as path globs.
 	FSRead CapabilityPatterns `json:"fs.read,omitempty"`
@@ -378,9 +376,6 @@ type ArtifactRefBody struct {
 // `job.accepted` for the child carrying `parent_job_id` and `delegate_id`. The
 // Go, Java, Ruby and C# SDKs instead announce an already created child by
 // `child_job_id`; that shape is accepted and reported as a dialect deviation.
-//
-// Validate does not check: oneOf: an object may fit both /oneOf/0 and
-// /oneOf/1.
 //
 // It is a union without a tag, decided by the JSON type of the value and, for
 // objects, by required members: the first variant (most required members
@@ -4424,6 +4419,13 @@ func (x *Lease) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 	}
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		k := m.Key
+		if utf8.RuneCountInString(string(k)) < 1 {
+			c.Fail(p, "is shorter than 1 characters")
+		}
+	}
 }
 
 // Validate checks the value against its schema's constraints and returns every violation, each with its JSON pointer.
@@ -5923,10 +5925,22 @@ func CheckDelegateBody(c *wire.Checker, p string, v DelegateBody) {
 	case *DelegateRequest:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(DelegateChildJob); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both DelegateRequest and DelegateChildJob; oneOf allows exactly one")
+			}
 		}
 	case *DelegateChildJob:
 		if v != nil {
 			v.CheckWire(c, p)
+			e := wire.NewEncoder(nil)
+			v.EncodeWire(e)
+			raw := e.Bytes()
+			if w := new(DelegateRequest); wire.UnmarshalOwned(raw, w) == nil && w.Validate() == nil {
+				c.Fail(p, "fits both DelegateChildJob and DelegateRequest; oneOf allows exactly one")
+			}
 		}
 	}
 }
@@ -18319,7 +18333,7 @@ func completeJobEventPayload(v JobEventPayload) bool {
 	case *ArtifactRefEvent:
 		return true
 	case *DelegateEvent:
-		return false
+		return true
 	case *ProgressEvent:
 		return true
 	case *ResultChunkEvent:
@@ -18354,9 +18368,9 @@ func completeMessage(v Message) bool {
 	case *SessionListJobs:
 		return true
 	case *SessionJobs:
-		return false
+		return true
 	case *JobSubmit:
-		return false
+		return true
 	case *JobAccepted:
 		return false
 	case *JobEvent:
@@ -18703,7 +18717,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*Lease).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(Lease)
 				return v, v.DecodeWire(d)
@@ -18869,7 +18883,7 @@ func Lookup(id string) (wire.Codec, bool) {
 				u, _ := v.(DelegateBody)
 				CheckDelegateBody(c, p, u)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				return DecodeDelegateBody(d)
 			},
@@ -19173,7 +19187,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DelegateEvent).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(DelegateEvent)
 				return v, v.DecodeWire(d)
@@ -19188,7 +19202,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*DelegateEventMessage).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(DelegateEventMessage)
 				return v, v.DecodeWire(d)
@@ -19508,7 +19522,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubmit).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobSubmit)
 				return v, v.DecodeWire(d)
@@ -19523,7 +19537,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobSubmitPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobSubmitPayload)
 				return v, v.DecodeWire(d)
@@ -19813,7 +19827,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionJobs).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionJobs)
 				return v, v.DecodeWire(d)
@@ -19828,7 +19842,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*JobListEntry).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(JobListEntry)
 				return v, v.DecodeWire(d)
@@ -19843,7 +19857,7 @@ func Lookup(id string) (wire.Codec, bool) {
 			Check: func(c *wire.Checker, p string, v any) {
 				v.(*SessionJobsPayload).CheckWire(c, p)
 			},
-			Complete: false,
+			Complete: true,
 			Decode: func(d *wire.Decoder) (any, error) {
 				v := new(SessionJobsPayload)
 				return v, v.DecodeWire(d)

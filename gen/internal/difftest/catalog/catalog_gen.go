@@ -57,7 +57,8 @@ type ProductVariantsItem struct {
 	Unknown wire.Members `json:"-"`
 }
 
-// Price is a price whose members are all numbers, beside a currency.
+// Price is a price whose members are all numbers, beside a currency, with
+// short lower-case names.
 type Price struct {
 	Currency PriceCurrency `json:"currency"`
 	// Members the schema does not define, kept in order so that nothing is lost.
@@ -1031,6 +1032,16 @@ func (x *Price) CheckWire(c *wire.Checker, p string) {
 			}
 		}
 	}
+	for _, m := range x.Unknown {
+		p := wire.Join(p, m.Key)
+		k := m.Key
+		if utf8.RuneCountInString(string(k)) > 8 {
+			c.Fail(p, "is longer than 8 characters")
+		}
+		if !pattern2.MatchString(string(k)) {
+			c.Fail(p, "%q does not match the pattern ^[a-z]", string(k))
+		}
+	}
 	{
 		n := 1 + len(x.Unknown)
 		if uint64(n) < uint64(0x2) {
@@ -1177,4 +1188,5 @@ func Lookup(id string) (wire.Codec, bool) {
 var (
 	pattern0 = regexp.MustCompile("^x-")
 	pattern1 = regexp.MustCompile("^n-")
+	pattern2 = regexp.MustCompile("^[a-z]")
 )
