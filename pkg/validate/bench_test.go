@@ -113,7 +113,11 @@ func TestMemoryBounded(t *testing.T) {
 		size = size*10 + int64(c-'0')
 	}
 	size <<= 20
-	e := testEngine(t)
+	// As the command runs: the generated types' fast path first.
+	e, err := New(Options{Fast: typed.Checker{}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Every second: the heap in use, and the live heap right after a
 	// collection (what the engine holds, garbage aside).
 	var peak, peakLive uint64
