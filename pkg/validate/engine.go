@@ -570,6 +570,9 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 	toCheck := make(chan *batch, workers+1)
 	toStep := make(chan *batch, workers+1)
 	toReport := make(chan *batch, workers+1)
+	// A slot for every batch between dispatch and report: whatever the
+	// number of workers, at most maxInFlight batches are held.
+	slots := make(chan struct{}, min(2*workers+2, maxInFlight))
 	var wg sync.WaitGroup
 	// Dispatch: every batch is parsed by some worker and stepped in order.
 	wg.Add(1)
@@ -578,6 +581,11 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 		defer close(toParse)
 		defer close(toStep)
 		for b := range batches {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
 			select {
 			case toStep <- b:
 			case <-ctx.Done():
@@ -664,9 +672,14 @@ func (r *fileRun) pipeline(ctx context.Context, batches <-chan *batch, publish f
 			return
 		}
 		publish(b)
+		<-slots
 	}
 	wg.Wait()
 }
+
+// maxInFlight bounds the batches a check holds at once (each at most 1 MB
+// of text, and its parsed values), on machines with many cores.
+const maxInFlight = 16
 
 // parse parses a batch's records (any goroutine).
 func (r *fileRun) parse(b *batch) {

@@ -138,6 +138,8 @@ func TestRoundtripSeam(t *testing.T) {
 func TestOrderAcrossBatchesAndWorkers(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString(lines(acpInit, acpInitResp, acpNew, acpNewResp))
+	// 5,000 lines make 10 batches: with 64 workers, more workers than
+	// batches and more than the batches held at once.
 	for i := 0; i < 5000; i++ {
 		switch {
 		case i%7 == 0:
@@ -149,7 +151,7 @@ func TestOrderAcrossBatchesAndWorkers(t *testing.T) {
 		}
 	}
 	var ref []string
-	for _, w := range []int{1, 4} {
+	for _, w := range []int{1, 2, 4, 64} {
 		e, err := New(Options{Workers: w})
 		if err != nil {
 			t.Fatal(err)
@@ -167,7 +169,7 @@ func TestOrderAcrossBatchesAndWorkers(t *testing.T) {
 		if ref == nil {
 			ref = keysOf(got)
 		} else if d := cmp.Diff(ref, keysOf(got)); d != "" {
-			t.Fatalf("4 workers differ from 1:\n%s", d)
+			t.Fatalf("%d workers differ from 1:\n%s", w, d)
 		}
 	}
 }
