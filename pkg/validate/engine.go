@@ -135,8 +135,8 @@ type Engine struct {
 	reg     *registry.Registry
 	rules   []protocol.Rules // in the order a file's protocol is tried
 	docs    *explain.Docs
-	// whole validates split checks whole (Check.Parts unused): the
-	// tests compare both ways.
+	// whole validates every check whole, never split by
+	// protocol.Schemas.Split: the tests compare both ways.
 	whole   bool
 	known   KnownChecker // Options.Fast, if it is one
 	schemas *protocol.Schemas
